@@ -1,0 +1,89 @@
+// Builds every bundle the extension ships, and copies the Pyodide runtime next to them so that
+// nothing is fetched at run time. `node esbuild.mjs [--watch] [--production]`.
+// Exported as a function too, so a unit test can build into a temporary directory.
+import * as esbuild from 'esbuild';
+import { cp, mkdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+/** The Pyodide files the REPL worker loads from `dist/pyodide/` with an explicit indexURL. */
+export const PYODIDE_FILES = ['pyodide.asm.wasm', 'pyodide.asm.mjs', 'python_stdlib.zip', 'pyodide-lock.json', 'pyodide.mjs'];
+
+/** Each bundle: where it starts, where it lands, and for which runtime. */
+export function bundleSpecs(outdir) {
+  const node = { platform: 'node', target: 'node20', format: 'cjs' };
+  const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
+  return [
+    { name: 'extension', entry: 'src/vscode/extension.ts', outfile: join(outdir, 'extension.js'), ...node, external: ['vscode'] },
+    { name: 'cli', entry: 'src/cli/main.ts', outfile: join(outdir, 'cli.js'), ...node, banner: '#!/usr/bin/env node' },
+    { name: 'replProcess', entry: 'src/worker/replProcess.ts', outfile: join(outdir, 'replProcess.js'), ...node },
+    { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node },
+    { name: 'sidebar', entry: 'webview/sidebar/main.ts', outfile: join(outdir, 'webview', 'sidebar.js'), ...browser },
+    { name: 'trajectory', entry: 'webview/trajectory/main.ts', outfile: join(outdir, 'webview', 'trajectory.js'), ...browser },
+  ];
+}
+
+async function copyStaticAssets(outdir) {
+  const pyodideDir = join(root, 'node_modules', 'pyodide');
+  await mkdir(join(outdir, 'pyodide'), { recursive: true });
+  for (const file of PYODIDE_FILES) {
+    await cp(join(pyodideDir, file), join(outdir, 'pyodide', file));
+  }
+  const codicons = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
+  await mkdir(join(outdir, 'webview'), { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) {
+    await cp(join(codicons, file), join(outdir, 'webview', file));
+  }
+}
+
+function esbuildOptions(spec, production) {
+  return {
+    absWorkingDir: root,
+    entryPoints: [spec.entry],
+    outfile: spec.outfile,
+    bundle: true,
+    platform: spec.platform,
+    target: spec.target,
+    format: spec.format,
+    external: spec.external ?? [],
+    banner: spec.banner ? { js: spec.banner } : undefined,
+    sourcemap: production ? false : 'linked',
+    minify: production,
+    logLevel: 'warning',
+    // Pyodide's own loader reads import.meta.url; the REPL worker always passes an explicit indexURL.
+    define: spec.format === 'cjs' ? { 'import.meta.url': 'importMetaUrl' } : undefined,
+    inject: spec.format === 'cjs' ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,
+  };
+}
+
+/** Builds all bundles into `outdir` (default `dist/`). Returns the names of the bundles built. */
+export async function buildAll({ outdir = join(root, 'dist'), production = false, only } = {}) {
+  const specs = bundleSpecs(resolve(outdir)).filter((s) => !only || only.includes(s.name));
+  await Promise.all(specs.map((spec) => esbuild.build(esbuildOptions(spec, production))));
+  await copyStaticAssets(resolve(outdir));
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  return { bundles: specs.map((s) => s.name), version: pkg.version };
+}
+
+async function watch() {
+  const outdir = join(root, 'dist');
+  await copyStaticAssets(outdir);
+  const contexts = await Promise.all(bundleSpecs(outdir).map((spec) => esbuild.context(esbuildOptions(spec, false))));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching for changes (Ctrl-C to stop)');
+}
+
+const invokedDirectly = process.argv[1] && existsSync(process.argv[1]) && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (invokedDirectly) {
+  const args = process.argv.slice(2);
+  if (args.includes('--watch')) {
+    await watch();
+  } else {
+    const started = Date.now();
+    const { bundles } = await buildAll({ production: args.includes('--production') });
+    console.log(`esbuild: built ${bundles.join(', ')} and copied Pyodide in ${Date.now() - started} ms`);
+  }
+}

@@ -1,0 +1,2 @@
+// The `rlm` command line.
+console.log('rlm: usage: rlm ask <path>... -q "<question>"');

@@ -1,0 +1,176 @@
+// The one typed event stream of a run. The loop emits these; the trajectory writer appends them to
+// the .rlm.jsonl file, the webview renders them live, the reader rebuilds the same tree from the
+// file, and the CLI prints them. Content is carried once: a turn event holds only what is new.
+import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
+import type { ProviderKind, TokenUsage } from '../models/modelTypes';
+import type { CellError, FinalAnswer, SandboxProtections } from '../repl/replTypes';
+
+export interface ModelRef {
+  provider: ProviderKind;
+  model: string;
+  /** Endpoint without credentials. */
+  baseUrl?: string;
+}
+
+/** Configuration as recorded: limits and models, never keys. */
+export interface RunConfigRecord {
+  root: ModelRef;
+  sub: ModelRef;
+  maxIterations: number;
+  maxDepth: number;
+  maxSubCalls: number;
+  maxTotalTokens?: number;
+  maxCostUsd?: number;
+  maxWallTimeMs?: number;
+  maxConsecutiveErrors: number;
+  cellTimeoutMs: number;
+  subCallTimeoutMs: number;
+  subCallMaxTokens: number;
+  subCallConcurrency: number;
+  /** Characters of a cell's output the root sees (head + tail). */
+  observationMaxChars: number;
+  /** Characters of a cell's output that are captured and recorded. */
+  outputCaptureMaxChars: number;
+}
+
+export type RunStatus = 'completed' | 'forced' | 'cancelled' | 'limit' | 'error';
+
+export type LimitKind =
+  | 'iterations'
+  | 'depth'
+  | 'subCalls'
+  | 'totalTokens'
+  | 'costUsd'
+  | 'wallTime'
+  | 'consecutiveErrors';
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** null when any contributing model has an unknown price. */
+  costUsd: number | null;
+  /** True when some part of the cost is unknown (it is then a lower bound or null). */
+  costUnknown: boolean;
+  subCalls: number;
+  iterations: number;
+  wallTimeMs: number;
+}
+
+export type RunEvent =
+  | {
+      type: 'run.started';
+      runId: string;
+      /** Set for child runs started by rlm_query. */
+      parentRunId?: string;
+      parentCellId?: string;
+      parentCallId?: string;
+      depth: number;
+      question: string;
+      context: ContextMetadata;
+      target?: TargetDescription;
+      config: RunConfigRecord;
+      protections: SandboxProtections;
+      /** Prior questions and answers of the same conversation given to the root. */
+      priorTurns?: Array<{ question: string; answer: string }>;
+    }
+  | { type: 'turn.started'; runId: string; turn: number }
+  /** Streamed model text; the writer does not persist deltas (model.output carries the whole text). */
+  | { type: 'model.delta'; runId: string; turn: number; text: string }
+  | {
+      type: 'model.output';
+      runId: string;
+      turn: number;
+      text: string;
+      usage: TokenUsage;
+      latencyMs: number;
+      finishReason: string;
+      /** Size in bytes of the request sent to the root, to show the window stays flat. */
+      requestBytes: number;
+      /** This is the extra "give your best answer" call at the iteration limit. */
+      forcedFinal?: boolean;
+    }
+  | {
+      type: 'protocol.notice';
+      runId: string;
+      turn: number;
+      kind: 'no-code-block' | 'extra-code-blocks' | 'final-in-prose' | 'final-var-missing' | 'empty-final';
+      /** The corrective text appended to the root's history. */
+      message: string;
+    }
+  | { type: 'cell.started'; runId: string; turn: number; cellId: string; code: string }
+  /** Streamed output; persisted only through cell.finished. */
+  | { type: 'cell.output'; runId: string; cellId: string; stream: 'stdout' | 'stderr'; text: string }
+  | {
+      type: 'cell.finished';
+      runId: string;
+      cellId: string;
+      stdout: string;
+      stderr: string;
+      stdoutChars: number;
+      stderrChars: number;
+      error?: CellError;
+      newVariables: string[];
+      durationMs: number;
+      outIndex: number;
+      final?: FinalAnswer;
+      timedOut?: boolean;
+      interrupted?: boolean;
+      restarted?: { reason: string; detail: string };
+    }
+  | {
+      type: 'subcall.started';
+      runId: string;
+      callId: string;
+      cellId: string;
+      kind: 'llm_query' | 'rlm_query';
+      /** Shared by the items of one batched call. */
+      batchId?: string;
+      batchIndex?: number;
+      batchSize?: number;
+      depth: number;
+      model: ModelRef;
+      prompt: string;
+    }
+  | {
+      type: 'subcall.finished';
+      runId: string;
+      callId: string;
+      response?: string;
+      error?: { kind: string; message: string };
+      usage: TokenUsage;
+      latencyMs: number;
+      /** The call was answered by a plain llm_query because max depth was reached. */
+      fallback?: 'depth-limit';
+    }
+  | { type: 'child.started'; runId: string; callId: string; childRunId: string }
+  | { type: 'child.finished'; runId: string; callId: string; childRunId: string; status: RunStatus; answer?: string }
+  | { type: 'limit.warning'; runId: string; limit: LimitKind; value: number; max: number }
+  | {
+      type: 'fallback';
+      runId: string;
+      kind: 'depth-limit' | 'snapshot-cold-start' | 'forced-answer' | 'repl-restart' | 'prompt-too-large' | string;
+      detail: string;
+    }
+  | { type: 'answer'; runId: string; text: string; forced: boolean; via: FinalAnswer['via'] | 'forced' | 'partial' }
+  | {
+      type: 'run.finished';
+      runId: string;
+      status: RunStatus;
+      answer?: string;
+      forced: boolean;
+      error?: { kind: string; message: string; limit?: LimitKind };
+      totals: UsageTotals;
+    };
+
+export type RunEventType = RunEvent['type'];
+
+/** An event as it travels and is stored: numbered and timestamped by the run's emitter. */
+export type EventRecord = RunEvent & {
+  /** Monotonically increasing across the whole stream, child runs included. */
+  seq: number;
+  /** Milliseconds since the epoch. */
+  ts: number;
+};
+
+/** Narrow a record to one event type. */
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;

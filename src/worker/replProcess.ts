@@ -1,0 +1,2 @@
+// Entry of the forked REPL child process.
+export {};

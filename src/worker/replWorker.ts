@@ -1,0 +1,2 @@
+// Entry of the Pyodide worker thread.
+export {};

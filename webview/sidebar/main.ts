@@ -1,0 +1,2 @@
+// Sidebar chat webview entry.
+export {};

@@ -1,0 +1,2 @@
+// Trajectory view webview entry.
+export {};
