@@ -1,0 +1,64 @@
+// The public shape of one RLM run: what callers pass in and what they get back. The loop itself is
+// an async iterable of EventRecords plus run(), after the Anthropic SDK's tool runner.
+import type { ContextSource, TargetDescription } from '../context/contextTypes';
+import type { ModelClient } from '../models/modelTypes';
+import type { ReplSession } from '../repl/replTypes';
+import type { EventRecord, LimitKind, RunStatus, UsageTotals } from '../trajectory/events';
+
+export interface RunLimits {
+  maxIterations: number; // default 30
+  maxDepth: number; // default 1
+  maxSubCalls: number; // default 500
+  maxTotalTokens?: number;
+  maxCostUsd?: number;
+  maxWallTimeMs?: number;
+  maxConsecutiveErrors: number; // default 5
+  cellTimeoutMs: number; // default 60_000
+  subCallTimeoutMs: number; // default 120_000
+  subCallMaxTokens: number; // default 4096
+  subCallConcurrency: number; // default 16
+  observationMaxChars: number; // default 4000
+  outputCaptureMaxChars: number; // default 200_000
+}
+
+/** Creates REPL sessions: one per run, and one per child run (a parked parent cannot run a child's cells). */
+export interface ReplFactory {
+  acquire(): Promise<ReplSession>;
+  /** Returns a session for reuse (warm) or disposal. */
+  release(session: ReplSession, reusable: boolean): Promise<void>;
+}
+
+export interface RunOptions {
+  question: string;
+  context: ContextSource;
+  target?: TargetDescription;
+  root: ModelClient;
+  /** Defaults to root. */
+  sub?: ModelClient;
+  limits?: Partial<RunLimits>;
+  repl: ReplFactory;
+  /** An already-bound session to reuse (follow-up questions on the same context). */
+  session?: ReplSession;
+  signal?: AbortSignal;
+  /** Earlier questions and answers in the same conversation, given to the root as prior turns. */
+  priorTurns?: Array<{ question: string; answer: string }>;
+  /** Injected clock for tests; default Date.now. */
+  now?: () => number;
+  /** Injected id generator for tests. */
+  newId?: () => string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  answer?: string;
+  forced: boolean;
+  error?: { kind: string; message: string; limit?: LimitKind };
+  totals: UsageTotals;
+}
+
+export interface RlmRun extends AsyncIterable<EventRecord> {
+  readonly runId: string;
+  /** Drives the run to the end (consuming events if nobody iterates) and resolves with the result. */
+  run(): Promise<RunResult>;
+}

@@ -1,0 +1,108 @@
+// The run as a tree, rebuilt from events, live or from a file. The webview, `rlm show` and the exports
+// all read this shape. Totals are rolled up at every node.
+import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
+import type { TokenUsage } from '../models/modelTypes';
+import type { CellError, FinalAnswer, SandboxProtections } from '../repl/replTypes';
+import type { LimitKind, ModelRef, RunConfigRecord, RunStatus } from './events';
+
+export interface NodeTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** Sum of known costs. */
+  costUsd: number;
+  /** Some contributing call had an unknown price. */
+  costUnknown: boolean;
+  subCalls: number;
+  errors: number;
+  /** Wall time of this node (end - start), in ms. */
+  wallTimeMs: number;
+}
+
+export interface SubCallNode {
+  callId: string;
+  kind: 'llm_query' | 'rlm_query';
+  batchId?: string;
+  batchIndex?: number;
+  batchSize?: number;
+  depth: number;
+  model: ModelRef;
+  prompt: string;
+  response?: string;
+  error?: { kind: string; message: string };
+  usage?: TokenUsage;
+  latencyMs?: number;
+  fallback?: 'depth-limit';
+  startedAt: number;
+  finishedAt?: number;
+  /** The nested run started by rlm_query, if any. */
+  child?: RunNode;
+  totals: NodeTotals;
+}
+
+export interface CellNode {
+  cellId: string;
+  turn: number;
+  code: string;
+  startedAt: number;
+  finishedAt?: number;
+  stdout?: string;
+  stderr?: string;
+  stdoutChars?: number;
+  stderrChars?: number;
+  error?: CellError;
+  newVariables?: string[];
+  durationMs?: number;
+  outIndex?: number;
+  final?: FinalAnswer;
+  timedOut?: boolean;
+  interrupted?: boolean;
+  restarted?: { reason: string; detail: string };
+  subCalls: SubCallNode[];
+  totals: NodeTotals;
+}
+
+export interface TurnNode {
+  turn: number;
+  startedAt: number;
+  /** The root model's full output for this turn (reasoning + code). */
+  modelText?: string;
+  usage?: TokenUsage;
+  latencyMs?: number;
+  requestBytes?: number;
+  forcedFinal?: boolean;
+  notices: Array<{ kind: string; message: string }>;
+  cells: CellNode[];
+  totals: NodeTotals;
+}
+
+export interface RunNode {
+  runId: string;
+  parentRunId?: string;
+  parentCellId?: string;
+  parentCallId?: string;
+  depth: number;
+  question: string;
+  context?: ContextMetadata;
+  target?: TargetDescription;
+  config?: RunConfigRecord;
+  protections?: SandboxProtections;
+  priorTurns?: Array<{ question: string; answer: string }>;
+  startedAt: number;
+  finishedAt?: number;
+  /** 'running' until run.finished arrives; a file that ends without one is reported as 'incomplete'. */
+  status: RunStatus | 'running' | 'incomplete';
+  answer?: string;
+  forced: boolean;
+  error?: { kind: string; message: string; limit?: LimitKind };
+  turns: TurnNode[];
+  limitWarnings: Array<{ limit: LimitKind; value: number; max: number }>;
+  fallbacks: Array<{ kind: string; detail: string }>;
+  totals: NodeTotals;
+}
+
+/** A problem found while reading a file; reading goes on. */
+export interface ReadProblem {
+  line: number;
+  kind: 'truncated-line' | 'invalid-json' | 'unknown-event' | 'missing-end' | 'out-of-order' | 'orphan-event' | 'invalid-record';
+  message: string;
+}
