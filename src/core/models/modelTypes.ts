@@ -34,12 +34,15 @@ export interface ModelConfig {
 }
 
 export interface TokenUsage {
+  /** All prompt tokens, including those read from or written to a prompt cache. */
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
   /** null when the model's price is unknown: never shown as $0. Local servers are a known $0. */
   costUsd: number | null;
+  /** True when the server reported no usage and the counts are estimates (~4 characters per token). */
+  estimated?: boolean;
 }
 
 export interface CompleteOptions {

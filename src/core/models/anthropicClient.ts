@@ -1,0 +1,130 @@
+// The Anthropic client on the official `@anthropic-ai/sdk`, Messages API: the system prompt goes in
+// its own field and max_tokens is always sent (default 4096). Retries are the SDK's.
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
+import type { ClientSetup } from './clientSetup';
+import { InvalidResponseError } from './modelErrors';
+import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
+import { makeUsage } from './pricing';
+import { abortedSignalError, toModelError } from './sdkErrorMapping';
+
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+export class AnthropicModelClient implements ModelClient {
+  readonly provider = 'anthropic' as const;
+  readonly model: string;
+  readonly endpoint: string;
+  readonly contextWindowTokens?: number;
+  // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
+  readonly #setup: ClientSetup;
+  readonly #sdk: Anthropic;
+
+  constructor(setup: ClientSetup) {
+    this.#setup = setup;
+    this.model = setup.config.model;
+    this.endpoint = setup.endpoint.display;
+    if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
+    this.#sdk = new Anthropic({
+      apiKey: setup.sdkApiKey,
+      baseURL: setup.endpoint.sdkBaseUrl,
+      maxRetries: setup.maxRetries,
+      // Explicit, so the SDK never refuses a large max_tokens for non-streamed calls on its own estimate.
+      timeout: setup.timeoutMs,
+      logLevel: 'off',
+      ...(setup.fetch ? { fetch: setup.fetch } : {}),
+    });
+  }
+
+  async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
+    preflight(this.#setup, messages, options);
+    const started = this.#setup.now();
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n\n');
+    const params: MessageCreateParamsBase = {
+      model: this.model,
+      max_tokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      messages: messages.filter((m) => m.role !== 'system').map((m): MessageParam => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+      ...(system !== '' ? { system } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.stop && options.stop.length > 0 ? { stop_sequences: options.stop } : {}),
+    };
+    try {
+      const result = options.onDelta ? await this.streamed(params, options) : await this.plain(params, options);
+      return { ...result, latencyMs: this.#setup.now() - started };
+    } catch (error) {
+      if (error instanceof DeltaCallbackFailure) throw error.original;
+      throw toModelError(error, {
+        ...errorInfo(this.#setup),
+        ...(this.#setup.config.apiKey ? { apiKey: this.#setup.config.apiKey } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        timeoutMs: this.#setup.timeoutMs,
+        sdk: Anthropic,
+      });
+    }
+  }
+
+  private async plain(params: MessageCreateParamsBase, options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {
+    const message = await this.#sdk.messages.create({ ...params, stream: false }, options.signal ? { signal: options.signal } : {});
+    const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    return { text, usage: this.usage(message.usage), finishReason: normaliseFinishReason(message.stop_reason), model: message.model || this.model };
+  }
+
+  private async streamed(params: MessageCreateParamsBase, options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {
+    const stream = await this.#sdk.messages.create({ ...params, stream: true }, options.signal ? { signal: options.signal } : {});
+    const sink = new DeltaSink(options.onDelta);
+    let text = '';
+    let finish: string | null = null;
+    let usage: AnthropicUsage = {};
+    let model = '';
+    let stopped = false;
+    for await (const event of stream) {
+      if (event.type === 'message_start') {
+        usage = { ...event.message.usage };
+        model = event.message.model;
+      } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+        text += event.delta.text;
+        if (!sink.push(event.delta.text)) break;
+      } else if (event.type === 'message_delta') {
+        finish = event.delta.stop_reason ?? finish;
+        // message_delta carries cumulative counts; later fields replace the start's.
+        usage = { ...usage, ...definedOnly(event.usage as AnthropicUsage) };
+      } else if (event.type === 'message_stop') {
+        stopped = true;
+      }
+    }
+    if (sink.failed) throw new DeltaCallbackFailure(sink.error);
+    if (options.signal?.aborted) throw abortedSignalError(options.signal, errorInfo(this.#setup), 'mid-stream');
+    if (!stopped) throw new InvalidResponseError('the stream ended before message_stop', errorInfo(this.#setup));
+    return { text, usage: this.usage(usage), finishReason: normaliseFinishReason(finish), model: model || this.model };
+  }
+
+  private usage(reported: AnthropicUsage): Completion['usage'] {
+    const cacheRead = reported.cache_read_input_tokens ?? 0;
+    const cacheWrite = reported.cache_creation_input_tokens ?? 0;
+    // Anthropic's input_tokens excludes cached tokens; our inputTokens is the whole prompt.
+    return makeUsage(
+      {
+        inputTokens: (reported.input_tokens ?? 0) + cacheRead + cacheWrite,
+        outputTokens: reported.output_tokens ?? 0,
+        ...(cacheRead ? { cacheReadTokens: cacheRead } : {}),
+        ...(cacheWrite ? { cacheWriteTokens: cacheWrite } : {}),
+      },
+      this.#setup.pricing,
+      false,
+    );
+  }
+}
+
+function definedOnly(usage: AnthropicUsage): AnthropicUsage {
+  return Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null && v !== undefined));
+}

@@ -1,0 +1,64 @@
+// Prices: table lookups with snapshots and aliases, unknown models as null (never 0), local as a
+// known $0, configuration overrides, and the cache arithmetic.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { computeCostUsd, lookupPricing, makeUsage, resolvePricing } from '../../../../src/core/models/pricing';
+import { estimateMessagesTokens, estimateTokens } from '../../../../src/core/models/tokenEstimate';
+
+test('known models resolve, including dated snapshots, aliases and router prefixes', () => {
+  assert.deepEqual(lookupPricing('gpt-4o'), { inputPerMTok: 2.5, outputPerMTok: 10, cacheReadPerMTok: 1.25 });
+  assert.equal(lookupPricing('gpt-4o-2024-08-06')?.inputPerMTok, 2.5);
+  assert.equal(lookupPricing('gpt-4o-2024-05-13')?.inputPerMTok, 5, 'the older snapshot has its own price');
+  assert.equal(lookupPricing('gpt-4o-mini')?.inputPerMTok, 0.15);
+  assert.equal(lookupPricing('gpt-4.1-nano')?.outputPerMTok, 0.4);
+  assert.equal(lookupPricing('gpt-5-mini-2025-08-07')?.inputPerMTok, 0.25);
+  assert.equal(lookupPricing('o4-mini')?.outputPerMTok, 4.4);
+  assert.equal(lookupPricing('openai/gpt-4o-mini')?.inputPerMTok, 0.15);
+  assert.equal(lookupPricing('claude-sonnet-4-5-20250929')?.inputPerMTok, 3);
+  assert.equal(lookupPricing('claude-3-5-haiku-latest')?.inputPerMTok, 0.8);
+  assert.equal(lookupPricing('claude-opus-4-1-20250805')?.outputPerMTok, 75);
+  assert.equal(lookupPricing('claude-opus-4-5')?.outputPerMTok, 25);
+  assert.equal(lookupPricing('claude-haiku-4-5-20251001')?.cacheWritePerMTok, 1.25);
+  assert.equal(lookupPricing('GPT-4O')?.inputPerMTok, 2.5, 'case-insensitive');
+});
+
+test('a model that merely starts like a listed one is unknown, not mispriced', () => {
+  for (const model of ['gpt-4o-audio-preview', 'gpt-5.2', 'claude-opus-4-9', 'o3-deep-research', 'llama3.1:8b', 'qwen2.5-coder', '']) {
+    assert.equal(lookupPricing(model), undefined, model);
+  }
+});
+
+test('resolvePricing: configuration wins, then local $0, then the table, else null', () => {
+  const custom = { inputPerMTok: 9, outputPerMTok: 9 };
+  assert.equal(resolvePricing({ model: 'gpt-4o', pricing: custom }, false), custom);
+  assert.equal(resolvePricing({ model: 'my-local', pricing: custom }, true), custom);
+  assert.deepEqual(resolvePricing({ model: 'gpt-4o' }, true), { inputPerMTok: 0, outputPerMTok: 0, cacheReadPerMTok: 0, cacheWritePerMTok: 0 });
+  assert.equal(resolvePricing({ model: 'gpt-4o' }, false)?.inputPerMTok, 2.5);
+  assert.equal(resolvePricing({ model: 'mystery-model' }, false), null);
+  assert.throws(() => resolvePricing({ model: 'm', pricing: { inputPerMTok: -1, outputPerMTok: 1 } }, false), /pricing.inputPerMTok .* non-negative/);
+  assert.throws(() => resolvePricing({ model: 'm', pricing: { inputPerMTok: 1, outputPerMTok: Number.NaN } }, false), /outputPerMTok/);
+});
+
+test('computeCostUsd prices uncached, cached and written input apart, and keeps unknown as null', () => {
+  const pricing = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 };
+  assert.equal(computeCostUsd({ inputTokens: 1_000_000, outputTokens: 1_000_000 }, pricing), 18);
+  const cached = computeCostUsd({ inputTokens: 3_000_000, outputTokens: 0, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 }, pricing);
+  assert.ok(Math.abs((cached ?? NaN) - (3 + 0.3 + 3.75)) < 1e-9);
+  assert.equal(computeCostUsd({ inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 1_000_000 }, { inputPerMTok: 2, outputPerMTok: 1 }), 2, 'cache price defaults to input price');
+  assert.equal(computeCostUsd({ inputTokens: 500, outputTokens: 20 }, null), null);
+  assert.equal(computeCostUsd({ inputTokens: 500, outputTokens: 20 }, { inputPerMTok: 0, outputPerMTok: 0 }), 0);
+});
+
+test('makeUsage keeps token counts even when the cost is unknown', () => {
+  assert.deepEqual(makeUsage({ inputTokens: 10, outputTokens: 5 }, null, false), { inputTokens: 10, outputTokens: 5, costUsd: null });
+  assert.deepEqual(makeUsage({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 4 }, null, true), { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, costUsd: null, estimated: true });
+});
+
+test('estimateTokens is about four characters per token and refuses non-strings', () => {
+  assert.equal(estimateTokens(''), 0);
+  assert.equal(estimateTokens('abcd'), 1);
+  assert.equal(estimateTokens('abcde'), 2);
+  assert.equal(estimateTokens('x'.repeat(4_000_000)), 1_000_000);
+  assert.equal(estimateMessagesTokens([{ role: 'user', content: 'abcd' }, { role: 'assistant', content: '' }]), 1 + 4 + 4);
+  assert.throws(() => estimateTokens(undefined as unknown as string), /expects a string, got undefined/);
+});
