@@ -103,6 +103,15 @@ export interface RunNode {
 /** A problem found while reading a file; reading goes on. */
 export interface ReadProblem {
   line: number;
-  kind: 'truncated-line' | 'invalid-json' | 'unknown-event' | 'missing-end' | 'out-of-order' | 'orphan-event' | 'invalid-record';
+  kind:
+    | 'truncated-line'
+    | 'invalid-json'
+    | 'unknown-event'
+    | 'missing-end'
+    | 'out-of-order'
+    | 'orphan-event'
+    | 'invalid-record'
+    /** The header's version is newer than this reader; what it understands is still shown. */
+    | 'newer-version';
   message: string;
 }

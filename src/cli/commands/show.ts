@@ -1,0 +1,84 @@
+// `rlm show <file>`: a summary of a recorded run (ours or the Python reference's), in flat memory
+// whatever the file's size.
+import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
+import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
+import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
+import { formatCost, formatDuration, formatTokens } from '../../core/trajectory/exportText';
+import { UsageError, parseArgs } from './showArgs';
+import type { CommandIo } from './showArgs';
+
+export const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
+
+/** Problems listed by default; --problems changes it. */
+const DEFAULT_PROBLEMS_SHOWN = 10;
+
+export async function runShow(argv: string[], io: CommandIo): Promise<number> {
+  let path: string;
+  let json: boolean;
+  let problemsShown: number;
+  try {
+    const args = parseArgs(argv, { problems: 'problems' }, ['json', 'help', 'h']);
+    if (args.flags.has('help') || args.flags.has('h')) {
+      io.stdout.write(`${SHOW_USAGE}\n`);
+      return 0;
+    }
+    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one file' : 'missing <file>');
+    path = args.positionals[0]!;
+    json = args.flags.has('json');
+    const raw = args.flags.get('problems');
+    problemsShown = raw === undefined ? DEFAULT_PROBLEMS_SHOWN : Number(raw);
+    if (!Number.isInteger(problemsShown) || problemsShown < 0) throw new UsageError(`--problems must be a whole number, got ${String(raw)}`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`rlm show: ${error.message}\n${SHOW_USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  let summary: TrajectorySummary;
+  try {
+    summary = await summarizeTrajectory(path);
+  } catch (error) {
+    if (error instanceof NotATrajectoryError || error instanceof TrajectoryReadError) {
+      io.stderr.write(`rlm show: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  io.stdout.write(json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(path, summary, problemsShown));
+  return 0;
+}
+
+export function formatSummary(path: string, s: TrajectorySummary, problemsShown: number): string {
+  const lines: string[] = [];
+  const source = s.format === 'rlm-python-jsonl' ? ' (imported from the Python rlm log format)' : '';
+  lines.push(`Trajectory: ${path}${source}`);
+  if (s.question) lines.push(`Question:   ${oneLine(s.question, 200)}`);
+  const models = modelsOf(s);
+  if (models) lines.push(`Models:     ${models}`);
+  lines.push(`Status:     ${s.status}${s.forced ? ' (forced answer)' : ''}`);
+  lines.push(`Answer:     ${s.answer !== undefined ? oneLine(s.answer, 500) : '(none)'}`);
+  const childCells = s.cells > s.rootCells ? ` (${s.cells} with child runs)` : '';
+  lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
+  lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
+  lines.push(`Tokens:     ${formatTokens(s.inputTokens, s.outputTokens)}`);
+  lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown)}`);
+  lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
+  lines.push(`Problems:   ${s.problemCount === 0 ? 'none' : s.problemCount}${s.unknownEvents ? ` (${s.unknownEvents} unknown events kept)` : ''}`);
+  for (const p of s.problems.slice(0, problemsShown)) lines.push(`  line ${p.line}: ${p.kind}: ${p.message}`);
+  const hidden = s.problemCount - Math.min(problemsShown, s.problems.length);
+  if (hidden > 0) lines.push(`  … and ${hidden} more (use --problems N or --json)`);
+  return `${lines.join('\n')}\n`;
+}
+
+function modelsOf(s: TrajectorySummary): string | undefined {
+  const h = s.header;
+  if (!h) return undefined;
+  if (h.format === 'rlm-python-jsonl') return h.rootModel !== undefined ? `root ${h.rootModel}${h.backend ? ` (${h.backend})` : ''}` : undefined;
+  return `root ${h.models.root.model} (${h.models.root.provider}), sub ${h.models.sub.model} (${h.models.sub.provider})`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,46 @@
+// Text helpers shared by the Markdown and notebook exports and `rlm show`.
+import type { NodeTotals } from './treeTypes';
+
+/** Keeps the head and tail of a long text, saying how much was left out. */
+export function clipMiddle(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.ceil(maxChars * 0.6);
+  const tail = maxChars - head;
+  const omitted = text.length - head - tail;
+  return `${text.slice(0, head)}\n… [${omitted.toLocaleString('en-US')} characters omitted] …\n${tail > 0 ? text.slice(-tail) : ''}`;
+}
+
+export function formatCost(costUsd: number | null, unknown: boolean): string {
+  if (costUsd === null) return 'unknown';
+  // Sub-cent costs keep two significant digits: a run of cheap calls must not read as $0.00.
+  const digits = costUsd > 0 && costUsd < 0.01 ? Math.min(8, Math.ceil(-Math.log10(costUsd)) + 1) : 2;
+  return `$${costUsd.toFixed(digits)}${unknown ? ' (some prices unknown)' : ''}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+export function formatTokens(input: number, output: number): string {
+  return `${input.toLocaleString('en-US')} in / ${output.toLocaleString('en-US')} out`;
+}
+
+export function totalsCost(t: NodeTotals): string {
+  return formatCost(t.costUnknown && t.costUsd === 0 ? null : t.costUsd, t.costUnknown);
+}
+
+/** The model's text with its fenced code blocks removed: the reasoning around the code. */
+export function reasoningOf(modelText: string): string {
+  return modelText.replace(/```[^\n]*\n[\s\S]*?(?:```|$)/g, '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** A backtick fence longer than any run of backticks inside the text, so the text cannot close it. */
+export function fenceFor(text: string): string {
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}

@@ -1,0 +1,59 @@
+// Node ids and totals arithmetic shared by the tree builder and its consumers. Ids are stable strings
+// the webview can key its DOM on; they are unique across a whole stream, child runs included.
+import type { TokenUsage } from '../models/modelTypes';
+import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
+
+export type TreeNode =
+  | { kind: 'run'; node: RunNode }
+  | { kind: 'turn'; node: TurnNode; runId: string }
+  | { kind: 'cell'; node: CellNode; runId: string }
+  | { kind: 'subcall'; node: SubCallNode; runId: string };
+
+export function runNodeId(runId: string): string {
+  return `run:${runId}`;
+}
+export function turnNodeId(runId: string, turn: number): string {
+  return `turn:${runId}:${turn}`;
+}
+export function cellNodeId(runId: string, cellId: string): string {
+  return `cell:${runId}:${cellId}`;
+}
+export function subCallNodeId(runId: string, callId: string): string {
+  return `call:${runId}:${callId}`;
+}
+
+export function emptyNodeTotals(): NodeTotals {
+  return { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, errors: 0, wallTimeMs: 0 };
+}
+
+/** A change to add to a node and all its ancestors. */
+export interface TotalsDelta {
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  costUnknown?: boolean;
+  subCalls?: number;
+  errors?: number;
+}
+
+export function usageDelta(usage: TokenUsage): TotalsDelta {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    ...(usage.costUsd === null ? { costUnknown: true } : { costUsd: usage.costUsd }),
+  };
+}
+
+/** The whole of a subtree's totals as a delta, for attaching a child run that already has content. */
+export function totalsAsDelta(t: NodeTotals): TotalsDelta {
+  return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, costUnknown: t.costUnknown, subCalls: t.subCalls, errors: t.errors };
+}
+
+export function addToTotals(t: NodeTotals, d: TotalsDelta): void {
+  if (d.inputTokens) t.inputTokens += d.inputTokens;
+  if (d.outputTokens) t.outputTokens += d.outputTokens;
+  if (d.costUsd) t.costUsd += d.costUsd;
+  if (d.costUnknown) t.costUnknown = true;
+  if (d.subCalls) t.subCalls += d.subCalls;
+  if (d.errors) t.errors += d.errors;
+}
