@@ -1,0 +1,2 @@
+// Types for generatedLog.mjs.
+export declare function generateServiceLog(options?: { lines?: number; seed?: number }): { text: string; lines: number; answer: number; question: string };

@@ -1,0 +1,150 @@
+// Drives the VS Code workbench in a page the way a person would: palette, notifications, files,
+// webviews, and a screenshot after each step for the CI artefacts.
+import { appendFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { screenshotsDir } from './outputPaths';
+
+export class WorkbenchTimeoutError extends Error {
+  constructor(readonly what: string, readonly timeoutMs: number, readonly seen?: string[]) {
+    super(`Timed out after ${timeoutMs} ms waiting for ${what}${seen && seen.length ? `; seen instead: ${seen.map((s) => JSON.stringify(s)).join(', ')}` : ''}`);
+    this.name = 'WorkbenchTimeoutError';
+  }
+}
+
+const PALETTE_INPUT = '.quick-input-widget .quick-input-box input';
+const PALETTE_ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
+const TOASTS = '.notifications-toasts .notification-toast';
+
+export class Workbench {
+  private shots = 0;
+
+  constructor(
+    readonly page: Page,
+    /** Prefix of screenshot file names: the spec's name. */
+    private readonly screenshotPrefix: string,
+    readonly defaultTimeoutMs = 30_000,
+  ) {}
+
+  /** Sends the page's console errors and crashes to a log file next to the session. */
+  captureConsole(logFile: string): void {
+    this.page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') appendFileSync(logFile, `[${message.type()}] ${message.text()}\n`);
+    });
+    this.page.on('pageerror', (err) => appendFileSync(logFile, `[pageerror] ${err.stack ?? err.message}\n`));
+  }
+
+  /** Opens the workbench URL and waits until the editor, side bar and status bar are laid out. */
+  async open(url: string): Promise<void> {
+    await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 60_000 });
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+  }
+
+  /** Opens the command palette (F1) with the `>` prefix, ready for typing. */
+  async openPalette(): Promise<Locator> {
+    const input = this.page.locator(PALETTE_INPUT);
+    const attempts = 3;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      await this.focusWorkbench();
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        return input;
+      } catch {
+        // The key can be swallowed while the workbench is still restoring; try again.
+      }
+    }
+    throw new WorkbenchTimeoutError('the command palette to open on F1', attempts * 5000);
+  }
+
+  /** A key press lands nowhere while nothing (or a webview) has focus: click the title bar first. */
+  private async focusWorkbench(): Promise<void> {
+    await this.page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+  }
+
+  /** Types `query` into the palette and returns the labels of the listed commands. */
+  async paletteEntries(query: string): Promise<string[]> {
+    const input = await this.openPalette();
+    await input.fill(`>${query}`);
+    // The list filters asynchronously; wait until it shows rows (or settles empty).
+    await this.page.locator(PALETTE_ROWS).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+    return this.page.locator(`${PALETTE_ROWS} .label-name`).allInnerTexts();
+  }
+
+  /** Waits until the palette lists a command whose label is exactly `title` (e.g. "RLM: Ask RLM about this file"). */
+  async findPaletteEntry(title: string, timeoutMs = this.defaultTimeoutMs): Promise<Locator> {
+    const deadline = Date.now() + timeoutMs;
+    let seen: string[] = [];
+    while (Date.now() < deadline) {
+      seen = await this.paletteEntries(title);
+      const index = seen.findIndex((label) => label.replace(/\s+/g, ' ').trim() === title);
+      if (index >= 0) return this.page.locator(PALETTE_ROWS).nth(index);
+      // Extensions may still be activating; close and retry.
+      await this.page.keyboard.press('Escape');
+      await this.page.waitForTimeout(500);
+    }
+    throw new WorkbenchTimeoutError(`palette entry "${title}"`, timeoutMs, seen);
+  }
+
+  /** Runs a command by its palette title, as a user would. */
+  async runCommandFromPalette(title: string, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const row = await this.findPaletteEntry(title, timeoutMs);
+    await row.click();
+    await this.page.locator(PALETTE_INPUT).waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  }
+
+  /** Waits for a notification toast containing `text`; returns it (its buttons are inside). */
+  async waitForNotification(text: string | RegExp, timeoutMs = this.defaultTimeoutMs): Promise<Locator> {
+    const toast = this.page.locator(TOASTS).filter({ hasText: text }).first();
+    try {
+      await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+    } catch {
+      const seen = await this.page.locator(TOASTS).allInnerTexts();
+      throw new WorkbenchTimeoutError(`a notification matching ${String(text)}`, timeoutMs, seen);
+    }
+    return toast;
+  }
+
+  /** Opens a workspace file by name through Quick Open (Ctrl+P). */
+  async openFile(relativePath: string): Promise<void> {
+    await this.focusWorkbench();
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator(PALETTE_INPUT);
+    await input.waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
+    await input.fill(relativePath);
+    const name = relativePath.split('/').pop() ?? relativePath;
+    await this.page.locator(PALETTE_ROWS).filter({ hasText: name }).first().waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
+  }
+
+  /**
+   * The content frame of the webview that contains `selector`. A webview is two nested iframes
+   * (iframe.webview.ready, then iframe#active-frame); several may exist, so each is searched.
+   */
+  async getWebviewFrame(selector: string, timeoutMs = this.defaultTimeoutMs): Promise<FrameLocator> {
+    const deadline = Date.now() + timeoutMs;
+    const outer = this.page.locator('iframe.webview.ready');
+    while (Date.now() < deadline) {
+      const count = await outer.count();
+      for (let i = 0; i < count; i++) {
+        const inner = this.page.frameLocator('iframe.webview.ready').nth(i).frameLocator('iframe#active-frame');
+        if ((await inner.locator(selector).count().catch(() => 0)) > 0) return inner;
+      }
+      await this.page.waitForTimeout(250);
+    }
+    throw new WorkbenchTimeoutError(`a webview containing ${selector} (${await outer.count()} webviews open)`, timeoutMs);
+  }
+
+  /** Saves test-output/screenshots/<spec>-<nn>-<step>.png and returns its path. */
+  async screenshot(step: string): Promise<string> {
+    this.shots += 1;
+    const name = `${this.screenshotPrefix}-${String(this.shots).padStart(2, '0')}-${step.replace(/[^A-Za-z0-9_-]+/g, '-')}.png`;
+    await mkdir(screenshotsDir(), { recursive: true });
+    const path = join(screenshotsDir(), name);
+    await this.page.screenshot({ path });
+    return path;
+  }
+}
