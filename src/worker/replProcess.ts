@@ -1,2 +1,118 @@
-// Entry of the forked REPL child process.
-export {};
+// Entry of the forked REPL child process. Its main thread never runs Python: it relays messages between
+// the host (IPC) and the Pyodide worker thread, owns the shared words the worker parks on, and writes
+// interrupts into Pyodide's interrupt buffer directly, which works even while a cell blocks the worker.
+// `context` bytes arrive on a raw pipe (fd 3) rather than IPC: measured ~2x faster for 50 MB.
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { BridgeReply, ChildToHost, HostToChild, WorkerBootData, WorkerToChild } from '../core/repl/replProtocol';
+import { BRIDGE_CANCELLED, BRIDGE_REPLIED, SIGINT } from '../core/repl/replProtocol';
+import { createByteReader } from './byteReader';
+
+const send = (message: ChildToHost): void => {
+  if (process.send) process.send(message);
+};
+
+function codeGenerationDisallowed(): boolean {
+  try {
+    // Probing that the flag is in force: this must throw an EvalError.
+    new Function('return 1');
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function permissionModelActive(): boolean {
+  const permission = (process as unknown as { permission?: { has(scope: string, ref?: string): boolean } }).permission;
+  return !!permission && !permission.has('child') && !permission.has('fs.write', '/tmp');
+}
+
+const interruptBuffer = new SharedArrayBuffer(4);
+const bridgeBuffer = new SharedArrayBuffer(4);
+const interruptState = new Int32Array(interruptBuffer);
+const bridgeState = new Int32Array(bridgeBuffer);
+const { port1: bridgeHostPort, port2: bridgeWorkerPort } = new MessageChannel();
+const contextPipe = createByteReader(new Socket({ fd: 3, readable: true, writable: false }));
+let worker: Worker | undefined;
+let pendingCallId: number | undefined;
+
+function fromWorker(message: WorkerToChild): void {
+  if (message.type === 'bridgeCall') pendingCallId = message.callId;
+  send(message);
+  if (message.type === 'fatal') process.exit(1);
+}
+
+function replyToBridge(reply: BridgeReply): void {
+  if (reply.callId !== pendingCallId) return; // cancelled or stale
+  pendingCallId = undefined;
+  bridgeHostPort.postMessage(reply);
+  Atomics.store(bridgeState, 0, BRIDGE_REPLIED);
+  Atomics.notify(bridgeState, 0);
+}
+
+function interrupt(): void {
+  Atomics.store(interruptState, 0, SIGINT);
+  Atomics.notify(interruptState, 0); // wakes an interruptible time.sleep
+  if (pendingCallId !== undefined) {
+    pendingCallId = undefined;
+    Atomics.store(bridgeState, 0, BRIDGE_CANCELLED);
+    Atomics.notify(bridgeState, 0);
+  }
+}
+
+process.on('message', (message: HostToChild) => {
+  switch (message.type) {
+    case 'start': {
+      const boot: WorkerBootData & { bridgePort: typeof bridgeWorkerPort } = {
+        config: message.config,
+        interruptBuffer,
+        bridgeBuffer,
+        bridgePort: bridgeWorkerPort,
+        codeGenerationFromStringsDisallowed: codeGenerationDisallowed(),
+        permissionModel: permissionModelActive(),
+      };
+      worker = new Worker(join(__dirname, 'replWorker.js'), { workerData: boot, transferList: [bridgeWorkerPort], env: {}, stdout: false, stderr: false });
+      worker.on('message', fromWorker);
+      worker.on('error', (err) => {
+        const text = `${err.name}: ${err.message}`;
+        send({ type: 'fatal', reason: /memory|OOM/i.test(text) ? 'out-of-memory' : 'crash', message: text });
+        process.exit(1);
+      });
+      worker.on('exit', (code) => {
+        send({ type: 'fatal', reason: 'crash', message: `the Python worker exited (code ${code})` });
+        process.exit(1);
+      });
+      break;
+    }
+    case 'bind': {
+      const { id, layout, byteLength } = message;
+      contextPipe
+        .read(byteLength)
+        .then((bytes) => {
+          const buffer = bytes.buffer as ArrayBuffer; // byteReader gives each frame its own ArrayBuffer
+          worker?.postMessage({ type: 'bind', id, layout, buffer }, [buffer]);
+        })
+        .catch((err: unknown) => send({ type: 'bindFailed', id, errorType: 'BindError', message: String(err) }));
+      break;
+    }
+    case 'exec':
+      // Cleared here, in message order, so a late interrupt of the previous cell cannot hit this one
+      // while an interrupt sent right after this exec still does.
+      Atomics.store(interruptState, 0, 0);
+      worker?.postMessage({ type: 'exec', id: message.id, code: message.code });
+      break;
+    case 'interrupt':
+      interrupt();
+      break;
+    case 'bridgeReply':
+      replyToBridge({ callId: message.callId, ok: true, result: message.result });
+      break;
+    case 'bridgeFailed':
+      replyToBridge({ callId: message.callId, ok: false, message: message.message });
+      break;
+  }
+});
+
+// The host owns our lifetime: when it goes away, so do we.
+process.on('disconnect', () => process.exit(0));

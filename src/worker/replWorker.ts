@@ -1,2 +1,114 @@
-// Entry of the Pyodide worker thread.
-export {};
+// Entry of the Pyodide worker thread inside the forked REPL process. It runs one cell at a time; while a
+// cell runs, this thread's event loop is blocked, so interrupts and bridge replies reach it only through
+// shared memory (see syncHost.ts), never through messages.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import type { PyProxy } from 'pyodide/ffi';
+import type { ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
+import { bootPyodide, disableChildProcesses, shimProcessBinding } from './pyodideBoot';
+import { PRELUDE_SOURCE } from './preludeSource';
+import { createSyncHost } from './syncHost';
+
+interface PreludeApi {
+  bind(u8: Uint8Array, layoutJson: string): string;
+  run_cell(code: string): string;
+  recover(): void;
+  warm(): void;
+}
+
+if (!parentPort) throw new Error('replWorker must run as a worker thread');
+const port = parentPort;
+const boot = workerData as WorkerBootData & { bridgePort: MessagePort };
+const post = (message: WorkerToChild): void => port.postMessage(message);
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+function fatalReason(err: unknown): 'out-of-memory' | 'crash' {
+  const text = describe(err);
+  return /out of memory|OOM|Cannot enlarge memory|Array buffer allocation failed|RangeError: .*[Mm]emory/.test(text) ? 'out-of-memory' : 'crash';
+}
+
+async function main(): Promise<void> {
+  shimProcessBinding();
+  disableChildProcesses();
+  const started = performance.now();
+  const interruptState = new Int32Array(boot.interruptBuffer);
+  const bridgeState = new Int32Array(boot.bridgeBuffer);
+  const stray = { stdout: '', stderr: '' };
+  const booted = await bootPyodide(boot.config, (stream, text) => {
+    // Output written past our capture (e.g. after `sys.stdout = sys.__stdout__`) still reaches the host.
+    post({ type: 'output', stream, text });
+    if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
+  });
+  const { pyodide } = booted;
+  pyodide.setInterruptBuffer(interruptState);
+  const host = createSyncHost({ post, bridgePort: boot.bridgePort, bridgeState, interruptState });
+  const preludeGlobals = pyodide.toPy({ __name__: '_rlm_prelude' }) as PyProxy;
+  const install = pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_install`, { globals: preludeGlobals }) as PyProxy & ((h: unknown, cap: number) => PyProxy);
+  const api = install(host, boot.config.captureMaxChars) as unknown as PreludeApi;
+  install.destroy();
+  api.warm();
+
+  if (booted.snapshot) post({ type: 'snapshot', bytes: booted.snapshot, version: booted.version });
+  const info: ReadyInfo = {
+    loadMode: booted.loadMode,
+    loadMs: performance.now() - started,
+    pyodideVersion: booted.version,
+    snapshotError: booted.snapshotError,
+    permissionModel: boot.permissionModel,
+    jsGlobalsRestricted: true,
+    pyodideJsUnregistered: true,
+    networkApisRemoved: booted.networkApisRemoved,
+    codeGenerationFromStringsDisallowed: boot.codeGenerationFromStringsDisallowed,
+    notes: booted.notes,
+  };
+  // Pyodide leaves a macrotask of start-up work behind (~0.2 s measured); let it run now, so that
+  // `ready` means the first cell starts at once.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  info.loadMs = performance.now() - started;
+  post({ type: 'ready', info });
+
+  port.on('message', (message: ChildToWorker) => {
+    if (message.type === 'bind') {
+      try {
+        const summary = JSON.parse(api.bind(new Uint8Array(message.buffer), JSON.stringify(message.layout))) as { chars: number[]; invalidUtf8Replacements: number[] };
+        post({ type: 'bound', id: message.id, summary });
+      } catch (err) {
+        post({ type: 'bindFailed', id: message.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
+      }
+      return;
+    }
+    stray.stdout = '';
+    stray.stderr = '';
+    let result: WorkerCellResult;
+    try {
+      result = JSON.parse(api.run_cell(message.code)) as WorkerCellResult;
+    } catch (err) {
+      if (!(err instanceof Error && (err.name === 'PythonError' || err.constructor.name === 'PythonError'))) throw err;
+      // An interrupt that landed while the runner itself was finishing: report it, restore the namespace.
+      api.recover();
+      result = {
+        stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: [], outIndex: -1, interrupted: true,
+        error: { type: 'Interrupted', message: 'interrupted while the cell was finishing', traceback: '' },
+      };
+    }
+    for (const stream of ['stdout', 'stderr'] as const) {
+      if (!stray[stream]) continue;
+      result[stream] = (result[stream] + stray[stream]).slice(0, boot.config.captureMaxChars);
+      result[`${stream}Chars`] += stray[stream].length;
+    }
+    post({ type: 'result', id: message.id, result });
+  });
+}
+
+process.on('uncaughtException', (err) => {
+  post({ type: 'fatal', reason: fatalReason(err), message: describe(err) });
+  process.exit(1);
+});
+
+main().catch((err: unknown) => {
+  post({ type: 'fatal', reason: 'start-failed', message: describe(err) });
+  process.exit(1);
+});

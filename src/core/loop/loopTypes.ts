@@ -2,7 +2,7 @@
 // an async iterable of EventRecords plus run(), after the Anthropic SDK's tool runner.
 import type { ContextSource, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
-import type { ReplSession } from '../repl/replTypes';
+import type { BridgeHandler, ReplSession } from '../repl/replTypes';
 import type { EventRecord, LimitKind, RunStatus, UsageTotals } from '../trajectory/events';
 
 export interface RunLimits {
@@ -21,9 +21,26 @@ export interface RunLimits {
   outputCaptureMaxChars: number; // default 200_000
 }
 
+/** Points a long-lived session's bridge at whichever run is using the session now. */
+export interface BridgeRouter {
+  readonly handler: BridgeHandler;
+  /** Routes calls to `target` until the returned function is called. */
+  route(target: BridgeHandler): () => void;
+}
+
+export interface ReplAcquireOptions {
+  bridge?: BridgeHandler;
+  signal?: AbortSignal;
+}
+
 /** Creates REPL sessions: one per run, and one per child run (a parked parent cannot run a child's cells). */
 export interface ReplFactory {
-  acquire(): Promise<ReplSession>;
+  /**
+   * `bridge` answers this run's llm_query / rlm_query calls from Python. A pooled session is shared
+   * across runs over time, so the pool must route bridge calls to the handler given by whoever
+   * acquired it last (the loop always passes one).
+   */
+  acquire(options?: ReplAcquireOptions): Promise<ReplSession>;
   /** Returns a session for reuse (warm) or disposal. */
   release(session: ReplSession, reusable: boolean): Promise<void>;
 }
@@ -39,6 +56,11 @@ export interface RunOptions {
   repl: ReplFactory;
   /** An already-bound session to reuse (follow-up questions on the same context). */
   session?: ReplSession;
+  /**
+   * The router the reused `session` was acquired with (`acquire({ bridge: router.handler })`), so
+   * its bridge calls reach this run. Required with `session`; see createBridgeRouter().
+   */
+  sessionBridge?: BridgeRouter;
   signal?: AbortSignal;
   /** Earlier questions and answers in the same conversation, given to the root as prior turns. */
   priorTurns?: Array<{ question: string; answer: string }>;

@@ -78,8 +78,23 @@ export interface ReplOutputEvent {
   text: string;
 }
 
+/** How the current REPL process was started (added by the REPL engine; optional for other implementations). */
+export interface ReplStartupInfo {
+  /** 'cold-snapshot-failed': a cached memory snapshot was offered but could not be used. */
+  loadMode: 'snapshot' | 'cold' | 'cold-snapshot-failed';
+  /** Pyodide load inside the worker. */
+  loadMs: number;
+  /** Fork to first cell ready, as the host measured it. */
+  startMs: number;
+  pyodideVersion: string;
+  snapshotError?: string;
+  /** How many times the process was replaced (hard timeout, crash, out of memory). */
+  restarts: number;
+}
+
 export interface ReplSession {
   readonly protections: SandboxProtections;
+  readonly startup?: ReplStartupInfo;
   bindContext(source: ContextSource): Promise<ContextMetadata>;
   execute(code: string, options?: ExecuteOptions): Promise<CellResult>;
   /** Stops the running cell, including one blocked in a bridge call, whose host work is aborted. */

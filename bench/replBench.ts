@@ -1,0 +1,145 @@
+// REPL benchmarks (issue 3): cold and snapshot start, binding 50 MB, a trivial cell, a bridge round trip,
+// and `search` over 50 MB against native CPython `re` on the same text in the same run.
+// Needs the built bundles (`npm run build`) and `python3` on PATH for the regex comparison.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from './benchTypes';
+import type { BenchFigure } from './benchTypes';
+import { createReplSession } from '../src/core/repl/replSession';
+import type { ReplSessionOptions } from '../src/core/repl/replSession';
+import type { ReplSession } from '../src/core/repl/replTypes';
+
+const GROUP = 'REPL';
+const distDir = resolve(import.meta.dirname, '..', 'dist');
+const MB = 1024 * 1024;
+const NEEDLE_PATTERN = String.raw`NEEDLE-\d{4}`;
+
+function figure(name: string, values: number[], unit: BenchFigure['unit'], limit: number, target: string, note?: string): BenchFigure {
+  const value = median(values);
+  return { group: GROUP, name, value: Number(value.toFixed(unit === 'ms' ? 3 : 2)), unit, runs: values.length, target, met: value <= limit, note };
+}
+
+/** 50 MB of prose-like lines with 100 needles spread through it. */
+function fiftyMegabytes(): Buffer {
+  const line = 'the quick brown fox jumps over the lazy dog while 0123456789 counts on\n';
+  const lines = Math.ceil((50 * MB) / line.length);
+  const text = Buffer.from(line.repeat(lines));
+  for (let i = 0; i < 100; i++) text.write(`NEEDLE-${String(i).padStart(4, '0')}`, Math.floor((i * lines) / 100) * line.length + 4);
+  return text;
+}
+
+async function timedStart(options: ReplSessionOptions): Promise<{ session: ReplSession; ms: number }> {
+  const started = performance.now();
+  const session = await createReplSession(options);
+  await session.execute('pass');
+  return { session, ms: performance.now() - started };
+}
+
+async function startFigures(base: ReplSessionOptions, cacheDir: string): Promise<BenchFigure[]> {
+  const cold: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { session, ms } = await timedStart(base);
+    cold.push(ms);
+    await session.close();
+  }
+  // The first start with a cache dir makes the snapshot; the runs after it load from it.
+  const seed = await createReplSession({ ...base, snapshotCacheDir: cacheDir });
+  await seed.close();
+  await new Promise((r) => setTimeout(r, 500));
+  const warm: number[] = [];
+  let mode = '';
+  for (let i = 0; i < 5; i++) {
+    const { session, ms } = await timedStart({ ...base, snapshotCacheDir: cacheDir });
+    warm.push(ms);
+    mode = session.startup?.loadMode ?? '?';
+    await session.close();
+  }
+  return [
+    figure('cold start, fork to first cell done', cold.map((ms) => ms / 1000), 's', 2.0, '≤ 2.0 s'),
+    figure('start from snapshot, fork to first cell done', warm.map((ms) => ms / 1000), 's', 0.4, '≤ 0.4 s', `load mode: ${mode}`),
+  ];
+}
+
+async function sessionFigures(session: ReplSession, text: Buffer, textFile: string): Promise<BenchFigure[]> {
+  const bind: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const copy = Buffer.from(text); // a new source each time, so nothing is skipped as already bound
+    const started = performance.now();
+    await session.bindContext({ kind: 'text', text: copy });
+    bind.push(performance.now() - started);
+  }
+  const cell: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const started = performance.now();
+    await session.execute('x = 1');
+    cell.push(performance.now() - started);
+  }
+  const bridge: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await session.execute('import time\nt = time.perf_counter()\nfor _ in range(2000):\n    llm_query("q")\nprint((time.perf_counter() - t) / 2000 * 1000)');
+    bridge.push(Number(r.stdout.trim()));
+  }
+  // Side by side: each round times one search() in Pyodide and then the same regex in a native
+  // python3 over the same text, so both see the same machine load; the figure is the median ratio.
+  const ours: number[] = [];
+  const native: number[] = [];
+  const ratios: number[] = [];
+  const nativeScript = [
+    'import re, sys, time',
+    'text = open(sys.argv[1], encoding="utf-8").read()',
+    `rx = re.compile(r"${NEEDLE_PATTERN}", re.MULTILINE)`,
+    't = time.perf_counter(); n = len(rx.findall(text)); ms = (time.perf_counter() - t) * 1000',
+    'assert n == 100, n',
+    'print(ms)',
+  ].join('\n');
+  const searchCell = `t = time.perf_counter()\nh = search(r"${NEEDLE_PATTERN}", max_hits=1000)\nassert len(h) == 100, len(h)\nprint((time.perf_counter() - t) * 1000)`;
+  const first = await session.execute(searchCell);
+  if (first.error) throw new Error(`search failed: ${first.error.traceback}`);
+  for (let round = 0; round < 7; round++) {
+    const r = await session.execute(searchCell);
+    if (r.error) throw new Error(`search failed: ${r.error.traceback}`);
+    ours.push(Number(r.stdout.trim()));
+    native.push(Number(execFileSync('python3', ['-c', nativeScript, textFile], { encoding: 'utf8' }).trim()));
+    ratios.push(ours[ours.length - 1]! / native[native.length - 1]!);
+  }
+  const ratio = median(ratios);
+  return [
+    figure('bind 50 MB of text as context', bind, 'ms', 300, '≤ 300 ms'),
+    figure('round trip of a trivial cell (x = 1)', cell, 'ms', 2, '≤ 2 ms'),
+    figure('bridge round trip of an instantly answered llm_query', bridge, 'ms', 0.3, '≤ 0.3 ms', 'mean of 2,000 calls per run, median over runs'),
+    {
+      group: GROUP,
+      name: 'search() of a regex over 50 MB, vs native CPython re',
+      value: Number(ratio.toFixed(2)),
+      unit: 'x',
+      runs: ratios.length,
+      target: '≤ 1.3x',
+      met: ratio <= 1.3,
+      note:
+        `Pyodide search() median ${median(ours).toFixed(0)} ms, native python3 re.findall median ${median(native).toFixed(0)} ms; ` +
+        `the first search of a context also builds its line index: ${Number(first.stdout.trim()).toFixed(0)} ms`,
+    },
+  ];
+}
+
+export async function run(): Promise<BenchFigure[]> {
+  const scratch = mkdtempSync(join(tmpdir(), 'rlm-repl-bench-'));
+  const base: ReplSessionOptions = { distDir, bridge: async (call) => call.prompts.map(() => 'ok') };
+  try {
+    const figures = await startFigures(base, join(scratch, 'snapshots'));
+    const text = fiftyMegabytes();
+    const textFile = join(scratch, 'text.txt');
+    writeFileSync(textFile, text);
+    const session = await createReplSession({ ...base, snapshotCacheDir: join(scratch, 'snapshots') });
+    try {
+      figures.push(...(await sessionFigures(session, text, textFile)));
+    } finally {
+      await session.close();
+    }
+    return figures;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,44 @@
+// Host side of the synchronous bridge: runs the loop's BridgeHandler for each call Python makes, with an
+// AbortSignal that interrupt() and timeouts trip, and checks the answer's shape before replying.
+import type { BridgeCall, BridgeHandler } from './replTypes';
+
+export type BridgeReplySender = (reply: { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string }) => void;
+
+export class BridgeDispatcher {
+  private readonly inFlight = new Map<number, AbortController>();
+
+  constructor(private readonly handler: BridgeHandler) {}
+
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  dispatch(callId: number, call: BridgeCall, reply: BridgeReplySender): void {
+    const controller = new AbortController();
+    this.inFlight.set(callId, controller);
+    const expected = call.prompts.length;
+    Promise.resolve()
+      .then(() => this.handler(call, controller.signal))
+      .then(
+        (result) => {
+          if (controller.signal.aborted) return;
+          if (!Array.isArray(result) || result.length !== expected || result.some((r) => typeof r !== 'string')) {
+            reply({ callId, ok: false, message: `the host returned a malformed answer for ${expected} prompt(s)` });
+            return;
+          }
+          reply({ callId, ok: true, result });
+        },
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          reply({ callId, ok: false, message: err instanceof Error ? err.message : String(err) });
+        },
+      )
+      .finally(() => this.inFlight.delete(callId));
+  }
+
+  /** Aborts every call in flight (interrupt, timeout, or the REPL going away). */
+  abortAll(reason: string): void {
+    for (const controller of this.inFlight.values()) controller.abort(new Error(reason));
+    this.inFlight.clear();
+  }
+}

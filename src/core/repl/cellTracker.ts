@@ -1,0 +1,111 @@
+// The host's view of one running cell: its timers (soft interrupt, hard kill), the caller's AbortSignal,
+// the output streamed so far (kept in case the process dies), and how the outcome is reported.
+import type { WorkerCellResult } from './replProtocol';
+import type { CellResult } from './replTypes';
+
+export interface CellArming {
+  softMs: number;
+  hardMs: number;
+  signal?: AbortSignal;
+  interrupt(): void;
+  hardTimeout(): void;
+}
+
+export class CellTracker {
+  readonly done: Promise<CellResult>;
+  private resolveDone!: (result: CellResult) => void;
+  private readonly started = performance.now();
+  private readonly streamed = { stdout: '', stderr: '' };
+  private readonly streamedChars = { stdout: 0, stderr: 0 };
+  private interrupted = false;
+  private timedOut = false;
+  private settled = false;
+
+  constructor(
+    readonly id: number,
+    private readonly captureMaxChars: number,
+    private readonly softMs: number,
+  ) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  /** Starts the timers and listens to the signal; returns the function that stops them. */
+  arm(arming: CellArming): () => void {
+    const soft = setTimeout(() => {
+      this.timedOut = true;
+      arming.interrupt();
+    }, arming.softMs);
+    const hard = setTimeout(() => arming.hardTimeout(), arming.hardMs);
+    const onAbort = (): void => {
+      this.interrupted = true;
+      arming.interrupt();
+    };
+    if (arming.signal?.aborted) queueMicrotask(onAbort);
+    else arming.signal?.addEventListener('abort', onAbort, { once: true });
+    return () => {
+      clearTimeout(soft);
+      clearTimeout(hard);
+      arming.signal?.removeEventListener('abort', onAbort);
+    };
+  }
+
+  markInterrupted(): void {
+    this.interrupted = true;
+  }
+
+  addOutput(stream: 'stdout' | 'stderr', text: string): void {
+    this.streamedChars[stream] += text.length;
+    const room = this.captureMaxChars - this.streamed[stream].length;
+    if (room > 0) this.streamed[stream] += text.slice(0, room);
+  }
+
+  finish(w: WorkerCellResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    const result: CellResult = {
+      stdout: w.stdout,
+      stderr: w.stderr,
+      stdoutChars: w.stdoutChars,
+      stderrChars: w.stderrChars,
+      newVariables: w.newVariables,
+      durationMs: performance.now() - this.started,
+      outIndex: w.outIndex,
+    };
+    if (w.error) result.error = w.error;
+    if (w.final) result.final = w.final;
+    if (w.interrupted) {
+      if (this.timedOut && !this.interrupted) {
+        result.timedOut = true;
+        result.error = {
+          type: 'Timeout',
+          message: `the cell ran longer than ${this.softMs} ms and was stopped; variables are kept`,
+          traceback: w.error?.traceback ?? '',
+        };
+      } else {
+        result.interrupted = true;
+      }
+    }
+    this.resolveDone(result);
+  }
+
+  /** The process is gone (hard timeout, crash, out of memory, close): report what was streamed. */
+  lose(restarted: NonNullable<CellResult['restarted']>): void {
+    if (this.settled) return;
+    this.settled = true;
+    const notice =
+      `The REPL process was restarted (${restarted.reason}): ${restarted.detail}. ` +
+      'All variables were lost; `context` has been bound again and the prelude functions are available.';
+    this.resolveDone({
+      stdout: this.streamed.stdout,
+      stderr: this.streamed.stderr,
+      stdoutChars: this.streamedChars.stdout,
+      stderrChars: this.streamedChars.stderr,
+      error: { type: 'Restarted', message: notice, traceback: '' },
+      newVariables: [],
+      durationMs: performance.now() - this.started,
+      outIndex: -1,
+      timedOut: restarted.reason === 'hard-timeout' ? true : undefined,
+      restarted,
+    });
+  }
+}

@@ -1,0 +1,137 @@
+// One forked REPL process as the host sees it: start it and wait for `ready`, send typed messages,
+// stream `context` bytes down its pipe, and kill it. It knows nothing of cells or timeouts.
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { ReplStartError } from './replErrors';
+import type { LaunchPlan } from './replLaunch';
+import type { ChildToHost, HostToChild, ReadyInfo, StartConfig } from './replProtocol';
+
+const STDERR_TAIL_CHARS = 4000;
+
+export interface ChildListeners {
+  message(message: ChildToHost): void;
+  exit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string): void;
+}
+
+export interface ChildStartOptions {
+  distDir: string;
+  execPath?: string;
+  plan: LaunchPlan;
+  config: StartConfig;
+  startTimeoutMs: number;
+  listeners: ChildListeners;
+  log?: (message: string) => void;
+}
+
+export class ReplChild {
+  private exited = false;
+  private stderrTail = '';
+
+  private constructor(
+    private readonly proc: ChildProcess,
+    private readonly pipe: Writable,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Forks the child and resolves once Pyodide is loaded and the prelude installed. */
+  static start(options: ChildStartOptions): Promise<{ child: ReplChild; ready: ReadyInfo }> {
+    const proc = fork(join(options.distDir, 'replProcess.js'), [], {
+      execPath: options.execPath,
+      execArgv: options.plan.execArgv,
+      env: options.plan.env,
+      serialization: 'advanced',
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'ipc'],
+    });
+    const pipe = proc.stdio[3] as Writable | null;
+    if (!pipe) {
+      proc.kill('SIGKILL');
+      return Promise.reject(new ReplStartError('the REPL process has no context pipe', '', null));
+    }
+    const child = new ReplChild(proc, pipe);
+    pipe.on('error', () => undefined); // surfaces as the child's exit
+    proc.stdout?.on('data', (d: Buffer) => options.log?.(`[repl stdout] ${d.toString().trimEnd()}`));
+    proc.stderr?.on('data', (d: Buffer) => {
+      child.stderrTail = (child.stderrTail + d.toString()).slice(-STDERR_TAIL_CHARS);
+      options.log?.(`[repl stderr] ${d.toString().trimEnd()}`);
+    });
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        child.kill();
+        reject(new ReplStartError(`the REPL did not become ready within ${options.startTimeoutMs} ms`, child.stderrTail, null));
+      }, options.startTimeoutMs);
+      proc.on('message', (message: ChildToHost) => {
+        if (!settled && message.type === 'ready') {
+          settled = true;
+          clearTimeout(timer);
+          resolve({ child, ready: message.info });
+          return;
+        }
+        if (!settled && message.type === 'fatal') {
+          settled = true;
+          clearTimeout(timer);
+          child.kill();
+          reject(new ReplStartError(`the REPL failed to start: ${message.message}`, child.stderrTail, null));
+          return;
+        }
+        options.listeners.message(message);
+      });
+      proc.on('error', (err) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(new ReplStartError(`could not fork the REPL process: ${err.message}`, child.stderrTail, null));
+      });
+      proc.on('exit', (code, signal) => {
+        child.exited = true;
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          reject(new ReplStartError(`the REPL process exited during start-up (code ${code}, signal ${signal})`, child.stderrTail, code));
+          return;
+        }
+        options.listeners.exit(code, signal, child.stderrTail);
+      });
+      child.send({ type: 'start', config: options.config });
+    });
+  }
+
+  send(message: HostToChild): void {
+    if (this.exited || !this.proc.connected) return;
+    this.proc.send(message);
+  }
+
+  /** Writes the context bytes to the child's pipe; resolves when they are handed to the OS. */
+  async writeContext(chunks: Uint8Array[]): Promise<void> {
+    for (const chunk of chunks) {
+      if (chunk.byteLength === 0) continue;
+      await new Promise<void>((resolve, reject) => {
+        this.pipe.write(chunk, (err) => (err ? reject(err) : resolve()));
+      });
+    }
+  }
+
+  kill(): void {
+    if (this.exited) return;
+    this.proc.kill('SIGKILL');
+  }
+
+  /** Kills the child and resolves once it has exited. */
+  async killAndWait(): Promise<void> {
+    if (this.exited) return;
+    const done = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    this.proc.kill('SIGKILL');
+    await done;
+  }
+}

@@ -1,0 +1,73 @@
+// Typed errors of the REPL engine. They carry data; user-facing wording happens at the edges.
+
+/** `context` is larger than the configured limit. */
+export class ContextTooLargeError extends Error {
+  override readonly name = 'ContextTooLargeError';
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      `context is ${formatMb(bytes)} of text, over the ${formatMb(limit)} limit: narrow the target ` +
+        '(pick a folder or a file instead of the whole workspace, add exclude globs) or raise the context size limit setting',
+    );
+  }
+}
+
+/** The bound context is malformed (e.g. duplicate paths); fix the caller. */
+export class InvalidContextError extends Error {
+  override readonly name = 'InvalidContextError';
+  constructor(
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The REPL process could not be started. `stderr` holds the tail of what the child printed. */
+export class ReplStartError extends Error {
+  override readonly name = 'ReplStartError';
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly exitCode: number | null,
+  ) {
+    super(stderr ? `${message}\n${stderr}` : message);
+  }
+}
+
+/** Python ran out of memory while decoding `context`. */
+export class ContextBindError extends Error {
+  override readonly name = 'ContextBindError';
+  constructor(
+    message: string,
+    readonly pythonError: string,
+    readonly bytes: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The session was used after close(). */
+export class ReplClosedError extends Error {
+  override readonly name = 'ReplClosedError';
+  constructor(readonly operation: string) {
+    super(`the REPL session is closed (${operation})`);
+  }
+}
+
+/** The REPL process died outside a cell and could not be brought back. */
+export class ReplCrashedError extends Error {
+  override readonly name = 'ReplCrashedError';
+  constructor(
+    readonly reason: 'hard-timeout' | 'crash' | 'out-of-memory',
+    readonly detail: string,
+  ) {
+    super(`the REPL process was lost (${reason}): ${detail}`);
+  }
+}
+
+function formatMb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

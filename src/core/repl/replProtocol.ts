@@ -1,0 +1,109 @@
+// The typed messages between the three parties of a REPL session: the host (extension or CLI), the
+// forked child process, and the Pyodide worker thread inside it. Every message is declared once here and
+// imported by all three, so a renamed field is a compile error rather than a silent hang.
+import type { BridgeCall, CellError, FinalAnswer } from './replTypes';
+
+/** How `context` is laid out in the transferred UTF-8 buffer. */
+export type ContextLayout =
+  | { kind: 'text' }
+  /** Byte ranges of each file inside the buffer, in binding order. */
+  | { kind: 'files'; files: Array<{ path: string; start: number; end: number }> };
+
+/** What Python reports after decoding `context`: per entry, length in characters and replacements made. */
+export interface BoundSummary {
+  chars: number[];
+  invalidUtf8Replacements: number[];
+}
+
+export type LoadMode = 'snapshot' | 'cold' | 'cold-snapshot-failed';
+
+/** Facts the REPL side knows about its own start-up and hardening. */
+export interface ReadyInfo {
+  loadMode: LoadMode;
+  loadMs: number;
+  pyodideVersion: string;
+  snapshotError?: string;
+  permissionModel: boolean;
+  jsGlobalsRestricted: boolean;
+  pyodideJsUnregistered: boolean;
+  networkApisRemoved: boolean;
+  codeGenerationFromStringsDisallowed: boolean;
+  notes: string[];
+}
+
+/** The cell outcome as the worker reports it; the host adds timing and restart facts. */
+export interface WorkerCellResult {
+  stdout: string;
+  stderr: string;
+  stdoutChars: number;
+  stderrChars: number;
+  error?: CellError;
+  newVariables: string[];
+  final?: FinalAnswer;
+  outIndex: number;
+  interrupted: boolean;
+}
+
+export interface StartConfig {
+  indexURL: string;
+  /** Absolute path of a memory snapshot to load; absent for a cold load. */
+  snapshotPath?: string;
+  /** Produce a snapshot after a cold load and send it to the host for caching. */
+  makeSnapshot: boolean;
+  captureMaxChars: number;
+}
+
+/** Host -> child, over the IPC channel. The context bytes travel separately, on a raw pipe (fd 3). */
+export type HostToChild =
+  | { type: 'start'; config: StartConfig }
+  | { type: 'bind'; id: number; layout: ContextLayout; byteLength: number }
+  | { type: 'exec'; id: number; code: string }
+  | { type: 'interrupt' }
+  | { type: 'bridgeReply'; callId: number; result: string[] }
+  | { type: 'bridgeFailed'; callId: number; message: string };
+
+/** Child -> host. */
+export type ChildToHost =
+  | { type: 'ready'; info: ReadyInfo }
+  | { type: 'snapshot'; bytes: Uint8Array; version: string }
+  | { type: 'bound'; id: number; summary: BoundSummary }
+  | { type: 'bindFailed'; id: number; errorType: string; message: string }
+  | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'result'; id: number; result: WorkerCellResult }
+  | { type: 'bridgeCall'; callId: number; call: BridgeCall }
+  | { type: 'fatal'; reason: 'crash' | 'out-of-memory' | 'start-failed'; message: string };
+
+/** Child main thread -> worker, over the worker's parentPort. */
+export type ChildToWorker =
+  | { type: 'bind'; id: number; layout: ContextLayout; buffer: ArrayBuffer }
+  | { type: 'exec'; id: number; code: string };
+
+/** Worker -> child main thread. Bridge calls go out here; their replies come back on the bridge port. */
+export type WorkerToChild =
+  | { type: 'ready'; info: ReadyInfo }
+  | { type: 'snapshot'; bytes: Uint8Array; version: string }
+  | { type: 'bound'; id: number; summary: BoundSummary }
+  | { type: 'bindFailed'; id: number; errorType: string; message: string }
+  | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'result'; id: number; result: WorkerCellResult }
+  | { type: 'bridgeCall'; callId: number; call: BridgeCall }
+  | { type: 'fatal'; reason: 'crash' | 'out-of-memory' | 'start-failed'; message: string };
+
+/** The reply to a bridge call, posted on the dedicated bridge port. */
+export type BridgeReply = { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string };
+
+/** Data handed to the worker thread at creation. */
+export interface WorkerBootData {
+  config: StartConfig;
+  /** Int32Array[1]: Pyodide's interrupt buffer, written directly by the child's main thread. */
+  interruptBuffer: SharedArrayBuffer;
+  /** Int32Array[1]: bridge state word the worker parks on (see BRIDGE_*). */
+  bridgeBuffer: SharedArrayBuffer;
+  codeGenerationFromStringsDisallowed: boolean;
+  permissionModel: boolean;
+}
+
+export const BRIDGE_IDLE = 0;
+export const BRIDGE_REPLIED = 1;
+export const BRIDGE_CANCELLED = 2;
+export const SIGINT = 2;

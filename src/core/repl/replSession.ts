@@ -1,0 +1,301 @@
+// A REPL session: one hardened child process at a time, replaced when it hangs past the hard timeout,
+// crashes or runs out of memory, with `context` rebound each time. Operations run one after another.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ContextMetadata, ContextSource } from '../context/contextTypes';
+import { BridgeDispatcher } from './bridgeDispatcher';
+import { buildMetadata, DEFAULT_CONTEXT_LIMIT_BYTES, encodeContext, sameContextSource } from './contextEncoding';
+import { CellTracker } from './cellTracker';
+import { ReplChild } from './replChild';
+import { ContextBindError, ReplClosedError, ReplCrashedError, ReplStartError } from './replErrors';
+import { defaultLaunchInputs, isFlagRejection, planLaunch } from './replLaunch';
+import type { BoundSummary, ChildToHost } from './replProtocol';
+import { emptyProtections, protectionsFrom } from './sandboxProtections';
+import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
+import { SnapshotCache } from './snapshotCache';
+
+export interface ReplSessionOptions {
+  /** Answers llm_query / rlm_query calls made from Python. */
+  bridge: BridgeHandler;
+  /** Folder holding replProcess.js, replWorker.js and pyodide/. Default: the folder of the running bundle. */
+  distDir?: string;
+  /** Where Pyodide memory snapshots are cached; without it every start is a cold load. */
+  snapshotCacheDir?: string;
+  captureMaxChars?: number;
+  contextLimitBytes?: number;
+  /** Soft timeout when execute() is given none. */
+  defaultTimeoutMs?: number;
+  /** Hard timeout = soft + this grace. */
+  hardTimeoutGraceMs?: number;
+  startTimeoutMs?: number;
+  /** The Node binary for the child; default process.execPath. */
+  execPath?: string;
+  log?: (message: string) => void;
+}
+
+type LostReason = NonNullable<CellResult['restarted']>;
+
+export async function createReplSession(options: ReplSessionOptions): Promise<ReplSession> {
+  const session = new PyodideReplSession(options);
+  await session.start();
+  return session;
+}
+
+class PyodideReplSession implements ReplSession {
+  private readonly distDir: string;
+  private readonly cache?: SnapshotCache;
+  private readonly dispatcher: BridgeDispatcher;
+  private readonly listeners = new Set<(event: ReplOutputEvent) => void>();
+  private readonly pendingBinds = new Map<number, { resolve(s: BoundSummary): void; reject(e: Error): void }>();
+  private child?: ReplChild;
+  private generation = 0;
+  private nextId = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private usePermissionModel = true;
+  private knownVersion?: string;
+  private lost?: LostReason;
+  private fatal?: { reason: 'crash' | 'out-of-memory'; message: string };
+  private bound?: { source: ContextSource; metadata: ContextMetadata };
+  private cell?: CellTracker;
+  protections: SandboxProtections = emptyProtections();
+  startup?: ReplStartupInfo;
+
+  constructor(private readonly options: ReplSessionOptions) {
+    this.distDir = options.distDir ?? (typeof __dirname === 'string' ? __dirname : process.cwd());
+    this.cache = options.snapshotCacheDir ? new SnapshotCache(options.snapshotCacheDir) : undefined;
+    this.dispatcher = new BridgeDispatcher(options.bridge);
+  }
+
+  get captureMaxChars(): number {
+    return this.options.captureMaxChars ?? 200_000;
+  }
+
+  async start(): Promise<void> {
+    const began = performance.now();
+    for (const file of ['replProcess.js', 'replWorker.js', join('pyodide', 'pyodide.asm.wasm')]) {
+      if (!existsSync(join(this.distDir, file))) {
+        throw new ReplStartError(`the REPL files are missing: ${join(this.distDir, file)} does not exist (build with \`npm run build\` or pass distDir)`, '', null);
+      }
+    }
+    let snapshotPath = this.cache ? await this.cache.find(this.knownVersion) : undefined;
+    let snapshotFailure: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.launch(snapshotPath, began);
+        if (snapshotFailure && this.startup) this.startup = { ...this.startup, loadMode: 'cold-snapshot-failed', snapshotError: snapshotFailure };
+        return;
+      } catch (err) {
+        if (!(err instanceof ReplStartError) || attempt >= 2) throw err;
+        if (this.usePermissionModel && isFlagRejection(err.stderr)) {
+          this.log(`REPL start failed under the permission model; retrying without it: ${err.message}`);
+          this.usePermissionModel = false;
+        } else if (snapshotPath && this.cache) {
+          this.log(`REPL start from the snapshot ${snapshotPath} failed; removing it and loading cold: ${err.message}`);
+          await this.cache.remove(snapshotPath);
+          snapshotFailure = err.message;
+          snapshotPath = undefined;
+        } else {
+          throw err;
+        }
+      }
+    }
+  }
+
+  private async launch(snapshotPath: string | undefined, began: number): Promise<void> {
+    const plan = planLaunch({ ...defaultLaunchInputs(this.distDir, snapshotPath ? [snapshotPath] : []), usePermissionModel: this.usePermissionModel });
+    const generation = ++this.generation;
+    this.fatal = undefined;
+    const { child, ready } = await ReplChild.start({
+      distDir: this.distDir,
+      execPath: this.options.execPath,
+      plan,
+      config: { indexURL: join(this.distDir, 'pyodide') + '/', snapshotPath, makeSnapshot: !!this.cache && !snapshotPath, captureMaxChars: this.captureMaxChars },
+      startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
+      log: this.options.log,
+      listeners: {
+        message: (m) => generation === this.generation && this.onMessage(m),
+        exit: (code, signal, stderr) => generation === this.generation && this.onExit(`exit code ${code}, signal ${signal}${stderr ? `: ${stderr.slice(-500)}` : ''}`),
+      },
+    });
+    this.child = child;
+    this.knownVersion = ready.pyodideVersion;
+    if (ready.loadMode === 'cold-snapshot-failed') this.log(`Pyodide snapshot unusable, loaded cold instead: ${ready.snapshotError ?? 'unknown reason'}`);
+    this.protections = protectionsFrom(ready, plan.notes, plan.env);
+    this.startup = {
+      loadMode: ready.loadMode,
+      loadMs: ready.loadMs,
+      startMs: performance.now() - began,
+      pyodideVersion: ready.pyodideVersion,
+      snapshotError: ready.snapshotError,
+      restarts: (this.startup?.restarts ?? -1) + 1,
+    };
+  }
+
+  private onMessage(message: ChildToHost): void {
+    switch (message.type) {
+      case 'output':
+        this.cell?.addOutput(message.stream, message.text);
+        for (const listener of this.listeners) listener({ stream: message.stream, text: message.text });
+        break;
+      case 'result':
+        if (this.cell?.id === message.id) this.cell.finish(message.result);
+        break;
+      case 'bound':
+      case 'bindFailed': {
+        const pending = this.pendingBinds.get(message.id);
+        this.pendingBinds.delete(message.id);
+        if (message.type === 'bound') pending?.resolve(message.summary);
+        else pending?.reject(new ContextBindError(`binding context failed in Python: ${message.message}`, message.errorType, 0));
+        break;
+      }
+      case 'bridgeCall':
+        this.dispatcher.dispatch(message.callId, message.call, (reply) => {
+          if (reply.ok) this.child?.send({ type: 'bridgeReply', callId: reply.callId, result: reply.result });
+          else this.child?.send({ type: 'bridgeFailed', callId: reply.callId, message: reply.message });
+        });
+        break;
+      case 'snapshot':
+        this.cache
+          ?.store(message.version, message.bytes)
+          .then((path) => this.log(`stored Pyodide snapshot ${path}`))
+          .catch((err: unknown) => this.log(`could not store the Pyodide snapshot: ${String(err)}`));
+        break;
+      case 'fatal':
+        if (message.reason !== 'start-failed') this.fatal = { reason: message.reason, message: message.message };
+        break;
+      case 'ready':
+        break;
+    }
+  }
+
+  private onExit(detail: string): void {
+    if (!this.child) return; // died during start-up: start() reports that itself
+    this.child = undefined;
+    const reason: LostReason = { reason: this.fatal?.reason ?? 'crash', detail: this.fatal?.message ?? `the REPL process died (${detail})` };
+    this.dispatcher.abortAll('the REPL process exited');
+    for (const pending of this.pendingBinds.values()) pending.reject(new ReplCrashedError(reason.reason, reason.detail));
+    this.pendingBinds.clear();
+    if (this.cell) this.cell.lose(reason);
+    else this.lost = reason;
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  bindContext(source: ContextSource): Promise<ContextMetadata> {
+    return this.enqueue(async () => {
+      if (this.closed) throw new ReplClosedError('bindContext');
+      if (this.bound && sameContextSource(this.bound.source, source) && this.child) return this.bound.metadata;
+      if (!this.child) await this.restart();
+      const metadata = await this.bindNow(source);
+      this.bound = { source, metadata };
+      return metadata;
+    });
+  }
+
+  private async bindNow(source: ContextSource): Promise<ContextMetadata> {
+    const encoded = encodeContext(source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES);
+    const child = this.child;
+    if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
+    const id = ++this.nextId;
+    const summary = new Promise<BoundSummary>((resolve, reject) => this.pendingBinds.set(id, { resolve, reject }));
+    summary.catch(() => undefined); // awaited below; this only stops an early rejection counting as unhandled
+    child.send({ type: 'bind', id, layout: encoded.layout, byteLength: encoded.byteLength });
+    await child.writeContext(encoded.chunks);
+    try {
+      return buildMetadata(encoded, await summary);
+    } catch (err) {
+      if (err instanceof ContextBindError) throw new ContextBindError(err.message, err.pythonError, encoded.byteLength);
+      throw err;
+    }
+  }
+
+  /** Replaces the REPL process and rebinds `context`; variables are gone. */
+  private async restart(): Promise<void> {
+    this.generation++;
+    await this.child?.killAndWait();
+    this.child = undefined;
+    await this.start();
+    if (this.bound) this.bound.metadata = await this.bindNow(this.bound.source);
+  }
+
+  execute(code: string, options: ExecuteOptions = {}): Promise<CellResult> {
+    return this.enqueue(async () => {
+      if (this.closed) throw new ReplClosedError('execute');
+      const lostBefore = this.lost;
+      if (!this.child) await this.restart();
+      this.lost = undefined;
+      const child = this.child;
+      if (!child) throw new ReplCrashedError('crash', 'the REPL process could not be restarted');
+      const softMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
+      const cell = new CellTracker(++this.nextId, this.captureMaxChars, softMs);
+      this.cell = cell;
+      const stopTimers = cell.arm({
+        softMs,
+        hardMs: softMs + (this.options.hardTimeoutGraceMs ?? 5_000),
+        signal: options.signal,
+        interrupt: () => this.sendInterrupt(),
+        hardTimeout: () => {
+          this.generation++; // the killed child's exit is ours, not a crash
+          child.kill();
+          this.dispatcher.abortAll('the cell hit its hard timeout');
+          this.child = undefined;
+          cell.lose({ reason: 'hard-timeout', detail: `the cell ran past the hard timeout (${softMs} ms + grace) and did not stop` });
+        },
+      });
+      child.send({ type: 'exec', id: cell.id, code });
+      let result = await cell.done;
+      stopTimers();
+      this.cell = undefined;
+      if (result.restarted && !this.closed) {
+        this.log(`REPL restarting after ${result.restarted.reason}: ${result.restarted.detail}`);
+        try {
+          await this.restart();
+        } catch (err) {
+          // Leave the session without a process; the next call tries again and reports it.
+          this.child = undefined;
+          this.lost = result.restarted;
+          const why = err instanceof Error ? err.message : String(err);
+          result = { ...result, error: { type: 'Restarted', message: `${result.error?.message ?? ''} Restarting the REPL failed: ${why}`, traceback: '' } };
+        }
+      } else if (lostBefore) {
+        result = { ...result, restarted: lostBefore };
+      }
+      return result;
+    });
+  }
+
+  private sendInterrupt(): void {
+    this.child?.send({ type: 'interrupt' });
+    this.dispatcher.abortAll('the cell was interrupted');
+  }
+
+  interrupt(): void {
+    if (!this.cell) return;
+    this.cell.markInterrupted();
+    this.sendInterrupt();
+  }
+
+  onOutput(listener: (event: ReplOutputEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.generation++;
+    this.dispatcher.abortAll('the REPL session was closed');
+    this.cell?.lose({ reason: 'crash', detail: 'the session was closed' });
+    await this.child?.killAndWait();
+    this.child = undefined;
+  }
+
+  private log(message: string): void {
+    this.options.log?.(message);
+  }
+}

@@ -1,0 +1,52 @@
+// The on-disk cache of Pyodide memory snapshots, one file per Pyodide version
+// (`pyodide-<version>.snapshot`). The host does all writing: the REPL child may only read the file.
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const PATTERN = /^pyodide-(.+)\.snapshot$/;
+
+export class SnapshotCache {
+  constructor(readonly dir: string) {}
+
+  pathFor(version: string): string {
+    if (!/^[\w.+-]+$/.test(version)) throw new Error(`unexpected Pyodide version string: ${version}`);
+    return join(this.dir, `pyodide-${version}.snapshot`);
+  }
+
+  /**
+   * The snapshot to offer the child. The host does not know the Pyodide version until a child reports
+   * it, so it offers whatever is cached; the worker checks the version in the name before using it.
+   */
+  async find(knownVersion?: string): Promise<string | undefined> {
+    if (knownVersion) {
+      const path = this.pathFor(knownVersion);
+      return existsSync(path) ? path : undefined;
+    }
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return undefined;
+    }
+    const match = names.filter((n) => PATTERN.test(n)).sort().pop();
+    return match ? join(this.dir, match) : undefined;
+  }
+
+  /** Writes atomically and removes snapshots of other versions. */
+  async store(version: string, bytes: Uint8Array): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const path = this.pathFor(version);
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, bytes, { mode: 0o600 });
+    await rename(tmp, path);
+    for (const name of await readdir(this.dir)) {
+      if (PATTERN.test(name) && join(this.dir, name) !== path) await rm(join(this.dir, name), { force: true });
+    }
+    return path;
+  }
+
+  async remove(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+}

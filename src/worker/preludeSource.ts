@@ -1,0 +1,401 @@
+// The Python side of the REPL: the names the model's code can call (context_meta, peek, search,
+// llm_query[_batched], rlm_query[_batched], SHOW_VARS, FINAL, FINAL_VAR, answer) and the cell runner.
+// It runs in its own module namespace; the model's namespace is __main__. Evaluating the source yields
+// `_rlm_install(host, capture_max_chars)`, which returns the API the worker drives.
+// `host` is a small JS object whose functions take and return plain strings/numbers only, so no JS
+// object beyond those functions is ever reachable from Python.
+export const PRELUDE_SOURCE = String.raw`
+import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal
+import __main__
+
+_PEEK_MAX_CHARS = 20_000
+_SEARCH_LINE_MAX = 300
+_META_FILES_MAX = 100
+_LINE_BLOCK = 1 << 16
+
+class ContextDict(dict):
+    """The dict form of context: read-only, so every question on a reused session sees the same files."""
+    __slots__ = ()
+    def _read_only(self, *args, **kwargs):
+        raise TypeError('context is read-only; make a copy with dict(context) to change it')
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+    # Copies are plain, editable dicts (the values are immutable str, so a shallow copy is deep).
+    def __copy__(self):
+        return dict(self)
+    def __deepcopy__(self, memo):
+        return dict(self)
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+def _rlm_install(host, capture_max_chars):
+    ns = __main__.__dict__
+    state = {'cell': 0, 'final': None, 'meta': {'type': 'none', 'total_chars': 0, 'file_count': 0}}
+    counter = [0]
+
+    def _count_replacement(exc):
+        counter[0] += 1
+        return ('\ufffd', exc.end)
+    codecs.register_error('rlm_count_replace', _count_replacement)
+
+    class Capture:
+        encoding = 'utf-8'
+        errors = 'strict'
+        def __init__(self, stream, cap):
+            self.stream, self.cap = stream, cap
+            self.parts, self.kept, self.total = [], 0, 0
+            self.pending, self.pending_len, self.last_flush = [], 0, time.monotonic()
+            self.flushed = False
+        def write(self, s):
+            if not isinstance(s, str):
+                raise TypeError('write() argument must be str, not ' + type(s).__name__)
+            n = len(s)
+            self.total += n
+            room = self.cap - self.kept
+            if room > 0 and n:
+                part = s if n <= room else s[:room]
+                self.parts.append(part)
+                self.kept += len(part)
+                self.pending.append(part)
+                self.pending_len += len(part)
+                now = time.monotonic()
+                if self.pending_len >= 16384 or now - self.last_flush >= 0.05 or not self.flushed:
+                    self.flush()
+            return n
+        def flush(self):
+            if self.pending:
+                host.emit(self.stream, ''.join(self.pending))
+                self.pending, self.pending_len = [], 0
+                self.flushed = True
+            self.last_flush = time.monotonic()
+        def text(self):
+            return ''.join(self.parts)
+        def isatty(self): return False
+        def writable(self): return True
+        def readable(self): return False
+
+    def _flush_output():
+        # Show what the cell printed so far before it blocks on a sub-call or a sleep.
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, Capture):
+                stream.flush()
+
+    def _raise_if_interrupted(status):
+        if status:
+            raise KeyboardInterrupt('interrupted')
+
+    def _sleep(seconds):
+        if seconds < 0:
+            raise ValueError('sleep length must be non-negative')
+        _flush_output()
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            _raise_if_interrupted(host.sleep(min(left, 0.25) * 1000.0))
+
+    def _bridge(call):
+        _flush_output()
+        reply = json.loads(host.bridge(json.dumps(call)))
+        if reply.get('interrupted'):
+            raise KeyboardInterrupt('interrupted while waiting for a sub-call')
+        n = len(call['prompts'])
+        if not reply.get('ok'):
+            return ['[ERROR] ' + str(reply.get('message', 'sub-call failed'))] * n
+        return [str(r) for r in reply['result']]
+
+    def _prompt_list(prompts, what):
+        if isinstance(prompts, (str, bytes)) or not hasattr(prompts, '__iter__'):
+            raise TypeError(what + ' expects a list of prompts, got ' + type(prompts).__name__)
+        return [str(p) for p in prompts]
+
+    def _check_model(model):
+        if model is not None and not isinstance(model, str):
+            raise TypeError('model must be a string or None')
+        return model
+
+    def _jsonable(value, what):
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as e:
+            raise TypeError(what + ' must be made of str, int, float, bool, None, list and dict: ' + str(e)) from None
+        return value
+
+    def llm_query(prompt, model=None):
+        """Ask a sub-model one question; returns its answer, or a string starting with "[ERROR] "."""
+        return _bridge({'kind': 'llm_query', 'prompts': [str(prompt)], 'model': _check_model(model), 'batched': False})[0]
+
+    def llm_query_batched(prompts, model=None):
+        """Ask many questions concurrently; answers come back in input order, failures as "[ERROR] ..." items."""
+        ps = _prompt_list(prompts, 'llm_query_batched')
+        if not ps:
+            return []
+        return _bridge({'kind': 'llm_query', 'prompts': ps, 'model': _check_model(model), 'batched': True})
+
+    def rlm_query(prompt, context=None):
+        """Run a recursive RLM over context (default: none); returns its answer or "[ERROR] ..."."""
+        return _bridge({'kind': 'rlm_query', 'prompts': [str(prompt)], 'contexts': [_jsonable(context, 'context')], 'batched': False})[0]
+
+    def rlm_query_batched(prompts, contexts=None):
+        """Run several recursive RLMs concurrently; one context per prompt (or None)."""
+        ps = _prompt_list(prompts, 'rlm_query_batched')
+        cs = [None] * len(ps) if contexts is None else list(contexts)
+        if len(cs) != len(ps):
+            raise ValueError('rlm_query_batched: %d prompts but %d contexts' % (len(ps), len(cs)))
+        if not ps:
+            return []
+        return _bridge({'kind': 'rlm_query', 'prompts': ps, 'contexts': [_jsonable(c, 'contexts') for c in cs], 'batched': True})
+
+    def _text_for(path, who):
+        ctx = reserved['context']
+        if isinstance(ctx, dict):
+            if path is None:
+                raise ValueError(who + ': context is a dict of files; pass path=<one of context.keys()>')
+            if path not in ctx:
+                raise KeyError(who + ': no file %r in context' % (path,))
+            return ctx[path]
+        if path is not None:
+            raise ValueError(who + ': context is a single str; call without path')
+        return ctx
+
+    def peek(start, end, path=None):
+        """Return context[start:end] (or context[path][start:end]), at most 20,000 characters."""
+        text = _text_for(path, 'peek')
+        start, end = max(0, int(start)), min(len(text), int(end))
+        if end <= start:
+            return ''
+        return text[start:min(end, start + _PEEK_MAX_CHARS)]
+
+    line_blocks = {}
+
+    def _line_blocks(text):
+        # Newlines before each 64K block, built once per text: counting from the start for every hit
+        # doubled the cost of a search over 50 MB (the regex itself runs at native speed).
+        entry = line_blocks.get(id(text))
+        if entry is None or entry[0] is not text:
+            counts, total = [0], 0
+            for start in range(0, len(text), _LINE_BLOCK):
+                total += text.count('\n', start, start + _LINE_BLOCK)
+                counts.append(total)
+            entry = (text, counts)
+            line_blocks[id(text)] = entry
+        return entry[1]
+
+    def search(pattern, max_hits=100, path=None):
+        """Regex search over context: a list of {path, line (1-based), start, text (the line, clipped)}."""
+        rx = re.compile(pattern, re.MULTILINE) if isinstance(pattern, str) else pattern
+        ctx = reserved['context']
+        if isinstance(ctx, dict):
+            targets = [(path, _text_for(path, 'search'))] if path is not None else list(ctx.items())
+        else:
+            targets = [(None, _text_for(path, 'search'))]
+        hits = []
+        max_hits = int(max_hits)
+        for p, text in targets:
+            line, pos = 1, 0
+            blocks = _line_blocks(text) if len(text) > 4 * _LINE_BLOCK else None
+            for m in rx.finditer(text):
+                if len(hits) >= max_hits:
+                    return hits
+                s = m.start()
+                if blocks is None:
+                    line += text.count('\n', pos, s)
+                    pos = s
+                else:
+                    b = s // _LINE_BLOCK
+                    line = blocks[b] + text.count('\n', b * _LINE_BLOCK, s) + 1
+                ls = text.rfind('\n', 0, s) + 1
+                le = text.find('\n', s)
+                le = len(text) if le < 0 else le
+                if le - ls > _SEARCH_LINE_MAX:
+                    ls = max(ls, s - _SEARCH_LINE_MAX // 3)
+                    le = min(le, ls + _SEARCH_LINE_MAX)
+                hits.append({'path': p, 'line': line, 'start': s, 'text': text[ls:le]})
+        return hits
+
+    def context_meta():
+        """Type, size and file list of context (the same facts the root model was given)."""
+        return dict(state['meta'])
+
+    def SHOW_VARS():
+        """Print the variables defined so far, with their types and sizes."""
+        rows = []
+        for name, value in ns.items():
+            if name.startswith('__') or name in reserved:
+                continue
+            size = ''
+            try:
+                size = ' len=%d' % len(value)
+            except Exception:
+                pass
+            rows.append('%s: %s%s' % (name, type(value).__name__, size))
+        print('\n'.join(rows) if rows else '(no variables yet)')
+
+    def FINAL(answer):
+        """End the run with this answer."""
+        state['final'] = {'value': str(answer), 'via': 'FINAL'}
+        return state['final']['value']
+
+    def FINAL_VAR(name_or_value):
+        """End the run with the value of the variable named by the string, or with the value given."""
+        if isinstance(name_or_value, str):
+            name = name_or_value.strip()
+            if not name.isidentifier() or keyword.iskeyword(name):
+                raise ValueError('FINAL_VAR expects the name of a variable, got %r; use FINAL(text) to answer with text' % (name_or_value[:80],))
+            if name not in ns:
+                raise NameError('FINAL_VAR: no variable named %r is defined; assign it first or use FINAL(text)' % (name,))
+            value = ns[name]
+        else:
+            value = name_or_value
+        state['final'] = {'value': value if isinstance(value, str) else str(value), 'via': 'FINAL_VAR'}
+        return state['final']['value']
+
+    answer = {'content': '', 'ready': False}
+    out_store = {}
+    reserved = {
+        'context': None, 'context_meta': context_meta, 'peek': peek, 'search': search,
+        'llm_query': llm_query, 'llm_query_batched': llm_query_batched,
+        'rlm_query': rlm_query, 'rlm_query_batched': rlm_query_batched,
+        'SHOW_VARS': SHOW_VARS, 'FINAL': FINAL, 'FINAL_VAR': FINAL_VAR,
+        'answer': answer, '_out': out_store,
+    }
+
+    def _no_process(*args, **kwargs):
+        raise OSError('starting processes is not available in the RLM sandbox')
+
+    def _no_exit(*args, **kwargs):
+        raise OSError('exiting the interpreter is not available in the RLM REPL; end the run with FINAL(answer)')
+
+    def _harden():
+        # Defence in depth only: the real barriers are outside Python (no JS globals, no codegen, permissions).
+        time.sleep = _sleep
+        os.system = _no_process
+        os.popen = _no_process
+        os._exit = os.abort = _no_exit
+        # A handler that ignores SIGINT would turn every soft timeout into a hard one (and lose state).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for name in ('fork', 'forkpty', 'execv', 'execve', 'spawnv', 'spawnve', 'posix_spawn', 'posix_spawnp'):
+            if hasattr(os, name):
+                setattr(os, name, _no_process)
+        for mod in [m for m in sys.modules if m in ('js', 'pyodide_js') or m.startswith(('js.', 'pyodide_js.'))]:
+            sys.modules.pop(mod, None)
+        sub = sys.modules.get('subprocess')
+        if sub is not None:
+            sub.Popen = _no_process
+            sub.run = sub.call = sub.check_call = sub.check_output = sub.getoutput = sub.getstatusoutput = _no_process
+
+    def _restore():
+        restored = []
+        cur = ns.get('answer')
+        if cur is not answer and isinstance(cur, dict):
+            answer.update({k: cur[k] for k in ('content', 'ready') if k in cur})
+        for name, obj in reserved.items():
+            if ns.get(name) is not obj:
+                ns[name] = obj
+                restored.append(name)
+        return restored
+
+    def _format_error(e, type_name=None):
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.startswith('<cell-')]
+        lines = []
+        if frames:
+            lines.append('Traceback (most recent call last):\n')
+            lines.extend(traceback.format_list(frames))
+        lines.extend(traceback.format_exception_only(type(e), e))
+        return {'type': type_name or type(e).__name__, 'message': str(e), 'traceback': ''.join(lines)}
+
+    def bind(u8, layout_json):
+        layout = json.loads(layout_json)
+        buf = bytearray(u8.byteLength)
+        u8.assign_to(buf)
+        chars, repl = [], []
+        def decode(view):
+            counter[0] = 0
+            text = str(view, 'utf-8', 'rlm_count_replace')
+            chars.append(len(text))
+            repl.append(counter[0])
+            return text
+        if layout['kind'] == 'text':
+            ctx = decode(buf)
+            meta = {'type': 'str', 'total_chars': len(ctx), 'file_count': 1}
+        else:
+            mv = memoryview(buf)
+            ctx = ContextDict((f['path'], decode(mv[f['start']:f['end']])) for f in layout['files'])
+            mv.release()
+            files = [{'path': p, 'chars': len(t)} for p, t in ctx.items()]
+            meta = {'type': 'dict', 'total_chars': sum(chars), 'file_count': len(ctx),
+                    'files': files[:_META_FILES_MAX], 'files_omitted': max(0, len(files) - _META_FILES_MAX)}
+        del buf
+        meta['invalid_utf8_replacements'] = sum(repl)
+        state['meta'] = meta
+        line_blocks.clear()
+        reserved['context'] = ctx
+        ns['context'] = ctx
+        return json.dumps({'chars': chars, 'invalidUtf8Replacements': repl})
+
+    def run_cell(code):
+        state['cell'] += 1
+        n = state['cell']
+        fname = '<cell-%d>' % n
+        out, err = Capture('stdout', capture_max_chars), Capture('stderr', capture_max_chars)
+        before = set(ns)
+        state['final'] = None
+        error, interrupted = None, False
+        _harden()
+        sys.stdout, sys.stderr = out, err
+        try:
+            linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
+            tree = ast.parse(code, fname, 'exec')
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr):
+                last = ast.Expression(tree.body.pop().value)
+            exec(compile(tree, fname, 'exec'), ns)
+            if last is not None:
+                value = eval(compile(last, fname, 'eval'), ns)
+                if value is not None:
+                    print(repr(value))
+        except KeyboardInterrupt as e:
+            interrupted = True
+            error = _format_error(e, 'Interrupted')
+        except BaseException as e:
+            error = _format_error(e)
+        finally:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        restored = _restore()
+        if restored:
+            err.write('[rlm] restored reserved name(s) %s: they belong to the REPL API; use other variable names.\n' % ', '.join(restored))
+        out.flush()
+        err.flush()
+        final = state['final']
+        if final is None and answer.get('ready'):
+            final = {'value': str(answer.get('content', '')), 'via': 'answer'}
+            answer['ready'] = False
+        out_text = out.text()
+        out_store[n] = out_text
+        new_vars = sorted(k for k in ns if k not in before and not k.startswith('__') and k not in reserved)
+        return json.dumps({'stdout': out_text, 'stderr': err.text(), 'stdoutChars': out.total, 'stderrChars': err.total,
+                           'error': error, 'newVariables': new_vars, 'final': final, 'outIndex': n,
+                           'interrupted': interrupted})
+
+    def recover():
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        _restore()
+
+    _harden()
+    _restore()
+
+    def warm():
+        # One throwaway cell at start-up, so the first real cell does not pay for cold code paths.
+        run_cell('_rlm_warm = [1]\n_rlm_warm.clear()')
+        ns.pop('_rlm_warm', None)
+        linecache.cache.pop('<cell-1>', None)
+        out_store.clear()
+        state['cell'] = 0
+
+    class Api:
+        pass
+    api = Api()
+    api.bind, api.run_cell, api.recover, api.warm = bind, run_cell, recover, warm
+    return api
+`;

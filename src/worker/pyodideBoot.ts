@@ -1,0 +1,113 @@
+// Loads Pyodide inside the worker (from a memory snapshot when one is offered, cold otherwise) and
+// applies the in-process hardening: no JS globals for `import js`, no `pyodide_js`, no network APIs,
+// no `require` left on globalThis, and a `process.binding('constants')` shim for the permission model.
+import { readFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { loadPyodide, version as pyodideVersion } from 'pyodide';
+import type { PyodideAPI } from 'pyodide';
+import type { LoadMode, StartConfig } from '../core/repl/replProtocol';
+
+/** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
+const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
+
+const NETWORK_GLOBALS = ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'Request', 'Response', 'Headers', 'FormData'];
+
+export interface BootResult {
+  pyodide: PyodideAPI;
+  loadMode: LoadMode;
+  snapshotError?: string;
+  snapshot?: Uint8Array;
+  version: string;
+  networkApisRemoved: boolean;
+  notes: string[];
+}
+
+/**
+ * Emscripten implements os.system() with child_process.spawnSync. The permission model makes that
+ * throw, and a JS exception there kills the interpreter; so refuse quietly instead: the command
+ * "exits" with status 127 and nothing runs. Each worker has its own copy of the module, so this
+ * touches only the REPL worker.
+ */
+export function disableChildProcesses(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the mutable CommonJS exports object is what Emscripten's require() returns
+  const cp = require('node:child_process') as Record<string, unknown>;
+  const refuse = (): never => {
+    throw new Error('child processes are disabled in the RLM REPL');
+  };
+  for (const name of ['spawn', 'exec', 'execFile', 'fork', 'execSync', 'execFileSync']) cp[name] = refuse;
+  cp.spawnSync = () => ({ status: 127, signal: null, pid: 0, output: [], stdout: null, stderr: null, error: new Error('disabled') });
+}
+
+/** Pyodide's NODEFS init calls process.binding('constants'), which the permission model denies. */
+export function shimProcessBinding(): void {
+  const proc = process as unknown as { binding(name: string): unknown };
+  const original = proc.binding.bind(process);
+  const shim = (name: string): unknown => {
+    if (name === 'constants') return { fs: fs.constants, os: os.constants };
+    return original(name);
+  };
+  Object.defineProperty(process, 'binding', { value: shim, configurable: true, writable: true });
+}
+
+export async function bootPyodide(config: StartConfig, onStray: (stream: 'stdout' | 'stderr', text: string) => void): Promise<BootResult> {
+  // `import js` sees only this empty object, so Python cannot reach `process`, `require` or timers.
+  const jsglobals = Object.create(null) as object;
+  const base = {
+    indexURL: config.indexURL,
+    jsglobals,
+    env: { HOME: '/home/pyodide' },
+    stdout: (text: string) => onStray('stdout', text + '\n'),
+    stderr: (text: string) => onStray('stderr', text + '\n'),
+  };
+  let pyodide: PyodideAPI | undefined;
+  let loadMode: LoadMode = 'cold';
+  let snapshotError: string | undefined;
+  if (config.snapshotPath) {
+    try {
+      const expected = /pyodide-([^/\\]+)\.snapshot$/.exec(config.snapshotPath)?.[1];
+      if (expected !== pyodideVersion) throw new Error(`snapshot is for Pyodide ${expected ?? '?'}, running ${pyodideVersion}`);
+      const bytes = readFileSync(config.snapshotPath);
+      pyodide = await loadPyodide({ ...base, _loadSnapshot: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+      pyodide.runPython('1');
+      loadMode = 'snapshot';
+    } catch (err) {
+      snapshotError = err instanceof Error ? err.message : String(err);
+      pyodide = undefined;
+      loadMode = 'cold-snapshot-failed';
+    }
+  }
+  let snapshot: Uint8Array | undefined;
+  if (!pyodide) {
+    const makeSnapshot = config.makeSnapshot || loadMode === 'cold-snapshot-failed';
+    pyodide = await loadPyodide({ ...base, _makeSnapshot: makeSnapshot });
+    pyodide.runPython(WARM_IMPORTS);
+    if (makeSnapshot) {
+      try {
+        snapshot = pyodide.makeMemorySnapshot();
+      } catch (err) {
+        snapshotError = `making a snapshot failed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+  }
+  const notes: string[] = [];
+  pyodide.unregisterJsModule('pyodide_js');
+  // `pyodide_js._api` stays in sys.modules after unregistering and exposes Pyodide's internal API object.
+  pyodide.runPython(
+    "import sys\nfor _m in [m for m in sys.modules if m in ('js', 'pyodide_js') or m.startswith(('js.', 'pyodide_js.'))]:\n    sys.modules.pop(_m, None)",
+  );
+  const g = globalThis as Record<string, unknown>;
+  // Pyodide's Node init leaves a `require` on globalThis that hands out child_process and ws.
+  delete g.require;
+  let networkApisRemoved = true;
+  for (const name of NETWORK_GLOBALS) {
+    try {
+      delete g[name];
+      if (g[name] !== undefined) networkApisRemoved = false;
+    } catch {
+      networkApisRemoved = false;
+    }
+  }
+  if (!networkApisRemoved) notes.push('some network globals could not be removed from the worker');
+  return { pyodide, loadMode, snapshotError, snapshot, version: pyodideVersion, networkApisRemoved, notes };
+}

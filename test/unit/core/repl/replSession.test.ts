@@ -1,0 +1,205 @@
+// The REPL session end to end through the built bundles: binding, the prelude, output capture, finals.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReplSession } from '../../../../src/core/repl/replTypes';
+import { ContextTooLargeError, InvalidContextError } from '../../../../src/core/repl/replErrors';
+import { recordingBridge, startSession } from './replTestKit';
+
+function pyValue(stdout: string): string {
+  return stdout.trimEnd();
+}
+
+describe('REPL session: a single text context', () => {
+  let session: ReplSession;
+  const bridge = recordingBridge();
+  const mb = 1024 * 1024;
+  // 50 MB of lines; the needle sits on a known line near the end.
+  const line = 'the quick brown fox jumps over the lazy dog 0123456789\n'; // 55 bytes
+  const lines = Math.ceil((50 * mb) / line.length);
+  const needleLine = lines - 10;
+  const big = Buffer.from(line.repeat(lines));
+  big.write('NEEDLE', (needleLine - 1) * line.length + 4);
+
+  before(async () => {
+    session = await startSession({ bridge: bridge.handler, captureMaxChars: 10_000 });
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  it('binds 50 MB as a str and reports metadata computed on the host', async () => {
+    const started = performance.now();
+    const meta = await session.bindContext({ kind: 'text', text: big, label: 'big.txt' });
+    const ms = performance.now() - started;
+    assert.equal(meta.type, 'str');
+    assert.equal(meta.totalBytes, big.byteLength);
+    assert.equal(meta.totalChars, big.byteLength);
+    assert.equal(meta.fileCount, 1);
+    assert.equal(meta.prefix, line.repeat(4).slice(0, 200));
+    assert.equal(meta.invalidUtf8Replacements, 0);
+    const r = await session.execute('len(context), type(context).__name__');
+    assert.equal(pyValue(r.stdout), `(${big.byteLength}, 'str')`);
+    assert.ok(ms < 10_000, `binding took ${ms} ms`);
+  });
+
+  it('search finds the needle with a 1-based line number, and peek slices', async () => {
+    const r = await session.execute('hits = search(r"NEEDLE", max_hits=5)\nprint(len(hits), hits[0]["line"], hits[0]["path"], hits[0]["text"][:20])\npeek(hits[0]["start"], hits[0]["start"] + 6)');
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, `1 ${needleLine} None the NEEDLEbrown fox \n'NEEDLE'\n`);
+    const capped = await session.execute('len(peek(0, 10**9)), peek(5, 3), search("fox", max_hits=3)[2]["line"]');
+    assert.equal(pyValue(capped.stdout), "(20000, '', 3)");
+    const wrong = await session.execute('peek(0, 5, path="a.txt")');
+    assert.equal(wrong.error?.type, 'ValueError');
+  });
+
+  it('keeps variables assigned before an exception and trims the traceback to the cell', async () => {
+    const r = await session.execute('kept = 41\ndef boom():\n    return 1 / 0\nboom()\nnever = 1');
+    assert.equal(r.error?.type, 'ZeroDivisionError');
+    assert.match(r.error?.traceback ?? '', /File "<cell-\d+>", line 4, in <module>/);
+    assert.match(r.error?.traceback ?? '', /line 3, in boom\n\s+return 1 \/ 0/);
+    assert.doesNotMatch(r.error?.traceback ?? '', /_rlm_prelude|run_cell/);
+    assert.deepEqual(r.newVariables, ['boom', 'kept']);
+    const next = await session.execute('kept + 1');
+    assert.equal(pyValue(next.stdout), '42');
+    const syntax = await session.execute('def (:');
+    assert.equal(syntax.error?.type, 'SyntaxError');
+  });
+
+  it('caps a print flood, counts the true length and keeps the output in _out[n]', async () => {
+    const streamed: string[] = [];
+    const off = session.onOutput((e) => e.stream === 'stdout' && streamed.push(e.text));
+    const r = await session.execute('for i in range(200_000):\n    print("line", i)');
+    off();
+    const expected = Array.from({ length: 200_000 }, (_, i) => `line ${i}\n`).join('');
+    assert.equal(r.stdoutChars, expected.length);
+    assert.equal(r.stdout, expected.slice(0, 10_000));
+    assert.ok(streamed.join('').length <= 10_000, 'streaming stops at the capture limit');
+    assert.ok(streamed.length >= 1);
+    const back = await session.execute(`len(_out[${r.outIndex}]), _out[${r.outIndex}][:7]`);
+    assert.equal(pyValue(back.stdout), "(10000, 'line 0\\n')");
+  });
+
+  it('protects the prelude names and says so', async () => {
+    const r = await session.execute('context = "gone"\nllm_query = None\nFINAL = 3\n_out = {}');
+    assert.match(r.stderr, /restored reserved name\(s\) context, llm_query, FINAL, _out/);
+    const after = await session.execute('len(context) > 1000, callable(llm_query), callable(FINAL), type(_out).__name__');
+    assert.equal(pyValue(after.stdout), "(True, True, True, 'dict')");
+  });
+
+  it('FINAL, FINAL_VAR and the answer dict end the run; a missing name is an error, never the answer', async () => {
+    const missing = await session.execute('FINAL_VAR("no_such_variable")');
+    assert.equal(missing.final, undefined);
+    assert.equal(missing.error?.type, 'NameError');
+    assert.match(missing.error?.message ?? '', /no variable named 'no_such_variable'/);
+    const byVar = await session.execute('result = "forty-two"\nFINAL_VAR("result")');
+    assert.deepEqual(byVar.final, { value: 'forty-two', via: 'FINAL_VAR' });
+    const byFinal = await session.execute('FINAL(6 * 7)');
+    assert.deepEqual(byFinal.final, { value: '42', via: 'FINAL' });
+    const none = await session.execute('x = 1');
+    assert.equal(none.final, undefined);
+    await session.execute('answer["content"] = "built "');
+    const ready = await session.execute('answer["content"] += "over cells"\nanswer["ready"] = True');
+    assert.deepEqual(ready.final, { value: 'built over cells', via: 'answer' });
+    const later = await session.execute('y = 2');
+    assert.equal(later.final, undefined, 'a reported answer does not end the next cell again');
+  });
+
+  it('sub-calls go through the bridge: single, batched in order, with per-item errors', async () => {
+    const r = await session.execute('print(llm_query("hi", model="small"))\nprint(llm_query_batched(["a", "b", "c"]))\nprint(rlm_query("q", context={"k": [1]}))');
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, "echo:hi\n['echo:a', 'echo:b', 'echo:c']\necho:q\n");
+    const calls = bridge.calls.slice(-3);
+    assert.deepEqual(calls[0], { kind: 'llm_query', prompts: ['hi'], model: 'small', batched: false });
+    assert.deepEqual(calls[1], { kind: 'llm_query', prompts: ['a', 'b', 'c'], model: null, batched: true });
+    assert.deepEqual(calls[2], { kind: 'rlm_query', prompts: ['q'], contexts: [{ k: [1] }], batched: false });
+    const bad = await session.execute('rlm_query("q", context=object())');
+    assert.equal(bad.error?.type, 'TypeError');
+  });
+
+  it('time.sleep still sleeps, and SHOW_VARS lists user variables only', async () => {
+    const r = await session.execute('import time\nt = time.monotonic(); time.sleep(0.3); print(0.3 <= time.monotonic() - t < 5)\nSHOW_VARS()');
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.match(r.stdout, /^True\n/);
+    assert.match(r.stdout, /kept: int/);
+    assert.doesNotMatch(r.stdout, /llm_query|context:/);
+  });
+
+  it('rejects duplicate paths with a typed error and keeps the bound context', async () => {
+    await assert.rejects(
+      session.bindContext({ kind: 'files', files: [{ path: 'a', content: 'x' }, { path: 'a', content: 'y' }] }),
+      (err: unknown) => err instanceof InvalidContextError && err.path === 'a',
+    );
+    const still = await session.execute('len(context) == ' + String(big.byteLength));
+    assert.equal(pyValue(still.stdout), 'True');
+  });
+});
+
+describe('REPL session: a 2,000-file dict context', () => {
+  let session: ReplSession;
+  const files = Array.from({ length: 2000 }, (_, i) => ({
+    path: `src/dir${i % 20}/file${String(i).padStart(4, '0')}.ts`,
+    content: i % 2 ? `// file ${i}\nexport const value${i} = ${i};\n` : Buffer.from(`// file ${i}\nconst s = "héllo ${i}";\n`),
+  }));
+  // One file with invalid UTF-8 (a lone continuation byte and a truncated 3-byte sequence).
+  files[7] = { path: files[7]!.path, content: Buffer.from([0x61, 0x80, 0x62, 0xe2, 0x82, 0x0a]) };
+
+  before(async () => {
+    session = await startSession({ contextLimitBytes: 10 * 1024 * 1024 });
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  it('binds a dict in the given order with per-file metadata capped at 100 entries', async () => {
+    const meta = await session.bindContext({ kind: 'files', files });
+    assert.equal(meta.type, 'dict');
+    assert.equal(meta.fileCount, 2000);
+    assert.equal(meta.files.length, 100);
+    assert.equal(meta.filesOmitted, 1900);
+    assert.equal(meta.files[0]?.path, files[0]!.path);
+    assert.equal(meta.files[0]?.chars, '// file 0\nconst s = "héllo 0";\n'.length);
+    assert.equal(meta.invalidUtf8Replacements, 2);
+    assert.equal(meta.prefix, '// file 0\nconst s = "héllo 0";\n');
+    const r = await session.execute('keys = list(context)\nprint(len(context), keys[0], keys[-1], repr(context[keys[7]]))\ncontext_meta()["file_count"]');
+    assert.equal(r.stdout, `2000 ${files[0]!.path} ${files[1999]!.path} 'a\ufffdb\ufffd\\n'\n2000\n`);
+  });
+
+  it('search across files and within one path; peek needs a path', async () => {
+    const r = await session.execute('h = search(r"value19\\d\\d\\b", max_hits=500)\nprint(len(h), h[0]["path"], h[0]["line"], h[0]["text"])\nprint(len(search("héllo", path="src/dir0/file0000.ts")))\npeek(3, 9, path="src/dir0/file0000.ts")');
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, `50 src/dir1/file1901.ts 2 export const value1901 = 1901;\n1\n'file 0'\n`);
+    const noPath = await session.execute('peek(0, 5)');
+    assert.equal(noPath.error?.type, 'ValueError');
+    assert.match(noPath.error?.message ?? '', /pass path=/);
+  });
+
+  it('refuses context over the limit with an actionable error and keeps the old context', async () => {
+    const tooBig = 'x'.repeat(10 * 1024 * 1024 + 1);
+    await assert.rejects(
+      session.bindContext({ kind: 'text', text: tooBig }),
+      (err: unknown) =>
+        err instanceof ContextTooLargeError && err.bytes === tooBig.length && err.limit === 10 * 1024 * 1024 && /narrow the target/.test(err.message),
+    );
+    const r = await session.execute('len(context)');
+    assert.equal(pyValue(r.stdout), '2000');
+  });
+
+  it('the dict context is a read-only dict, so a reused session never sees an edited context', async () => {
+    const r = await session.execute('import copy\nisinstance(context, dict), type(dict(context)).__name__, type(copy.deepcopy(context)).__name__');
+    assert.equal(r.stdout, "(True, 'dict', 'dict')\n");
+    const edit = await session.execute('context["src/dir0/file0000.ts"] = ""');
+    assert.equal(edit.error?.type, 'TypeError');
+    assert.match(edit.error?.message ?? '', /read-only; make a copy with dict\(context\)/);
+    const json = await session.execute('import json\nlen(json.dumps(context)) > 1000');
+    assert.equal(json.stdout, 'True\n');
+  });
+
+  it('re-binding the same source is free, and a new source replaces context', async () => {
+    const again = await session.bindContext({ kind: 'files', files });
+    assert.equal(again.fileCount, 2000);
+    const meta = await session.bindContext({ kind: 'text', text: 'short text' });
+    assert.equal(meta.totalChars, 10);
+    const r = await session.execute('context');
+    assert.equal(pyValue(r.stdout), "'short text'");
+  });
+});
