@@ -1,0 +1,216 @@
+// `rlm ask <path>... -q "<question>"`: reads the paths into `context`, runs the RLM loop, records the
+// trajectory, and prints the answer (or --json). Ctrl-C cancels through the run's AbortSignal.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { ContextReadError } from '../core/context/contextErrors';
+import { readPathsAsContext } from '../core/context/readPaths';
+import { LoopError } from '../core/loop/loopErrors';
+import type { RunResult } from '../core/loop/loopTypes';
+import { createRlmRun } from '../core/loop/rlmRun';
+import { createModelClient } from '../core/models/createModelClient';
+import { isLocalBaseUrl } from '../core/models/endpoint';
+import type { ModelClient, ModelConfig } from '../core/models/modelTypes';
+import { ModelError } from '../core/models/modelErrors';
+import type { TrajectoryWriter } from '../core/trajectory/trajectoryWriter';
+import { parseAskArgs, UsageError } from './askArgs';
+import type { AskArgs, ModelChoice } from './askArgs';
+import { ASK_HELP } from './cliHelp';
+import { openRunTrajectory } from './runTrajectory';
+import { createCliReplFactory } from './cliRepl';
+import { ProgressLine } from './progressLine';
+import type { ProgressStream } from './progressLine';
+import { describeEventForLog } from './eventNotes';
+
+export interface AskDeps {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout: { write(text: string): unknown };
+  stderr: ProgressStream;
+  /** Folder holding replProcess.js, replWorker.js and pyodide/. */
+  distDir: string;
+  toolVersion: string;
+  snapshotCacheDir?: string;
+  /** Registers a Ctrl-C handler; returns its remover. */
+  onInterrupt?: (handler: () => void) => () => void;
+  /** Ends the process at once (second Ctrl-C, or a cancel that does not finish in time). */
+  exitNow?: (code: number) => void;
+  now?: () => number;
+}
+
+export const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
+/** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
+const CANCEL_GRACE_MS = 1500;
+
+export async function runAsk(argv: string[], deps: AskDeps): Promise<number> {
+  const now = deps.now ?? Date.now;
+  let args: AskArgs;
+  try {
+    args = parseAskArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    deps.stderr.write(`rlm ask: ${error.message}\nRun "rlm ask --help" for the options.\n`);
+    return EXIT.usage;
+  }
+  if (args.help) {
+    deps.stdout.write(`${ASK_HELP}\n`);
+    return EXIT.ok;
+  }
+  const say = (text: string): void => {
+    if (!args.quiet) deps.stderr.write(`${text}\n`);
+  };
+
+  let root: ModelClient;
+  let sub: ModelClient;
+  let secrets: string[];
+  try {
+    const rootConfig = modelConfig(args.root, deps.env, '--api-key-env');
+    const subConfig = modelConfig(args.sub, deps.env, '--sub-api-key-env');
+    root = createModelClient(rootConfig);
+    sub = sameModel(args.root, args.sub) ? root : createModelClient(subConfig);
+    secrets = [rootConfig.apiKey, subConfig.apiKey].filter((k): k is string => !!k);
+  } catch (error) {
+    deps.stderr.write(`rlm ask: ${oneLine(error)}\n`);
+    return EXIT.error;
+  }
+
+  let input;
+  try {
+    input = await readPathsAsContext(args.paths, { cwd: deps.cwd });
+  } catch (error) {
+    if (!(error instanceof ContextReadError)) throw error;
+    deps.stderr.write(`rlm ask: ${error.message}\n`);
+    return EXIT.error;
+  }
+  if (args.verbose) {
+    say(`rlm: read ${input.target.fileCount} file(s), ${input.target.totalBytes} bytes`);
+    for (const skipped of input.target.skipped) say(`rlm: skipped ${skipped.path} (${skipped.reason}${skipped.bytes !== undefined ? `, ${skipped.bytes} bytes` : ''})`);
+  }
+
+  const trajectoryPath = resolve(deps.cwd, args.trajectory ?? defaultTrajectoryPath(now()));
+  try {
+    mkdirSync(dirname(trajectoryPath), { recursive: true });
+  } catch (error) {
+    deps.stderr.write(`rlm ask: cannot create the folder for the trajectory ${trajectoryPath}: ${oneLine(error)}\n`);
+    return EXIT.error;
+  }
+
+  const controller = new AbortController();
+  const repl = createCliReplFactory({ distDir: deps.distDir, ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}) });
+  const progress = !args.quiet && (deps.stderr.isTTY || args.verbose) ? new ProgressLine(deps.stderr, now(), now) : undefined;
+  let writer: TrajectoryWriter | undefined;
+  let writeError: unknown;
+  let interrupts = 0;
+  const removeInterrupt = deps.onInterrupt?.(() => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      progress?.note('rlm: cancelling… (press Ctrl-C again to exit at once)');
+      controller.abort();
+      setTimeout(() => {
+        writer?.close({ status: 'cancelled' });
+        deps.exitNow?.(EXIT.cancelled);
+      }, CANCEL_GRACE_MS).unref();
+    } else {
+      writer?.close({ status: 'cancelled' });
+      deps.exitNow?.(EXIT.cancelled);
+    }
+  });
+
+  let result: RunResult;
+  try {
+    const run = createRlmRun({ question: args.question, context: input.source, target: input.target, root, sub, limits: args.limits, repl, signal: controller.signal });
+    for await (const record of run) {
+      if (!writer && !writeError && record.type === 'run.started') {
+        try {
+          writer = openRunTrajectory(trajectoryPath, record, deps.toolVersion, secrets);
+        } catch (error) {
+          writeError = error;
+          controller.abort();
+        }
+      }
+      try {
+        writer?.write(record);
+      } catch (error) {
+        writeError ??= error;
+        controller.abort();
+      }
+      progress?.update(record);
+      const note = args.verbose ? describeEventForLog(record) : undefined;
+      if (note && progress) progress.note(note);
+      else if (note) say(note);
+    }
+    result = await run.run();
+  } catch (error) {
+    writer?.abort(oneLine(error));
+    progress?.stop();
+    deps.stderr.write(`rlm ask: ${oneLine(error)}\n`);
+    return EXIT.error;
+  } finally {
+    removeInterrupt?.();
+    await repl.dispose();
+  }
+  progress?.stop();
+  writer?.close({ status: result.status === 'error' ? 'error' : 'cancelled' });
+  if (writeError) {
+    deps.stderr.write(`rlm ask: the run was stopped because its trajectory could not be written: ${oneLine(writeError)}\n`);
+    return EXIT.error;
+  }
+  return report(args, result, trajectoryPath, deps, say);
+}
+
+function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void): number {
+  const code = result.status === 'completed' || result.status === 'forced' ? EXIT.ok : result.status === 'limit' ? EXIT.limit : result.status === 'cancelled' ? EXIT.cancelled : EXIT.error;
+  if (args.json) {
+    const { totals } = result;
+    const json = {
+      answer: result.answer ?? null,
+      status: result.status,
+      forced: result.forced,
+      usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd },
+      subCalls: totals.subCalls,
+      iterations: totals.iterations,
+      trajectory,
+    };
+    deps.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else if (code === EXIT.ok && result.answer !== undefined) {
+    deps.stdout.write(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
+  }
+  if (result.forced) say(`rlm: the iteration limit was reached; this is the model's best answer so far (trajectory: ${trajectory})`);
+  if (code !== EXIT.ok) {
+    const why = result.error?.message ?? result.status;
+    deps.stderr.write(`rlm ask: ${result.status}: ${why}${result.answer ? ' (a partial answer is in the trajectory)' : ''} — trajectory: ${trajectory}\n`);
+  } else if (args.verbose) say(`rlm: trajectory: ${trajectory}`);
+  return code;
+}
+
+function modelConfig(choice: ModelChoice, env: Record<string, string | undefined>, flag: string): ModelConfig {
+  const key = env[choice.keyEnv]?.trim();
+  if (!key && !isLocalBaseUrl(choice.baseUrl)) {
+    throw new UsageError(
+      `no API key for ${choice.provider} model ${choice.model}: set the ${choice.keyEnv} environment variable ` +
+        `(or name another with ${flag}), or use a local --base-url, which needs no key`,
+    );
+  }
+  return {
+    provider: choice.provider,
+    ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}),
+    model: choice.model,
+    ...(key ? { apiKey: key } : {}),
+    ...(choice.contextWindowTokens ? { contextWindowTokens: choice.contextWindowTokens } : {}),
+  };
+}
+
+function sameModel(a: ModelChoice, b: ModelChoice): boolean {
+  return a.provider === b.provider && a.baseUrl === b.baseUrl && a.model === b.model && a.keyEnv === b.keyEnv && a.contextWindowTokens === b.contextWindowTokens;
+}
+
+export function defaultTrajectoryPath(nowMs: number): string {
+  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const id = Math.random().toString(36).slice(2, 8);
+  return join('.rlm', 'runs', `${stamp}-${id}.rlm.jsonl`);
+}
+
+/** Errors become one line at this edge. */
+export function oneLine(error: unknown): string {
+  const text = error instanceof ModelError || error instanceof LoopError || error instanceof Error ? error.message : String(error);
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

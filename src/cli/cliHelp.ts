@@ -1,0 +1,48 @@
+// Help texts of the `rlm` command line.
+
+export const MAIN_HELP = `rlm — ask questions about files far larger than a model's context window
+
+Usage:
+  rlm ask <path>... -q "<question>" [options]   answer a question about files or folders
+  rlm show <file.rlm.jsonl>                     summarise a recorded run
+  rlm export <file.rlm.jsonl> --to ipynb|md     export a recorded run
+  rlm eval ...                                  long-context benchmarks (rlm eval --help)
+  rlm <command> --help                          options of one command
+
+The input is loaded into a sandboxed Python REPL; the model explores it with code and sub-calls,
+and never receives it whole.`;
+
+export const ASK_HELP = `Usage: rlm ask <path>... -q "<question>" [options]
+
+Prints the answer on stdout. A folder is read recursively, honouring .gitignore and skipping binary
+and very large files (--verbose lists what was skipped).
+
+Models:
+  --provider openai|anthropic   root model's API (default openai; openai also covers Ollama, LM Studio,
+                                vLLM and OpenRouter through --base-url)
+  --base-url URL                endpoint (default: the provider's official one)
+  -m, --model NAME              root model (required)
+  --api-key-env NAME            environment variable holding the key (default OPENAI_API_KEY or
+                                ANTHROPIC_API_KEY). Keys are never accepted as flag values.
+                                A local base URL (localhost, 127.0.0.1) needs no key.
+  --context-window TOKENS       root model's window, used to size sub-call prompts
+  --sub-provider, --sub-base-url, --sub-model, --sub-api-key-env, --sub-context-window
+                                the same for sub-calls (each defaults to the root's)
+
+Limits:
+  --max-iterations N            root turns (default 30); then the root is asked for its best answer
+  --max-depth N                 rlm_query recursion depth (default 1)
+  --max-sub-calls N             sub-calls in the whole run (default 500)
+  --max-tokens N                total tokens in the whole run
+  --max-cost USD                total cost in the whole run
+  --timeout SECONDS             wall time of the whole run
+  --cell-timeout SECONDS        time per code cell (default 60)
+
+Output:
+  --trajectory FILE             where to record the run (default ./.rlm/runs/<time>-<id>.rlm.jsonl)
+  --json                        print {answer, status, forced, usage, subCalls, iterations, trajectory}
+  --quiet                       no progress or notes on stderr
+  -v, --verbose                 progress even when stderr is not a terminal, skipped files, notices
+
+Ctrl-C cancels the run (the trajectory is closed as cancelled); a second Ctrl-C exits at once.
+Exit codes: 0 answered, 1 error, 2 usage, 3 a limit ended the run, 130 cancelled.`;

@@ -1,0 +1,24 @@
+// One-line notes for --verbose: the events a user should see while a run goes on.
+import type { EventRecord } from '../core/trajectory/events';
+
+export function describeEventForLog(record: EventRecord): string | undefined {
+  switch (record.type) {
+    case 'run.started': {
+      const off = Object.entries(record.protections)
+        .filter(([key, value]) => key !== 'notes' && value === false)
+        .map(([key]) => key);
+      const where = record.depth > 0 ? ` (child run, depth ${record.depth})` : '';
+      return `rlm: run ${record.runId}${where} started; sandbox protections off: ${off.length ? off.join(', ') : 'none'}`;
+    }
+    case 'protocol.notice':
+      return `rlm: turn ${record.turn}: ${record.kind}: ${record.message}`;
+    case 'fallback':
+      return `rlm: fallback (${record.kind}): ${record.detail}`;
+    case 'limit.warning':
+      return `rlm: warning: ${record.limit} at ${Math.round(record.value * 100) / 100} of ${record.max}`;
+    case 'cell.finished':
+      return record.error ? `rlm: cell error: ${record.error.type}: ${record.error.message}` : undefined;
+    default:
+      return undefined;
+  }
+}

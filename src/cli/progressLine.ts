@@ -1,0 +1,91 @@
+// The live progress line on stderr: turn, sub-calls, tokens, cost and elapsed time. On a terminal it
+// rewrites one line; with --verbose on a pipe it prints a line per turn instead.
+import type { EventRecord } from '../core/trajectory/events';
+
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export class ProgressLine {
+  private turn = 0;
+  private subCalls = 0;
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private cost = 0;
+  private costUnknown = false;
+  private timer?: NodeJS.Timeout;
+  private shown = false;
+  /** Only the root run's turns move the turn counter; child runs count as sub-calls. */
+  private rootRunId?: string;
+
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly startedAt: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (stream.isTTY) {
+      this.timer = setInterval(() => this.render(), 1000);
+      this.timer.unref();
+    }
+  }
+
+  update(record: EventRecord): void {
+    switch (record.type) {
+      case 'turn.started':
+        if (record.runId !== this.rootRunId) return;
+        this.turn = record.turn;
+        if (!this.stream.isTTY) this.stream.write(`${this.text()}\n`);
+        break;
+      case 'run.started':
+        this.rootRunId ??= record.runId;
+        return;
+      case 'subcall.started':
+        this.subCalls += 1;
+        break;
+      case 'model.output':
+      case 'subcall.finished':
+        this.inputTokens += record.usage.inputTokens;
+        this.outputTokens += record.usage.outputTokens;
+        if (record.usage.costUsd === null) this.costUnknown = true;
+        else this.cost += record.usage.costUsd;
+        break;
+      default:
+        return;
+    }
+    if (this.stream.isTTY) this.render();
+  }
+
+  /** Notes printed above the live line (warnings, fallbacks). */
+  note(text: string): void {
+    this.clear();
+    this.stream.write(`${text}\n`);
+    if (this.stream.isTTY) this.render();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.clear();
+  }
+
+  text(): string {
+    const tokens = this.inputTokens + this.outputTokens;
+    const cost = this.costUnknown ? `≥$${this.cost.toFixed(4)}` : `$${this.cost.toFixed(4)}`;
+    const elapsed = ((this.now() - this.startedAt) / 1000).toFixed(1);
+    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokens(tokens)} tokens · ${cost} · ${elapsed}s`;
+  }
+
+  private render(): void {
+    this.stream.write(`\r\x1b[2K${this.text()}`);
+    this.shown = true;
+  }
+
+  private clear(): void {
+    if (this.stream.isTTY && this.shown) this.stream.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}
+
+function formatTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}

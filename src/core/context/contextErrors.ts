@@ -1,0 +1,60 @@
+// Typed errors for turning paths into `context`. Each message says what to do next.
+
+export class ContextReadError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class PathNotFoundError extends ContextReadError {
+  constructor(readonly path: string) {
+    super(`${path}: no such file or folder`);
+  }
+}
+
+/** A binary file was named directly (inside folders, binaries are skipped instead). */
+export class BinaryFileError extends ContextReadError {
+  constructor(
+    readonly path: string,
+    readonly reason: 'extension' | 'nul-byte',
+  ) {
+    super(
+      `${path} looks like a binary file (${reason === 'extension' ? 'its extension' : 'it contains NUL bytes'}); ` +
+        'RLM reads text only. Point it at source or text files instead.',
+    );
+  }
+}
+
+/** The input is larger than the limit. `largest` lists the biggest parts, to help narrow the selection. */
+export class ContextTooLargeError extends ContextReadError {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+    readonly largest: Array<{ path: string; bytes: number }> = [],
+  ) {
+    const parts = largest.length ? ` Largest parts: ${largest.map((p) => `${p.path} (${formatBytes(p.bytes)})`).join(', ')}.` : '';
+    super(
+      `The input holds ${formatBytes(bytes)}, over the ${formatBytes(limit)} limit. ` +
+        `Narrow it: name a subfolder or fewer files, add patterns to .gitignore, or raise the limit.${parts}`,
+    );
+  }
+}
+
+export class NoReadableFilesError extends ContextReadError {
+  constructor(
+    readonly paths: string[],
+    readonly skippedCount: number,
+  ) {
+    super(
+      `No text files to read under ${paths.join(', ')}` +
+        (skippedCount ? ` (${skippedCount} skipped as binary, too large, ignored or unreadable; --verbose lists them)` : ''),
+    );
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,134 @@
+// What the root model is told. The system prompt teaches the protocol; the first user message
+// carries the question and only the *metadata* of `context`, never its text.
+import type { ContextMetadata } from '../context/contextTypes';
+import type { ChatMessage } from '../models/modelTypes';
+
+export interface PromptFacts {
+  maxIterations: number;
+  maxDepth: number;
+  depth: number;
+  subCallConcurrency: number;
+  /** The sub model's context window in tokens, when known. */
+  subWindowTokens?: number;
+  subMaxTokens: number;
+  observationMaxChars: number;
+}
+
+/** Roughly four characters per token for English text and code. */
+const CHARS_PER_TOKEN = 4;
+
+export function systemPrompt(facts: PromptFacts): string {
+  const subChars = facts.subWindowTokens
+    ? `about ${formatCount(Math.floor((facts.subWindowTokens - facts.subMaxTokens) * CHARS_PER_TOKEN * 0.8))} characters`
+    : 'an unknown amount (assume about 100,000 characters)';
+  const canRecurse = facts.depth < facts.maxDepth;
+  return [
+    'You answer a question about a body of text that is too large to read directly. It is loaded into a',
+    'persistent Python REPL as the variable `context`; you see only its size and a short prefix. You',
+    'explore it by writing Python code, one cell per turn, and reading what the code prints.',
+    '',
+    'Each turn, reply with exactly one fenced block:',
+    '```repl',
+    '# your Python code',
+    '```',
+    'Only the first block of a reply runs. Variables persist between turns. You see at most',
+    `${formatCount(facts.observationMaxChars)} characters of a cell's output (its head and tail, with the true length),`,
+    'so print summaries, counts and short slices rather than large text. A cell\'s full output stays in',
+    '`_out[n]` for later slicing.',
+    '',
+    'Available in the REPL:',
+    '- `context`: a str, or a dict mapping file path to file text for several files.',
+    '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice.',
+    '- `search(pattern, max_hits=100, path=None)`: regex hits as dicts with path, line, start, text.',
+    '- `llm_query(prompt)`: asks a sub model and returns its reply as a str.',
+    `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,
+    canRecurse
+      ? '- `rlm_query(prompt, context=None)` / `rlm_query_batched(prompts, contexts=None)`: hands a sub-question and a piece of\n  text to a helper that works like you, with its own REPL, and returns its answer.'
+      : '- `rlm_query(prompt, context=None)`: at this depth it acts like `llm_query` on the prompt and context.',
+    '- `SHOW_VARS()`: lists the variables you have defined.',
+    '',
+    'Sub-calls see only the prompt you give them. Pass them slices you have chosen (a chunk, a file, the',
+    `lines around a search hit), never the whole \`context\`. A sub model can take ${subChars} per prompt`,
+    `and replies with at most ${formatCount(facts.subMaxTokens)} tokens. A failed sub-call returns a string starting with "[ERROR]".`,
+    '',
+    'To finish, do one of these inside a code block:',
+    '- `FINAL("your answer")` with the answer text;',
+    '- `FINAL_VAR(name)` (or `FINAL_VAR("name")`) to answer with the value of a variable you built;',
+    '- set `answer["content"] = ...` and then `answer["ready"] = True`.',
+    '',
+    'Do not finish on your first turn: look at the data first and check your answer against it.',
+    `You have ${facts.maxIterations} turns. Write the final answer for a human reader, in plain text or markdown.`,
+  ].join('\n');
+}
+
+export function describeContext(meta: ContextMetadata): string {
+  const lines = [
+    `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${formatCount(meta.totalChars)} characters ` +
+      `(${formatCount(meta.totalBytes)} bytes)${meta.type === 'dict' ? ` in ${formatCount(meta.fileCount)} files` : ''}.`,
+  ];
+  if (meta.invalidUtf8Replacements > 0) {
+    lines.push(`${formatCount(meta.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
+  }
+  if (meta.type === 'dict' && meta.files.length > 0) {
+    lines.push('Files (path: characters):');
+    for (const file of meta.files) lines.push(`- ${file.path}: ${formatCount(file.chars)}`);
+    if (meta.filesOmitted > 0) lines.push(`- ... and ${formatCount(meta.filesOmitted)} more (see context_meta())`);
+  }
+  lines.push(`It begins with: ${JSON.stringify(meta.prefix)}`);
+  return lines.join('\n');
+}
+
+/** Prior answers are clipped so that a long conversation cannot grow the root's window without bound. */
+const PRIOR_ANSWER_MAX_CHARS = 2000;
+
+export function initialMessages(
+  facts: PromptFacts,
+  question: string,
+  meta: ContextMetadata,
+  priorTurns: Array<{ question: string; answer: string }> = [],
+): ChatMessage[] {
+  const parts: string[] = [];
+  if (priorTurns.length > 0) {
+    parts.push('Earlier in this conversation, about the same `context`:');
+    for (const turn of priorTurns) {
+      parts.push(`Q: ${turn.question}`, `A: ${clip(turn.answer, PRIOR_ANSWER_MAX_CHARS)}`);
+    }
+    parts.push('');
+  }
+  parts.push(`Question: ${question}`, '', describeContext(meta), '', 'Start by writing code to look at `context`.');
+  return [
+    { role: 'system', content: systemPrompt(facts) },
+    { role: 'user', content: parts.join('\n') },
+  ];
+}
+
+export const NO_CODE_BLOCK_MESSAGE =
+  'Your reply had no ```repl code block, so nothing ran. Reply with one code block to continue, ' +
+  'or finish with FINAL("...") or FINAL_VAR(name) inside a code block.';
+
+export const EXTRA_BLOCKS_MESSAGE = (count: number): string =>
+  `Your reply had ${count} code blocks; only the first one ran. Put all the code for a turn in one block.`;
+
+export const EMPTY_FINAL_MESSAGE =
+  'The final answer was empty, so the run continues. Give the answer text in FINAL("...") or FINAL_VAR(name).';
+
+export const FINAL_IN_PROSE_MESSAGE = (kind: 'FINAL' | 'FINAL_VAR'): string =>
+  `${kind}(...) was written outside a code block; it was accepted. Next time call it inside a \`\`\`repl block.`;
+
+export function forcedFinalPrompt(maxIterations: number): string {
+  return (
+    `You have used all ${maxIterations} turns, so no more code will run. From what you have found so far, ` +
+    'reply now with your best answer as FINAL("...") on its own line. Say plainly what you could not verify.'
+  );
+}
+
+/** Used when a reply is kept in the history without its code (prose-only turns). */
+export function clip(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const half = Math.floor(maxChars / 2);
+  return `${text.slice(0, half)}\n[... ${formatCount(text.length - 2 * half)} characters omitted ...]\n${text.slice(-half)}`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,288 @@
+// One run of the RLM loop, root or child: bind `context`, then turn after turn call the root model,
+// run the first code block, and feed back only the code and a truncated observation, until the REPL
+// reports a final answer or a limit, an error or the signal ends the run.
+import type { ContextMetadata, ContextSource, TargetDescription } from '../context/contextTypes';
+import type { ChatMessage, Completion } from '../models/modelTypes';
+import type { CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
+import type { EventOf } from '../trajectory/events';
+import { raceAbort } from './boundedMap';
+import { configRecord } from './limits';
+import { BudgetExceededError, LoopError } from './loopErrors';
+import type { BridgeRouter, RunResult } from './loopTypes';
+import { buildObservation, isErrorCell } from './observation';
+import { forcedAnswerText, parseReply } from './parseResponse';
+import type { ProseFinal } from './parseResponse';
+import * as prompts from './prompts';
+import { metadataWithoutRepl, NO_PROTECTIONS, outcomeOf } from './runOutcome';
+import type { Outcome } from './runOutcome';
+import type { RunTree } from './runTree';
+import { createSubCallHandler } from './subCalls';
+import { callRootModel, runReplCell } from './turnSteps';
+import type { UsageMeter } from './usageMeter';
+
+export interface RunInput {
+  runId: string;
+  question: string;
+  context: ContextSource;
+  target?: TargetDescription;
+  priorTurns?: Array<{ question: string; answer: string }>;
+  depth: number;
+  meter: UsageMeter;
+  signal: AbortSignal;
+  session?: ReplSession;
+  sessionBridge?: BridgeRouter;
+  parent?: { runId: string; cellId: string; callId: string };
+}
+
+/** Longest "answer-like" output kept as the partial result of a run that ends early. */
+const PARTIAL_MAX_CHARS = 4000;
+/** Prose-only replies are kept in the history, clipped, so the model sees what it said. */
+const PROSE_HISTORY_MAX_CHARS = 1500;
+
+type Answer = { text: string; via: EventOf<'answer'>['via'] };
+
+export async function executeRun(tree: RunTree, input: RunInput): Promise<RunResult> {
+  return new RunDriver(tree, input).execute();
+}
+
+class RunDriver {
+  private session?: ReplSession;
+  private cellId = '';
+  private history: ChatMessage[] = [];
+  private partial?: string;
+  private started = false;
+  private release?: () => Promise<void>;
+  private readonly cleanups: Array<() => void | Promise<void>> = [];
+
+  constructor(
+    private readonly tree: RunTree,
+    private readonly input: RunInput,
+  ) {}
+
+  async execute(): Promise<RunResult> {
+    let answer: Answer | undefined;
+    let outcome: Outcome;
+    let forced = false;
+    try {
+      const { metadata, protections } = await this.open();
+      this.emitStarted(metadata, protections);
+      const facts = this.promptFacts();
+      this.history = prompts.initialMessages(facts, this.input.question, metadata, this.input.priorTurns);
+      answer = await this.turns();
+      if (answer) outcome = { status: 'completed' };
+      else {
+        forced = true;
+        answer = await this.forcedFinal();
+        const limit = new BudgetExceededError('iterations', this.tree.limits.maxIterations, this.tree.limits.maxIterations);
+        outcome = { status: 'forced', error: { kind: 'BudgetExceededError', message: limit.message, limit: 'iterations' } };
+      }
+    } catch (error) {
+      outcome = outcomeOf(error, this.input.signal);
+      if (this.partial !== undefined) answer = { text: this.partial, via: 'partial' };
+    }
+    const { runId } = this.input;
+    if (answer) this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
+    const totals = this.input.meter.totals(this.tree.now());
+    this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), totals });
+    await this.close();
+    return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), totals };
+  }
+
+  /** Acquires (or adopts) a session routed to this run's sub-call handler, and binds `context`. */
+  private async open(): Promise<{ metadata: ContextMetadata; protections: SandboxProtections }> {
+    const { input, tree } = this;
+    const handler = createSubCallHandler({
+      tree,
+      runId: input.runId,
+      depth: input.depth,
+      meter: input.meter,
+      runSignal: input.signal,
+      cellId: () => this.cellId,
+      startChild: (child) => executeRun(tree, { ...child }),
+    });
+    try {
+      if (input.session) {
+        if (!input.sessionBridge) throw new LoopError('RunOptions.session was given without sessionBridge: acquire it with a bridge router (createBridgeRouter) and pass the router too');
+        this.session = input.session;
+        this.cleanups.push(input.sessionBridge.route(handler));
+      } else {
+        // A cold REPL start takes seconds; a Stop during it must not wait for it.
+        const session = await raceAbort(tree.repl.acquire({ bridge: handler, signal: input.signal }), input.signal, (late) => tree.repl.release(late, true));
+        this.session = session;
+        // Binding a new context keeps the old variables, so a pooled session is never handed to another
+        // run with this run's namespace: follow-ups that should keep it pass RunOptions.session instead.
+        this.release = () => tree.repl.release(session, false);
+      }
+      const session = this.session;
+      this.cleanups.push(
+        session.onOutput((event) => tree.events.emit({ type: 'cell.output', runId: input.runId, cellId: this.cellId, stream: event.stream, text: event.text })),
+      );
+      const metadata = await raceAbort(session.bindContext(input.context), input.signal, () => undefined);
+      return { metadata, protections: session.protections };
+    } catch (error) {
+      this.emitStarted(metadataWithoutRepl(input.context), this.session?.protections ?? NO_PROTECTIONS);
+      throw error;
+    }
+  }
+
+  private emitStarted(context: ContextMetadata, protections: SandboxProtections): void {
+    if (this.started) return;
+    this.started = true;
+    const { input, tree } = this;
+    tree.events.emit({
+      type: 'run.started',
+      runId: input.runId,
+      ...(input.parent ? { parentRunId: input.parent.runId, parentCellId: input.parent.cellId, parentCallId: input.parent.callId } : {}),
+      depth: input.depth,
+      question: input.question,
+      context,
+      ...(input.target ? { target: input.target } : {}),
+      config: configRecord(tree.limits, tree.root, tree.sub),
+      protections,
+      ...(input.priorTurns?.length ? { priorTurns: input.priorTurns } : {}),
+    });
+  }
+
+  private async close(): Promise<void> {
+    for (const cleanup of this.cleanups.reverse()) await cleanup();
+    if (this.release) await this.release().catch(() => undefined);
+  }
+
+  private promptFacts(): prompts.PromptFacts {
+    const { limits, sub } = this.tree;
+    return {
+      maxIterations: limits.maxIterations,
+      maxDepth: limits.maxDepth,
+      depth: this.input.depth,
+      subCallConcurrency: limits.subCallConcurrency,
+      subWindowTokens: sub.contextWindowTokens,
+      subMaxTokens: limits.subCallMaxTokens,
+      observationMaxChars: limits.observationMaxChars,
+    };
+  }
+
+  /** The turns; returns the answer, or undefined when the iteration limit is reached. */
+  private async turns(): Promise<Answer | undefined> {
+    const { limits } = this.tree;
+    let errorTurns = 0;
+    for (let turn = 1; turn <= limits.maxIterations; turn++) {
+      this.checkLimits();
+      this.tree.events.emit({ type: 'turn.started', runId: this.input.runId, turn });
+      const completion = await this.callRoot(turn, false);
+      this.input.meter.iterations += 1;
+      const step = await this.takeTurn(turn, completion.text);
+      if (step.answer) return step.answer;
+      errorTurns = step.errorTurn ? errorTurns + 1 : 0;
+      if (errorTurns >= limits.maxConsecutiveErrors) throw new BudgetExceededError('consecutiveErrors', errorTurns, limits.maxConsecutiveErrors);
+    }
+    return undefined;
+  }
+
+  private async takeTurn(turn: number, text: string): Promise<{ answer?: Answer; errorTurn: boolean }> {
+    const parsed = parseReply(text);
+    const first = parsed.blocks[0];
+    if (!first) {
+      if (parsed.proseFinal) return this.proseFinal(turn, parsed.proseFinal, text);
+      this.notice(turn, 'no-code-block', prompts.NO_CODE_BLOCK_MESSAGE);
+      if (parsed.prose.trim()) this.partial = prompts.clip(parsed.prose.trim(), PARTIAL_MAX_CHARS);
+      this.history.push({ role: 'assistant', content: prompts.clip(text, PROSE_HISTORY_MAX_CHARS) }, { role: 'user', content: prompts.NO_CODE_BLOCK_MESSAGE });
+      return { errorTurn: true };
+    }
+    const notes: string[] = [];
+    if (parsed.blocks.length > 1) {
+      const message = prompts.EXTRA_BLOCKS_MESSAGE(parsed.blocks.length);
+      this.notice(turn, 'extra-code-blocks', message);
+      notes.push(message);
+    }
+    if (first.unclosed) notes.push('(Your code block was not closed, so your reply may have been cut off.)');
+    const cell = await this.runCell(turn, first.code);
+    this.history.push({ role: 'assistant', content: '```repl\n' + first.code + '\n```' });
+    const final = this.acceptFinal(turn, cell);
+    if (final) return { answer: final, errorTurn: false };
+    if (parsed.proseFinal && !cell.error) return this.proseFinal(turn, parsed.proseFinal, text, buildObservation(cell, this.tree.limits.observationMaxChars, notes));
+    this.history.push({ role: 'user', content: buildObservation(cell, this.tree.limits.observationMaxChars, notes) });
+    return { errorTurn: isErrorCell(cell) || (cell.final !== undefined && !final) };
+  }
+
+  /** FINAL / FINAL_VAR written outside a code block: honoured, with FINAL_VAR resolved in the REPL. */
+  private async proseFinal(turn: number, final: ProseFinal, text: string, observation?: string): Promise<{ answer?: Answer; errorTurn: boolean }> {
+    if (observation === undefined) this.history.push({ role: 'assistant', content: prompts.clip(text, PROSE_HISTORY_MAX_CHARS) });
+    else this.history.push({ role: 'user', content: observation });
+    if (final.kind === 'FINAL') {
+      if (!final.value.trim()) {
+        this.notice(turn, 'empty-final', prompts.EMPTY_FINAL_MESSAGE);
+        this.history.push({ role: 'user', content: prompts.EMPTY_FINAL_MESSAGE });
+        return { errorTurn: true };
+      }
+      this.notice(turn, 'final-in-prose', prompts.FINAL_IN_PROSE_MESSAGE('FINAL'));
+      return { answer: { text: final.value, via: 'FINAL' }, errorTurn: false };
+    }
+    const cell = await this.runCell(turn, `FINAL_VAR(${JSON.stringify(final.name)})`);
+    const accepted = this.acceptFinal(turn, cell);
+    if (accepted) {
+      this.notice(turn, 'final-in-prose', prompts.FINAL_IN_PROSE_MESSAGE('FINAL_VAR'));
+      return { answer: accepted, errorTurn: false };
+    }
+    const message = `FINAL_VAR(${final.name}) was written outside a code block, but no variable \`${final.name}\` exists, so there is no answer yet.`;
+    this.notice(turn, 'final-var-missing', message);
+    this.history.push({ role: 'user', content: `${message}\n${buildObservation(cell, this.tree.limits.observationMaxChars)}` });
+    return { errorTurn: true };
+  }
+
+  /** A final answer counts only when its value exists and is not empty. */
+  private acceptFinal(turn: number, cell: CellResult): Answer | undefined {
+    if (!cell.final) return undefined;
+    if (!cell.final.value.trim()) {
+      this.notice(turn, 'empty-final', prompts.EMPTY_FINAL_MESSAGE);
+      return undefined;
+    }
+    return { text: cell.final.value, via: cell.final.via };
+  }
+
+  private async forcedFinal(): Promise<Answer> {
+    const { limits } = this.tree;
+    const turn = limits.maxIterations + 1;
+    this.checkLimits();
+    this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'forced-answer', detail: `iteration limit (${limits.maxIterations}) reached: asking the root for its best answer` });
+    this.tree.events.emit({ type: 'turn.started', runId: this.input.runId, turn });
+    this.history.push({ role: 'user', content: prompts.forcedFinalPrompt(limits.maxIterations) });
+    const completion = await this.callRoot(turn, true);
+    const final = forcedAnswerText(completion.text);
+    if (final.kind === 'FINAL_VAR') {
+      const cell = await this.runCell(turn, `FINAL_VAR(${JSON.stringify(final.name)})`);
+      if (cell.final?.value.trim()) return { text: cell.final.value, via: 'forced' };
+    } else if (final.value.trim()) {
+      return { text: final.value, via: 'forced' };
+    }
+    return { text: this.partial ?? completion.text, via: 'forced' };
+  }
+
+  private checkLimits(): void {
+    const { budget, events } = this.tree;
+    for (const warning of budget.newWarnings()) events.emit({ type: 'limit.warning', runId: this.input.runId, ...warning });
+    const exceeded = budget.exceeded();
+    if (exceeded) throw exceeded;
+    if (this.input.signal.aborted) throw this.input.signal.reason;
+  }
+
+  private async callRoot(turn: number, forcedFinal: boolean): Promise<Completion> {
+    return callRootModel(this.tree, this.input, this.history, turn, forcedFinal);
+  }
+
+  private async runCell(turn: number, code: string): Promise<CellResult> {
+    const session = this.session;
+    if (!session) throw new LoopError('no REPL session is open');
+    this.cellId = this.tree.newId('cell');
+    const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code);
+    if (cell.stdout.trim()) this.partial = prompts.clip(cell.stdout.trim(), PARTIAL_MAX_CHARS);
+    // A cancelled or limited run must not go on to the next turn on an interrupted cell.
+    if (this.input.signal.aborted) throw this.input.signal.reason;
+    const exceeded = this.tree.budget.exceeded();
+    if (exceeded && !cell.final) throw exceeded;
+    return cell;
+  }
+
+  private notice(turn: number, kind: EventOf<'protocol.notice'>['kind'], message: string): void {
+    this.tree.events.emit({ type: 'protocol.notice', runId: this.input.runId, turn, kind, message });
+  }
+}

@@ -1,0 +1,30 @@
+// What a root run and all its child runs share: one event stream (one seq counter), one budget,
+// the models and the REPL factory.
+import type { ModelClient } from '../models/modelTypes';
+import type { EventRecord, RunEvent } from '../trajectory/events';
+import type { SharedBudget } from './budget';
+import type { ReplFactory, RunLimits } from './loopTypes';
+
+export class EventStamp {
+  private seq = 0;
+  constructor(
+    private readonly now: () => number,
+    private readonly sink: (record: EventRecord) => void,
+  ) {}
+
+  emit(event: RunEvent): void {
+    this.seq += 1;
+    this.sink({ ...event, seq: this.seq, ts: this.now() } as EventRecord);
+  }
+}
+
+export interface RunTree {
+  events: EventStamp;
+  budget: SharedBudget;
+  limits: RunLimits;
+  root: ModelClient;
+  sub: ModelClient;
+  repl: ReplFactory;
+  now: () => number;
+  newId: (prefix: string) => string;
+}

@@ -1,0 +1,223 @@
+// Answers Python's llm_query / rlm_query bridge calls for one run: bounded concurrency in input
+// order, a per-call timeout, max_tokens and prompt-size check, the run-wide cap, and recursion into
+// child runs (or the recorded depth fallback). Failures go back to Python as "[ERROR] ..." strings.
+import type { ContextSource } from '../context/contextTypes';
+import { estimateTokens } from '../models/tokenEstimate';
+import type { BridgeCall, BridgeHandler, BridgeResult } from '../repl/replTypes';
+import type { ModelClient, TokenUsage } from '../models/modelTypes';
+import { boundedMap, linkSignals } from './boundedMap';
+import { childContextSource } from './childContext';
+import { modelRef } from './limits';
+import { errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
+import type { RunResult } from './loopTypes';
+import type { RunTree } from './runTree';
+import { UsageMeter, ZERO_USAGE } from './usageMeter';
+
+export interface ChildRunInput {
+  runId: string;
+  question: string;
+  context: ContextSource;
+  depth: number;
+  meter: UsageMeter;
+  signal: AbortSignal;
+  parent: { runId: string; cellId: string; callId: string };
+}
+
+export interface SubCallScope {
+  tree: RunTree;
+  runId: string;
+  /** Depth of the run making the calls (root = 0). */
+  depth: number;
+  meter: UsageMeter;
+  runSignal: AbortSignal;
+  /** The cell running now: bridge calls only happen while a cell runs. */
+  cellId: () => string;
+  startChild: (input: ChildRunInput) => Promise<RunResult>;
+}
+
+interface Item {
+  prompt: string;
+  context: unknown;
+}
+
+export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
+  return async (call: BridgeCall, bridgeSignal: AbortSignal): Promise<BridgeResult> => {
+    const linked = linkSignals([scope.runSignal, bridgeSignal]);
+    try {
+      const batchId = call.batched ? scope.tree.newId('batch') : undefined;
+      const client = call.kind === 'llm_query' ? chooseClient(scope, call.model) : scope.tree.sub;
+      const items: Item[] = call.prompts.map((prompt, i) => ({
+        prompt,
+        context: call.kind === 'rlm_query' ? call.contexts[i] : undefined,
+      }));
+      return await boundedMap(
+        items,
+        scope.tree.limits.subCallConcurrency,
+        linked.signal,
+        (item, index) => {
+          const position = batchId ? { batchId, batchIndex: index, batchSize: items.length } : {};
+          return call.kind === 'rlm_query' ? runRlmQuery(scope, item, position, linked.signal) : runLlmQuery(scope, item.prompt, position, linked.signal, client);
+        },
+        () => '[ERROR] cancelled before it started',
+      );
+    } finally {
+      linked.dispose();
+    }
+  };
+}
+
+type BatchPosition = { batchId?: string; batchIndex?: number; batchSize?: number };
+
+/** llm_query(prompt, model=...) may name the root or the sub model; any other name is answered by the sub model, visibly. */
+function chooseClient(scope: SubCallScope, requested: string | null | undefined): ModelClient {
+  const { tree } = scope;
+  if (!requested || requested === tree.sub.model) return tree.sub;
+  if (requested === tree.root.model) return tree.root;
+  tree.events.emit({
+    type: 'fallback',
+    runId: scope.runId,
+    kind: 'model-not-configured',
+    detail: `llm_query asked for model "${requested}", which is not configured; answered by the sub model ${tree.sub.model}`,
+  });
+  return tree.sub;
+}
+
+async function runLlmQuery(
+  scope: SubCallScope,
+  prompt: string,
+  position: BatchPosition,
+  signal: AbortSignal,
+  client: ModelClient,
+  fallback?: 'depth-limit',
+): Promise<string> {
+  const { tree } = scope;
+  if (!tree.budget.reserveSubCall()) return `[ERROR] ${new SubCallLimitError(tree.limits.maxSubCalls).message}`;
+  const callId = tree.newId('call');
+  scope.meter.addSubCall();
+  tree.events.emit({
+    type: 'subcall.started',
+    runId: scope.runId,
+    callId,
+    cellId: scope.cellId(),
+    kind: fallback ? 'rlm_query' : 'llm_query',
+    ...position,
+    depth: scope.depth + 1,
+    model: modelRef(client),
+    prompt,
+  });
+  const started = tree.now();
+  const finish = (response: string | undefined, error: unknown, usage: TokenUsage): string => {
+    tree.events.emit({
+      type: 'subcall.finished',
+      runId: scope.runId,
+      callId,
+      ...(response !== undefined ? { response } : {}),
+      ...(error !== undefined ? { error: { kind: errorKind(error), message: errorMessage(error) } } : {}),
+      usage,
+      latencyMs: tree.now() - started,
+      ...(fallback ? { fallback } : {}),
+    });
+    return response ?? `[ERROR] ${errorKind(error)}: ${errorMessage(error)}`;
+  };
+  const window = client.contextWindowTokens;
+  const estimated = estimateTokens(prompt);
+  // Room is kept for the reply: max_tokens, but never more than half the window.
+  const replyRoom = window === undefined ? 0 : Math.min(tree.limits.subCallMaxTokens, Math.floor(window / 2));
+  if (window !== undefined && estimated + replyRoom > window) {
+    return finish(undefined, new PromptTooLargeError(estimated, window, client.model), ZERO_USAGE);
+  }
+  const timeout = new SubCallTimeoutError(tree.limits.subCallTimeoutMs);
+  const timed = linkSignals([signal], tree.limits.subCallTimeoutMs, timeout);
+  try {
+    const completion = await client.complete([{ role: 'user', content: prompt }], {
+      signal: timed.signal,
+      maxTokens: tree.limits.subCallMaxTokens,
+    });
+    scope.meter.addUsage(completion.usage);
+    return finish(completion.text, undefined, completion.usage);
+  } catch (error) {
+    // The SDK reports an abort as its own error type; say why the call was aborted instead.
+    const reason = timed.signal.aborted ? (timed.signal.reason === timeout ? timeout : new RunCancelledError('sub-call aborted')) : error;
+    return finish(undefined, reason, ZERO_USAGE);
+  } finally {
+    timed.dispose();
+  }
+}
+
+async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosition, signal: AbortSignal): Promise<string> {
+  const { tree } = scope;
+  const childDepth = scope.depth + 1;
+  const context = childContextSource(item.context, item.prompt);
+  if (childDepth > tree.limits.maxDepth) {
+    tree.events.emit({
+      type: 'fallback',
+      runId: scope.runId,
+      kind: 'depth-limit',
+      detail: `rlm_query at depth ${childDepth} exceeds max depth ${tree.limits.maxDepth}; answered by a plain llm_query`,
+    });
+    return runLlmQuery(scope, fallbackPrompt(item, context), position, signal, tree.sub, 'depth-limit');
+  }
+  if (!tree.budget.reserveSubCall()) return `[ERROR] ${new SubCallLimitError(tree.limits.maxSubCalls).message}`;
+  const callId = tree.newId('call');
+  const childRunId = tree.newId('run');
+  const cellId = scope.cellId();
+  scope.meter.addSubCall();
+  tree.events.emit({
+    type: 'subcall.started',
+    runId: scope.runId,
+    callId,
+    cellId,
+    kind: 'rlm_query',
+    ...position,
+    depth: childDepth,
+    model: modelRef(tree.root),
+    prompt: item.prompt,
+  });
+  tree.events.emit({ type: 'child.started', runId: scope.runId, callId, childRunId });
+  const started = tree.now();
+  const result = await scope.startChild({
+    runId: childRunId,
+    question: item.prompt,
+    context,
+    depth: childDepth,
+    meter: new UsageMeter(started, scope.meter),
+    signal,
+    parent: { runId: scope.runId, cellId, callId },
+  });
+  const ok = result.answer !== undefined && (result.status === 'completed' || result.status === 'forced');
+  const response = ok ? result.answer : undefined;
+  const error = ok ? undefined : { kind: result.error?.kind ?? result.status, message: result.error?.message ?? `child run ended: ${result.status}` };
+  tree.events.emit({
+    type: 'child.finished',
+    runId: scope.runId,
+    callId,
+    childRunId,
+    status: result.status,
+    ...(result.answer !== undefined ? { answer: result.answer } : {}),
+  });
+  // The child's own events carry its usage; repeating it here would count it twice in the tree.
+  tree.events.emit({
+    type: 'subcall.finished',
+    runId: scope.runId,
+    callId,
+    ...(response !== undefined ? { response } : {}),
+    ...(error ? { error } : {}),
+    usage: ZERO_USAGE,
+    latencyMs: tree.now() - started,
+  });
+  if (response !== undefined) return response;
+  const partial = result.answer ? ` Partial answer: ${result.answer}` : '';
+  return `[ERROR] child run ended (${result.status}): ${error?.message ?? ''}${partial}`;
+}
+
+/** At max depth, the prompt and the child's context go to the sub model as one message. */
+function fallbackPrompt(item: Item, context: ContextSource): string {
+  if (item.context === null || item.context === undefined) return item.prompt;
+  const text =
+    context.kind === 'text'
+      ? typeof context.text === 'string'
+        ? context.text
+        : new TextDecoder().decode(context.text)
+      : context.files.map((f) => `--- ${f.path}\n${typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)}`).join('\n');
+  return `${item.prompt}\n\nContext:\n${text}`;
+}

@@ -1,0 +1,81 @@
+// Follow-up questions: a second run reuses the bound session (its variables survive) through the
+// session's bridge router, and the root is given the earlier question and answer.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fence, isRootRequest, lastUser, makeRepl, runCollect, startModel, turnOf } from './loopTestKit';
+import type { Harness, TestRepl } from './loopTestKit';
+import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+
+describe('RLM loop: follow-up questions on the same session', () => {
+  let model: Harness;
+  let repl: TestRepl;
+  const seen: FakeModelRequest[] = [];
+  before(async () => {
+    repl = makeRepl();
+    model = await startModel('openai', (r) => {
+      if (!isRootRequest(r)) return 'sub reply';
+      seen.push(r);
+      const first = r.messages.find((m) => m.role === 'user')?.content ?? '';
+      if (first.includes('Question: How long is it?')) {
+        return turnOf(r) === 0 ? fence('size = len(context)\nprint(size)') : fence('FINAL(str(size))');
+      }
+      return turnOf(r) === 0 ? fence('print(size * 2, llm_query("double it"))') : fence('FINAL(str(size * 2))');
+    });
+  });
+  after(async () => {
+    await repl.dispose();
+    await model.close();
+  });
+
+  it('keeps variables and routes sub-calls of the reused session to the new run', async () => {
+    const session = await repl.acquire();
+    const sessionBridge = repl.routerOf(session);
+    assert.ok(sessionBridge, 'sessions made by the routed factory have a router');
+    try {
+      const context = { kind: 'text' as const, text: 'twelve chars' };
+      const first = await runCollect({ question: 'How long is it?', context, root: model.client, repl, session, sessionBridge });
+      assert.equal(first.result.answer, '12');
+      const second = await runCollect({
+        question: 'And twice that?',
+        context,
+        root: model.client,
+        repl,
+        session,
+        sessionBridge,
+        priorTurns: [{ question: 'How long is it?', answer: first.result.answer ?? '' }],
+      });
+      assert.equal(second.result.status, 'completed');
+      assert.equal(second.result.answer, '24');
+      const followUp = seen.find((r) => r.messages[0]?.content.includes('And twice that?'));
+      assert.match(followUp!.messages[0]!.content, /Q: How long is it\?\nA: 12/);
+      assert.match(lastUser(seen.at(-1)!), /24 sub reply/);
+      assert.equal(second.result.totals.subCalls, 1);
+    } finally {
+      await repl.release(session, false);
+    }
+  });
+
+  it('gives each pooled run a fresh namespace: nothing leaks from the previous run', async () => {
+    model.server.setRespond((r) => {
+      const first = r.messages.find((m) => m.role === 'user')?.content ?? '';
+      if (first.includes('Question: set')) return turnOf(r) === 0 ? fence('leftover = 1\nprint(leftover)') : fence('FINAL("set")');
+      return turnOf(r) === 0 ? fence('print("leftover" in globals())') : fence('FINAL("checked")');
+    });
+    const context = { kind: 'text' as const, text: 'same context' };
+    await runCollect({ question: 'set', context, root: model.client, repl });
+    const { events } = await runCollect({ question: 'check', context, root: model.client, repl });
+    const cell = events.find((e) => e.type === 'cell.finished');
+    assert.equal(cell?.type === 'cell.finished' && cell.stdout.trim(), 'False');
+  });
+
+  it('refuses a reused session without its bridge router, clearly', async () => {
+    const session = await repl.acquire();
+    try {
+      const { result } = await runCollect({ question: 'q', context: { kind: 'text', text: 'x' }, root: model.client, repl, session });
+      assert.equal(result.status, 'error');
+      assert.match(result.error?.message ?? '', /sessionBridge/);
+    } finally {
+      await repl.release(session, false);
+    }
+  });
+});
