@@ -2,7 +2,7 @@
 // its own field and max_tokens is always sent (default 4096). Retries are the SDK's.
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
+import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, perRequestSignal, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
 import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
@@ -58,8 +58,10 @@ export class AnthropicModelClient implements ModelClient {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop_sequences: options.stop } : {}),
     };
+    const link = perRequestSignal(options.signal);
+    const sdkOptions: CompleteOptions = { ...options, ...(link.signal ? { signal: link.signal } : {}) };
     try {
-      const result = options.onDelta ? await this.streamed(params, options) : await this.plain(params, options);
+      const result = options.onDelta ? await this.streamed(params, sdkOptions) : await this.plain(params, sdkOptions);
       return { ...result, latencyMs: this.#setup.now() - started };
     } catch (error) {
       if (error instanceof DeltaCallbackFailure) throw error.original;
@@ -70,6 +72,8 @@ export class AnthropicModelClient implements ModelClient {
         timeoutMs: this.#setup.timeoutMs,
         sdk: Anthropic,
       });
+    } finally {
+      link.dispose();
     }
   }
 

@@ -99,3 +99,17 @@ export class DeltaSink {
 export class DeltaCallbackFailure {
   constructor(readonly original: unknown) {}
 }
+
+/**
+ * A fresh signal per request that follows the caller's. The SDKs add an abort listener to the signal
+ * they are given and never remove it, so handing them one long-lived run signal for hundreds of
+ * sub-calls leaks listeners; this one is dropped with its request, and `dispose` unhooks the link.
+ */
+export function perRequestSignal(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (!signal) return { signal: undefined, dispose: () => {} };
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return { signal: controller.signal, dispose: () => signal.removeEventListener('abort', forward) };
+}

@@ -2,7 +2,7 @@
 // `openai` SDK, Chat Completions. Retries and Retry-After are the SDK's; failures become ModelErrors.
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
+import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, perRequestSignal, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
 import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
@@ -52,8 +52,10 @@ export class OpenAIModelClient implements ModelClient {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
     };
+    const link = perRequestSignal(options.signal);
+    const sdkOptions: CompleteOptions = { ...options, ...(link.signal ? { signal: link.signal } : {}) };
     try {
-      const result = options.onDelta ? await this.streamed(params, messages, options) : await this.plain(params, messages, options);
+      const result = options.onDelta ? await this.streamed(params, messages, sdkOptions) : await this.plain(params, messages, sdkOptions);
       return { ...result, latencyMs: this.#setup.now() - started };
     } catch (error) {
       if (error instanceof DeltaCallbackFailure) throw error.original;
@@ -64,6 +66,8 @@ export class OpenAIModelClient implements ModelClient {
         timeoutMs: this.#setup.timeoutMs,
         sdk: OpenAI,
       });
+    } finally {
+      link.dispose();
     }
   }
 
