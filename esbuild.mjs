@@ -18,6 +18,8 @@ export function bundleSpecs(outdir) {
   const browser = { platform: 'browser', target: 'es2022', format: 'iife' };
   return [
     { name: 'extension', entry: 'src/vscode/extension.ts', outfile: join(outdir, 'extension.js'), ...node, external: ['vscode'] },
+    // The loop, model SDKs and REPL host: required by the extension on first use, so activation stays light.
+    { name: 'engine', entry: 'src/vscode/engine/engineEntry.ts', outfile: join(outdir, 'engine.js'), ...node },
     { name: 'cli', entry: 'src/cli/main.ts', outfile: join(outdir, 'cli.js'), ...node, banner: '#!/usr/bin/env node' },
     { name: 'replProcess', entry: 'src/worker/replProcess.ts', outfile: join(outdir, 'replProcess.js'), ...node },
     { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node },

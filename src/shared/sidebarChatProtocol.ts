@@ -1,0 +1,15 @@
+// Messages of the conversation itself: asking, stopping, following a run.
+import type { ChatEntry, ChatTarget } from './sidebarState';
+
+export type ChatToHost =
+  | { type: 'chat.ask'; question: string; target: ChatTarget }
+  | { type: 'chat.stop'; entryId: string }
+  | { type: 'chat.selectTarget'; target: ChatTarget }
+  | { type: 'chat.pickFolder' }
+  | { type: 'chat.newConversation' }
+  | { type: 'chat.viewTrajectory'; entryId: string }
+  | { type: 'chat.copyAnswer'; entryId: string }
+  | { type: 'chat.configureModels' };
+
+/** One entry changed (streaming text, live line, answer): cheaper than resending the whole state. */
+export type ChatToWebview = { type: 'chat.entry'; entry: ChatEntry };

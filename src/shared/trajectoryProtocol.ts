@@ -1,0 +1,278 @@
+// The host <-> trajectory-webview protocol. The host holds the run tree; the webview gets a light
+// outline first and pages everything heavier (turn bodies, full outputs, full prompts) on demand,
+// so a 5,000-cell run never crosses the boundary at once. Both sides import these types; the view
+// shapes are projections of src/core/trajectory/treeTypes.ts, declared here so the webview depends
+// on src/shared/ only.
+
+/** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
+export const TRAJECTORY_PROTOCOL_VERSION = 1;
+
+export type ViewRunStatus = 'completed' | 'forced' | 'cancelled' | 'limit' | 'error' | 'running' | 'incomplete';
+
+export interface ViewTotals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  costUnknown: boolean;
+  subCalls: number;
+  errors: number;
+  wallTimeMs: number;
+}
+
+/** Addresses one piece of (possibly long) text the host holds, so the webview can page it. */
+export type TextRef =
+  | { kind: 'question' | 'answer'; runId: string }
+  | { kind: 'reasoning'; runId: string; turnIndex: number }
+  | { kind: 'code' | 'stdout' | 'stderr' | 'traceback'; runId: string; cellId: string }
+  | { kind: 'prompt' | 'response'; runId: string; callId: string };
+
+/** The first part of a text; `totalChars > text.length` means the rest can be paged with requestText. */
+export interface TextPreview {
+  text: string;
+  totalChars: number;
+}
+
+export interface ProtectionView {
+  label: string;
+  on: boolean;
+}
+
+export interface RunHeaderView {
+  runId: string;
+  depth: number;
+  parentCallId?: string;
+  question: TextPreview;
+  answer?: TextPreview;
+  status: ViewRunStatus;
+  forced: boolean;
+  error?: { kind: string; message: string; limit?: string };
+  rootModel?: string;
+  subModel?: string;
+  /** Every distinct model seen in this run's sub-calls (the search filter offers them). */
+  models: string[];
+  /** Deepest sub-call depth anywhere below this run. */
+  maxDepth: number;
+  iterations: number;
+  totals: ViewTotals;
+  startedAt: number;
+  finishedAt?: number;
+  limitWarnings: Array<{ limit: string; value: number; max: number }>;
+  fallbacks: Array<{ kind: string; detail: string }>;
+  protections: ProtectionView[];
+  protectionNotes: string[];
+  /** Characters of a cell's output the root model saw (head + tail), when recorded. */
+  observationMaxChars?: number;
+  /** e.g. "file src/app.ts (12 KB)" */
+  target?: string;
+  /** e.g. "str, 1.2M chars" */
+  contextSummary?: string;
+  /** Where it came from: a file path or "live". */
+  source: string;
+  format: 'rlm' | 'reference' | 'live';
+  /** Problems the reader found in the file (count and the first few). */
+  problems: { count: number; first: string[] };
+  /** The host is still reading the file: more turns will arrive as updates. */
+  loading?: boolean;
+}
+
+/** One line of the outline: enough to place, label and filter a turn without its body. */
+export interface TurnSummary {
+  index: number;
+  turn: number;
+  cells: number;
+  subCalls: number;
+  errors: number;
+  final: boolean;
+  running: boolean;
+  startedAt: number;
+  finishedAt?: number;
+  costUsd: number;
+  /** The first non-blank line of the turn's first cell, clipped. */
+  firstLine: string;
+}
+
+export interface ChildRunRef {
+  runId: string;
+  status: ViewRunStatus;
+  turns: number;
+  totals: ViewTotals;
+}
+
+export interface SubCallView {
+  callId: string;
+  kind: 'llm_query' | 'rlm_query';
+  batchIndex?: number;
+  depth: number;
+  model: string;
+  status: 'running' | 'ok' | 'error';
+  prompt: TextPreview;
+  response?: TextPreview;
+  error?: { kind: string; message: string };
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number | null;
+  latencyMs?: number;
+  fallback?: string;
+  startedAt: number;
+  finishedAt?: number;
+  totals: ViewTotals;
+  child?: ChildRunRef;
+}
+
+export type SubCallEntry =
+  | { kind: 'call'; call: SubCallView }
+  | {
+      kind: 'batch';
+      batchId: string;
+      size: number;
+      errors: number;
+      totals: ViewTotals;
+      startedAt: number;
+      finishedAt?: number;
+      calls: SubCallView[];
+    };
+
+export interface CellView {
+  cellId: string;
+  code: TextPreview;
+  startedAt: number;
+  finishedAt?: number;
+  durationMs?: number;
+  running: boolean;
+  stdout?: TextPreview;
+  stderr?: TextPreview;
+  /** True output lengths, including what was not captured. */
+  stdoutChars?: number;
+  stderrChars?: number;
+  /** What the root model saw of this output, in words; absent when it saw all of it. */
+  rootSawNote?: string;
+  error?: { type: string; message: string; traceback: TextPreview };
+  newVariables: string[];
+  final?: { value: TextPreview; via: string };
+  timedOut: boolean;
+  interrupted: boolean;
+  restarted?: { reason: string; detail: string };
+  outIndex?: number;
+  subCalls: SubCallEntry[];
+  /** Sub-calls left out of `subCalls` to keep a page small; requestCell returns the cell with all of them. */
+  subCallsOmitted?: number;
+  totals: ViewTotals;
+}
+
+export interface TurnView {
+  runId: string;
+  index: number;
+  turn: number;
+  startedAt: number;
+  finishedAt?: number;
+  /** The model's text with the executed code blocks taken out (they are shown as cells). */
+  reasoning?: TextPreview;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number | null;
+  latencyMs?: number;
+  forcedFinal: boolean;
+  notices: Array<{ kind: string; message: string }>;
+  cells: CellView[];
+  totals: ViewTotals;
+  /** Model text streamed so far in a turn whose output has not arrived yet (live only). */
+  streaming?: string;
+}
+
+export interface SearchFilters {
+  errorsOnly: boolean;
+  /** Only hits in sub-calls of this model (and cells that made such calls). */
+  model?: string;
+  /** Only sub-calls at this depth. */
+  depth?: number;
+}
+
+export interface SearchHit {
+  runId: string;
+  /** Index of the ROOT turn the hit belongs to (child-run hits map to their root turn). */
+  rootTurnIndex: number;
+  where: 'reasoning' | 'code' | 'stdout' | 'stderr' | 'error' | 'prompt' | 'response' | 'turn';
+  cellId?: string;
+  callId?: string;
+  /** Text around the match. */
+  excerpt: string;
+}
+
+export type ExportFormat = 'ipynb' | 'markdown';
+
+export type WebviewToHost =
+  /** Handshake: the first message of every (re-)created webview; the host answers with `state`. */
+  | { type: 'ready'; protocolVersion: number }
+  | { type: 'requestTurns'; requestId: number; runId: string; from: number; count: number }
+  | { type: 'requestOutline'; requestId: number; runId: string; from: number; count: number }
+  /** Header and outline of a child run (rlm_query), to render it nested. */
+  | { type: 'requestRun'; requestId: number; runId: string }
+  /** One cell with every sub-call (when its page view left some out). */
+  | { type: 'requestCell'; requestId: number; runId: string; cellId: string }
+  | { type: 'requestText'; requestId: number; ref: TextRef; offset: number; length: number }
+  | { type: 'search'; requestId: number; query: string; filters: SearchFilters }
+  | { type: 'stop' }
+  | { type: 'export'; format: ExportFormat }
+  | { type: 'copy'; ref: TextRef };
+
+export type HostToWebview =
+  /**
+   * The answer to `ready`. `outline` holds the first turns' summaries only; the webview asks for the
+   * rest with requestOutline after its first turns, so they render before a 5,000-turn outline crosses.
+   */
+  | {
+      type: 'state';
+      header: RunHeaderView;
+      outline: TurnSummary[];
+      turnCount: number;
+      live: boolean;
+      /** The page of turns shown first (the first page; the newest while live), saving a round trip. */
+      firstTurns: TurnView[];
+    }
+  | { type: 'outline'; requestId: number; runId: string; from: number; outline: TurnSummary[] }
+  | { type: 'run'; requestId: number; header: RunHeaderView; outline: TurnSummary[] }
+  | { type: 'turns'; requestId: number; runId: string; turns: TurnView[] }
+  | { type: 'cell'; requestId: number; runId: string; cell: CellView }
+  | { type: 'text'; requestId: number; ref: TextRef; offset: number; text: string; totalChars: number }
+  | { type: 'searchResults'; requestId: number; hits: SearchHit[]; total: number; truncated: boolean }
+  /** A request could not be answered (unknown run, cell or call). */
+  | { type: 'requestFailed'; requestId: number; message: string }
+  /**
+   * Live: the run changed. `outline` holds the summaries from `outlineFrom` on (new and changed turns);
+   * `changedTurns` lists indices whose bodies the webview should re-request if it holds them.
+   */
+  | {
+      type: 'update';
+      runId: string;
+      header: RunHeaderView;
+      outlineFrom: number;
+      outline: TurnSummary[];
+      changedTurns: number[];
+      live: boolean;
+    }
+  /** Live: model text streamed so far for a turn not yet complete (the full text, not a delta). */
+  | { type: 'streaming'; runId: string; turnIndex: number; text: string }
+  | { type: 'notice'; level: 'info' | 'error'; message: string };
+
+export type WebviewToHostType = WebviewToHost['type'];
+export type HostToWebviewType = HostToWebview['type'];
+export type MessageOf<U extends { type: string }, T extends U['type']> = Extract<U, { type: T }>;
+
+/** Paging sizes both sides agree on. */
+export const PAGE = {
+  /** Characters of any text sent before the user asks for more. */
+  previewChars: 2000,
+  /** Characters of prompts and responses in sub-call previews. */
+  subCallPreviewChars: 300,
+  /** Characters per requestText page. */
+  textPageChars: 64_000,
+  /** Turns per requestTurns page. */
+  turnsPerPage: 12,
+  /** Outline summaries in the `state` message, and per `outline` message after it. */
+  outlineFirstChunk: 200,
+  outlineChunk: 1000,
+  /** Sub-calls per cell in a turn page; the rest come with requestCell. */
+  maxSubCallsPerCell: 200,
+  /** Search hits returned at most. */
+  maxSearchHits: 500,
+} as const;

@@ -1,0 +1,60 @@
+// What every command shares: the trust check, error reporting, and following a started run.
+import * as vscode from 'vscode';
+import { UntrustedWorkspaceError } from '../errors/extensionErrors';
+import { describeError } from '../errors/describeError';
+import type { RlmServices } from '../rlmServices';
+import type { ActiveRun } from '../run/activeRun';
+import { followWithProgress, notifyRunEnded } from '../run/runNotifications';
+import type { RunRequest } from '../run/runLauncher';
+import { reportError, showUserMessage } from '../userMessages';
+
+/** Asking sends workspace files to a model and runs model-written code: only in trusted workspaces. */
+export function requireTrust(): void {
+  if (!vscode.workspace.isTrusted) throw new UntrustedWorkspaceError();
+}
+
+/** Registers a command whose failures become sentences (and log entries), never silent rejections. */
+export function registerSafeCommand(services: RlmServices, id: string, handler: (...args: unknown[]) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (error instanceof vscode.CancellationError) return undefined;
+      reportError(services.log, error, id);
+      return undefined;
+    }
+  });
+}
+
+/** Starts a run, opens its live trajectory view, follows it in a notification and reports the end. */
+export async function runAndFollow(services: RlmServices, request: RunRequest, title: string): Promise<ActiveRun | undefined> {
+  const run = await services.launcher.start(request);
+  if (!run) return undefined;
+  services.log.info(`Run ${run.runId} started: ${request.question}${run.trajectoryPath ? ` (recording to ${run.trajectoryPath})` : ''}`);
+  services.views?.openLive(run);
+  void followWithProgress(run, title).then(async (result) => {
+    services.log.info(`Run ${run.runId} ended: ${result.status}${result.error ? ` (${result.error.kind}: ${result.error.message})` : ''}`);
+    if (run.error !== undefined) {
+      services.log.error(`Run ${run.runId} failed: ${run.error instanceof Error ? (run.error.stack ?? run.error.message) : String(run.error)}`);
+      await showUserMessage(describeError(run.error));
+      return;
+    }
+    await notifyRunEnded(run, result, { openTrajectory: (p) => services.openTrajectory(p) });
+  });
+  return run;
+}
+
+export function firstWorkspaceFolders(): readonly vscode.WorkspaceFolder[] {
+  return vscode.workspace.workspaceFolders ?? [];
+}
+
+export async function askQuestion(about: string): Promise<string | undefined> {
+  const question = await vscode.window.showInputBox({
+    title: `Ask RLM about ${about}`,
+    prompt: 'Your question. The content stays in a local Python sandbox; the model explores it with code.',
+    placeHolder: 'e.g. Which functions write to the database, and where are they called?',
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() === '' ? 'Type a question.' : undefined),
+  });
+  return question?.trim() || undefined;
+}

@@ -1,0 +1,169 @@
+// "Configure models...", "Set API key...", "Clear API keys" and "Test connection".
+import * as vscode from 'vscode';
+import type { ProviderKind } from '../../core/models/modelTypes';
+import { describeError } from '../errors/describeError';
+import { NoModelConfiguredError } from '../errors/extensionErrors';
+import { MODEL_PRESETS, presetFor, validateBaseUrl } from '../models/modelPresets';
+import type { ModelPreset } from '../models/modelPresets';
+import { describeKeySlot } from '../models/secretKeys';
+import type { RlmServices } from '../rlmServices';
+import { modelConfigFor } from '../run/runLauncher';
+import { readSettings } from '../settings/readSettings';
+import type { ModelSetting } from '../settings/rlmSettings';
+import { isModelConfigured } from '../settings/rlmSettings';
+import { showUserMessage } from '../userMessages';
+import { registerSafeCommand } from './commandSupport';
+
+const TEST_TIMEOUT_MS = 30_000;
+
+/** Writes a setting where it takes effect: the workspace when the workspace already sets it, else the user. */
+async function updateSetting(key: string, value: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('rlm');
+  const inspected = config.inspect(key);
+  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await config.update(key, value, target);
+}
+
+async function askForKey(services: RlmServices, setting: Pick<ModelSetting, 'provider' | 'baseUrl'>, required: boolean): Promise<boolean> {
+  const slot = describeKeySlot(setting.provider, setting.baseUrl);
+  const key = await vscode.window.showInputBox({
+    title: `API key for ${slot}`,
+    prompt: `Stored in VS Code's secret storage, never in settings, logs or trajectories.${required ? '' : ' Leave empty if the server needs no key.'}`,
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (required && v.trim() === '' ? 'This endpoint needs a key.' : undefined),
+  });
+  if (key === undefined || key.trim() === '') return false;
+  await services.keys.set(setting.provider, setting.baseUrl, key);
+  services.log.info(`API key stored for ${slot}`);
+  return true;
+}
+
+async function pickPreset(current: ModelSetting): Promise<ModelPreset | undefined> {
+  const currentPreset = current.model ? presetFor(current.provider, current.baseUrl) : undefined;
+  const picked = await vscode.window.showQuickPick(
+    MODEL_PRESETS.map((p) => ({ label: p.label, description: p.description, detail: p.id === currentPreset?.id ? `Current: ${current.model}` : undefined, preset: p })),
+    { title: 'RLM: Configure models', placeHolder: 'Where does the model run?', ignoreFocusOut: true },
+  );
+  return picked?.preset;
+}
+
+async function customEndpoint(current: ModelSetting): Promise<{ provider: ProviderKind; baseUrl: string } | undefined> {
+  const provider = await vscode.window.showQuickPick(
+    [
+      { label: 'OpenAI-compatible', description: 'most servers: vLLM, llama.cpp, TGI, LiteLLM...', value: 'openai' as const },
+      { label: 'Anthropic-compatible', value: 'anthropic' as const },
+    ],
+    { title: 'Wire protocol of the server', ignoreFocusOut: true },
+  );
+  if (!provider) return undefined;
+  const baseUrl = await vscode.window.showInputBox({
+    title: 'Base URL of the server',
+    value: current.baseUrl,
+    placeHolder: 'http://localhost:8080/v1',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Enter the server URL.' : validateBaseUrl(v)),
+  });
+  if (baseUrl === undefined) return undefined;
+  return { provider: provider.value, baseUrl: baseUrl.trim() };
+}
+
+export async function configureModels(services: RlmServices): Promise<void> {
+  const current = readSettings().root;
+  const preset = await pickPreset(current);
+  if (!preset) return;
+  const endpoint = preset.id === 'custom' ? await customEndpoint(current) : { provider: preset.provider, baseUrl: preset.baseUrl };
+  if (!endpoint) return;
+  const sameEndpoint = endpoint.provider === current.provider && endpoint.baseUrl === current.baseUrl;
+  const model = await vscode.window.showInputBox({
+    title: `Model at ${preset.label}`,
+    prompt: 'The root model, which writes code. Sub-calls use it too unless rlm.sub.model is set.',
+    value: sameEndpoint && current.model ? current.model : preset.suggestedModel,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Enter a model name.' : undefined),
+  });
+  if (!model) return;
+  const needsKey = preset.needsKey || (preset.id === 'custom' && endpoint.baseUrl === '');
+  if (needsKey || preset.id === 'custom') {
+    const hasKey = (await services.keys.get(endpoint.provider, endpoint.baseUrl)) !== undefined;
+    if (!hasKey && !(await askForKey(services, endpoint, needsKey)) && needsKey) return;
+  }
+  await updateSetting('root.provider', endpoint.provider);
+  await updateSetting('root.baseUrl', endpoint.baseUrl);
+  await updateSetting('root.model', model.trim());
+  services.log.info(`Root model set to ${endpoint.provider} ${model.trim()} at ${endpoint.baseUrl || 'the official endpoint'}`);
+  await testConnection(services);
+}
+
+/** Makes one tiny request to the root model (and the sub model if different) and reports the outcome. */
+export async function testConnection(services: RlmServices): Promise<boolean> {
+  const settings = readSettings();
+  if (!isModelConfigured(settings)) {
+    await showUserMessage(describeError(new NoModelConfiguredError()));
+    return false;
+  }
+  const targets = [settings.root, ...(settings.sub ? [settings.sub] : [])];
+  for (const setting of targets) {
+    const ok = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `RLM: testing ${setting.model} at ${setting.baseUrl || setting.provider}` },
+      async () => {
+        try {
+          const engine = await services.engine();
+          const client = engine.createModelClient(await modelConfigFor(setting, (s) => services.keys.get(s.provider, s.baseUrl)));
+          const completion = await client.complete([{ role: 'user', content: 'Reply with the single word OK.' }], { maxTokens: 8, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+          void vscode.window.showInformationMessage(`RLM: connected to ${completion.model || setting.model} at ${client.endpoint} in ${completion.latencyMs} ms.`);
+          return true;
+        } catch (error) {
+          services.log.error(`Test connection to ${setting.model} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          void showUserMessage(describeError(error));
+          return false;
+        }
+      },
+    );
+    if (!ok) return false;
+  }
+  return true;
+}
+
+export async function setApiKey(services: RlmServices): Promise<void> {
+  const settings = readSettings();
+  const slots: Array<{ label: string; description: string; setting: Pick<ModelSetting, 'provider' | 'baseUrl'> }> = [];
+  const seen = new Set<string>();
+  for (const [role, setting] of [['root', settings.root], ['sub', settings.sub]] as const) {
+    if (!setting) continue;
+    const slot = describeKeySlot(setting.provider, setting.baseUrl);
+    if (seen.has(slot)) continue;
+    seen.add(slot);
+    slots.push({ label: slot, description: `${role} model ${setting.model}`, setting });
+  }
+  for (const preset of MODEL_PRESETS.filter((p) => p.needsKey)) {
+    const slot = describeKeySlot(preset.provider, preset.baseUrl);
+    if (!seen.has(slot)) slots.push({ label: slot, description: preset.label, setting: preset });
+    seen.add(slot);
+  }
+  const picked = await vscode.window.showQuickPick(slots, { title: 'RLM: Set API key for...', ignoreFocusOut: true });
+  if (!picked) return;
+  if (await askForKey(services, picked.setting, true)) void vscode.window.showInformationMessage(`RLM: the key for ${picked.label} is stored in secret storage.`);
+}
+
+export async function clearApiKeys(services: RlmServices): Promise<void> {
+  const slots = services.keys.storedSlots();
+  if (slots.length === 0) {
+    void vscode.window.showInformationMessage('RLM has no stored API keys.');
+    return;
+  }
+  const go = await vscode.window.showWarningMessage(`Delete ${slots.length} stored API key${slots.length === 1 ? '' : 's'} from secret storage?`, { modal: true }, 'Delete');
+  if (go !== 'Delete') return;
+  const count = await services.keys.clearAll();
+  services.log.info(`Cleared ${count} API keys`);
+  void vscode.window.showInformationMessage(`RLM: deleted ${count} API key${count === 1 ? '' : 's'}.`);
+}
+
+export function registerModelCommands(services: RlmServices): vscode.Disposable[] {
+  return [
+    registerSafeCommand(services, 'rlm.configureModels', () => configureModels(services)),
+    registerSafeCommand(services, 'rlm.setApiKey', () => setApiKey(services)),
+    registerSafeCommand(services, 'rlm.clearApiKeys', () => clearApiKeys(services)),
+    registerSafeCommand(services, 'rlm.testConnection', () => testConnection(services)),
+  ];
+}

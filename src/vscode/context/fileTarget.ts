@@ -1,0 +1,62 @@
+// The context of "Ask RLM about this file": the editor's text (unsaved edits included) or, from the
+// explorer, the file on disk; optionally only the selection. Binary and over-size files are refused
+// with a sentence saying why.
+import * as vscode from 'vscode';
+import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
+import { TargetRefusedError } from '../errors/extensionErrors';
+import type { RlmSettings } from '../settings/rlmSettings';
+import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetection';
+import { formatBytes } from './targetSummary';
+
+export interface FileContext {
+  source: ContextSource;
+  target: TargetDescription;
+  /** Identifies the target for the one-run-per-context rule. */
+  contextKey: string;
+  label: string;
+}
+
+function checkSize(label: string, bytes: number, settings: RlmSettings): void {
+  if (bytes > settings.contextLimitBytes) {
+    throw new TargetRefusedError(
+      label,
+      'too-large',
+      `${label} is ${formatBytes(bytes)}, over the context limit of ${formatBytes(settings.contextLimitBytes)} (rlm.contextLimitMb). Raise the limit or ask about a smaller file.`,
+    );
+  }
+}
+
+export async function fileContext(uri: vscode.Uri, settings: RlmSettings, selectionOnly?: vscode.Selection): Promise<FileContext> {
+  const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  if (hasBinaryExtension(uri.path)) {
+    throw new TargetRefusedError(label, 'binary', `${label} is a binary file; RLM reads text. Ask about a text file, or a folder (binaries are skipped there).`);
+  }
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  let text: string | Uint8Array;
+  if (open) {
+    text = selectionOnly ? open.getText(selectionOnly) : open.getText();
+  } else {
+    let bytes: Uint8Array;
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.type & vscode.FileType.Directory) throw new TargetRefusedError(label, 'unreadable', `${label} is a folder: use "RLM: Ask about folder...".`);
+      checkSize(label, stat.size, settings);
+      bytes = await vscode.workspace.fs.readFile(uri);
+    } catch (error) {
+      if (error instanceof TargetRefusedError) throw error;
+      throw new TargetRefusedError(label, 'unreadable', `${label} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (hasNulByte(bytes)) throw new TargetRefusedError(label, 'binary', `${label} contains NUL bytes, so it is binary; RLM reads text.`);
+    text = bytes;
+  }
+  const size = typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.byteLength;
+  checkSize(label, size, settings);
+  if (size === 0) throw new TargetRefusedError(label, 'empty', `${selectionOnly ? 'The selection' : label} is empty: there is nothing to ask about.`);
+  const shown = selectionOnly ? `${label}:${selectionOnly.start.line + 1}-${selectionOnly.end.line + 1}` : label;
+  return {
+    source: { kind: 'text', text, label: shown },
+    target: { kind: selectionOnly ? 'selection' : 'file', paths: [shown], totalBytes: size, fileCount: 1, skipped: [] },
+    contextKey: `file:${uri.toString()}`,
+    label: shown,
+  };
+}

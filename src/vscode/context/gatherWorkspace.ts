@@ -1,0 +1,118 @@
+// Gathers a folder or the whole workspace as a multi-file context through workspace.findFiles,
+// honouring files.exclude, search.exclude, .gitignore and rlm.include / rlm.exclude. Unsaved editor
+// contents win over disk; in a multi-root workspace paths start with the folder's name.
+import * as vscode from 'vscode';
+import type { TargetDescription } from '../../core/context/contextTypes';
+import type { RlmSettings } from '../settings/rlmSettings';
+import { GatherBudget } from './gatherBudget';
+import type { GatherCounts, SkipReason } from './gatherBudget';
+import { GitignoreMatcher } from './gitignoreMatcher';
+import { combineGlobs, enabledPatterns } from './globPatterns';
+
+export interface GatherScope {
+  folder: vscode.WorkspaceFolder;
+  /** A sub-folder to gather instead of the whole workspace folder (explorer "Ask about folder..."). */
+  subPath?: string;
+}
+
+export interface GatherOutcome {
+  files: Array<{ path: string; content: Uint8Array | string }>;
+  target: TargetDescription;
+  skipCounts: Partial<Record<SkipReason, number>>;
+  ignoredByGitignore: number;
+}
+
+export interface GatherProgress {
+  report(counts: GatherCounts): void;
+}
+
+const READ_CONCURRENCY = 16;
+
+function excludeGlob(folder: vscode.WorkspaceFolder, settings: RlmSettings): string | undefined {
+  const files = vscode.workspace.getConfiguration('files', folder.uri).get('exclude');
+  const search = vscode.workspace.getConfiguration('search', folder.uri).get('exclude');
+  return combineGlobs([...enabledPatterns(files), ...enabledPatterns(search), ...settings.exclude]);
+}
+
+async function loadGitignores(folder: vscode.WorkspaceFolder, base: string, token: vscode.CancellationToken): Promise<GitignoreMatcher> {
+  const matcher = new GitignoreMatcher();
+  const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${base ? `${base}/` : ''}**/.gitignore`), null, 2000, token);
+  // Parent folders' .gitignore files apply to a sub-folder too.
+  const parents: vscode.Uri[] = [];
+  const segments = base ? base.split('/') : [];
+  for (let i = 0; i < segments.length; i++) parents.push(vscode.Uri.joinPath(folder.uri, ...segments.slice(0, i), '.gitignore'));
+  if (!base) parents.push(vscode.Uri.joinPath(folder.uri, '.gitignore'));
+  const seen = new Set<string>();
+  for (const uri of [...parents, ...found]) {
+    if (seen.has(uri.toString())) continue;
+    seen.add(uri.toString());
+    try {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      const rel = vscode.workspace.asRelativePath(uri, false);
+      const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+      matcher.add(dir === '.gitignore' ? '' : dir, text);
+    } catch {
+      // A parent without a .gitignore is the normal case.
+    }
+  }
+  return matcher;
+}
+
+function openDocuments(): Map<string, vscode.TextDocument> {
+  const map = new Map<string, vscode.TextDocument>();
+  for (const doc of vscode.workspace.textDocuments) if (doc.isDirty) map.set(doc.uri.toString(), doc);
+  return map;
+}
+
+export async function gatherWorkspace(
+  scopes: GatherScope[],
+  settings: RlmSettings,
+  progress: GatherProgress,
+  token: vscode.CancellationToken,
+): Promise<GatherOutcome> {
+  const budget = new GatherBudget({ maxFileBytes: settings.maxFileBytes, contextLimitBytes: settings.contextLimitBytes });
+  const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  const dirty = openDocuments();
+  const labels: string[] = [];
+  const include = combineGlobs(settings.include) ?? '**/*';
+  for (const scope of scopes) {
+    const base = (scope.subPath ?? '').replace(/^\/+|\/+$/g, '');
+    labels.push(multiRoot ? `${scope.folder.name}/${base}` : base || scope.folder.name);
+    const gitignore = await loadGitignores(scope.folder, base, token);
+    const pattern = new vscode.RelativePattern(base ? vscode.Uri.joinPath(scope.folder.uri, base) : scope.folder.uri, include);
+    const uris = await vscode.workspace.findFiles(pattern, excludeGlob(scope.folder, settings) ?? null, undefined, token);
+    uris.sort((a, b) => (a.path < b.path ? -1 : 1));
+    const candidates: Array<{ uri: vscode.Uri; path: string }> = [];
+    for (const uri of uris) {
+      const folderRelative = vscode.workspace.asRelativePath(uri, false);
+      if (gitignore.ignores(folderRelative)) {
+        budget.ignoredByGitignore++;
+        continue;
+      }
+      candidates.push({ uri, path: multiRoot ? `${scope.folder.name}/${folderRelative}` : folderRelative });
+    }
+    for (let i = 0; i < candidates.length; i += READ_CONCURRENCY) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c) => readOne(c.uri, c.path, budget, dirty)));
+      progress.report(budget.counts());
+    }
+  }
+  const result = budget.result(scopes.length > 1 || !scopes[0]?.subPath ? 'workspace' : 'folder', labels);
+  return { ...result, skipCounts: budget.skipCountsByReason(), ignoredByGitignore: budget.ignoredByGitignore };
+}
+
+async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>): Promise<void> {
+  const doc = dirty.get(uri.toString());
+  if (doc) {
+    const text = doc.getText();
+    if (budget.admit(path, Buffer.byteLength(text, 'utf8'))) budget.add(path, text);
+    return;
+  }
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (!budget.admit(path, stat.size)) return;
+    budget.add(path, await vscode.workspace.fs.readFile(uri));
+  } catch {
+    budget.unreadable(path);
+  }
+}

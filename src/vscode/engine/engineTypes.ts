@@ -1,0 +1,24 @@
+// The heavy half of the extension (loop, model SDKs, REPL host) as one interface. It is bundled
+// separately (dist/engine.js) and loaded on first use, so activation loads none of it.
+import type { BridgeRouter, ReplFactory, RlmRun, RunOptions } from '../../core/loop/loopTypes';
+import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
+
+export interface ReplPool extends ReplFactory {
+  /** Stops every REPL process the pool started. */
+  dispose(): Promise<void>;
+}
+
+export interface ReplPoolOptions {
+  /** The extension's dist/ folder: where replProcess.js, replWorker.js and pyodide/ are. */
+  distDir: string;
+  /** Where Pyodide memory snapshots are cached between sessions. */
+  snapshotCacheDir?: string;
+  log?: (message: string) => void;
+}
+
+export interface RlmEngine {
+  createRlmRun(options: RunOptions): RlmRun;
+  createBridgeRouter(): BridgeRouter;
+  createModelClient(config: ModelConfig): ModelClient;
+  createReplPool(options: ReplPoolOptions): ReplPool;
+}

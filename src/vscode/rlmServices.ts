@@ -1,0 +1,109 @@
+// The extension's long-lived parts, created at activation but cheap until used: the engine (loop,
+// SDKs, REPL host) is loaded from dist/engine.js on the first run.
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import type { ReplFactory } from '../core/loop/loopTypes';
+import type { ReplPool, RlmEngine } from './engine/engineTypes';
+import { resolveTrajectoryDirectory } from './history/trajectoryDirectory';
+import { ApiKeyStore } from './models/secretKeys';
+import { FileTrajectorySink } from './run/trajectorySink';
+import { RunLauncher } from './run/runLauncher';
+import { RunRegistry } from './run/runRegistry';
+import { RunStatusBar } from './run/runStatusBar';
+import { readSettings } from './settings/readSettings';
+import type { TrajectoryViews } from './trajectory/registerTrajectoryViews';
+
+/** Loads the engine bundle lazily; `require` of a computed path keeps it out of dist/extension.js. */
+export function loadEngineBundle(extensionPath: string): RlmEngine {
+  const path = join(extensionPath, 'dist', 'engine.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, loaded on first use by design
+  const loaded = require(path) as { engine?: RlmEngine };
+  if (!loaded.engine) throw new Error(`${path} does not export the RLM engine; rebuild the extension (npm run build).`);
+  return loaded.engine;
+}
+
+export class RlmServices implements vscode.Disposable {
+  readonly registry = new RunRegistry();
+  readonly keys: ApiKeyStore;
+  readonly launcher: RunLauncher;
+  private readonly statusBar: RunStatusBar;
+  private enginePromise: Promise<RlmEngine> | undefined;
+  private pool: ReplPool | undefined;
+  views: TrajectoryViews | undefined;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+    private readonly loadEngine: () => RlmEngine = () => loadEngineBundle(context.extensionPath),
+  ) {
+    this.keys = new ApiKeyStore(context.secrets, context.globalState);
+    this.statusBar = new RunStatusBar(this.registry);
+    this.launcher = new RunLauncher({
+      engine: () => this.engine(),
+      replPool: () => this.replPool(),
+      registry: this.registry,
+      apiKey: (s) => this.keys.get(s.provider, s.baseUrl),
+      openSink: (runId, secrets) =>
+        new FileTrajectorySink({
+          directory: this.trajectoryDirectory(),
+          runId,
+          toolVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
+          secrets,
+          now: Date.now,
+          onError: (error) => {
+            this.log.error(`Trajectory could not be written: ${String(error)}`);
+            void vscode.window.showWarningMessage(`RLM could not record this run: ${error instanceof Error ? error.message : String(error)}. The run goes on; check rlm.trajectoryDirectory.`);
+          },
+        }),
+      now: Date.now,
+    });
+  }
+
+  engine(): Promise<RlmEngine> {
+    if (!this.enginePromise) {
+      const started = Date.now();
+      this.enginePromise = Promise.resolve().then(() => {
+        const engine = this.loadEngine();
+        this.log.info(`Engine loaded in ${Date.now() - started} ms`);
+        return engine;
+      });
+      this.enginePromise.catch(() => (this.enginePromise = undefined));
+    }
+    return this.enginePromise;
+  }
+
+  async replPool(): Promise<ReplFactory> {
+    if (!this.pool) {
+      const engine = await this.engine();
+      this.pool = engine.createReplPool({
+        distDir: join(this.context.extensionPath, 'dist'),
+        snapshotCacheDir: join(this.context.globalStorageUri.fsPath, 'pyodide-snapshots'),
+        log: (message) => this.log.debug(`[repl] ${message}`),
+      });
+    }
+    return this.pool;
+  }
+
+  trajectoryDirectory(): string {
+    const settings = readSettings();
+    return resolveTrajectoryDirectory({
+      setting: settings.trajectoryDirectory,
+      inWorkspace: settings.trajectoriesInWorkspace,
+      ...(vscode.workspace.workspaceFolders?.[0] ? { firstFolder: vscode.workspace.workspaceFolders[0].uri.fsPath } : {}),
+      ...(this.context.storageUri ? { workspaceStorage: this.context.storageUri.fsPath } : {}),
+      globalStorage: this.context.globalStorageUri.fsPath,
+    });
+  }
+
+  async openTrajectory(path: string): Promise<void> {
+    const uri = vscode.Uri.file(path);
+    if (this.views) await this.views.openFile(uri);
+    else await vscode.commands.executeCommand('vscode.open', uri);
+  }
+
+  dispose(): void {
+    for (const run of this.registry.active()) run.stop();
+    this.statusBar.dispose();
+    void this.pool?.dispose();
+  }
+}

@@ -1,0 +1,66 @@
+// A chat conversation: earlier questions and answers go to the root as prior turns, and follow-ups
+// about the same target reuse the conversation's warm REPL session (its variables survive).
+import type { BridgeRouter, ReplFactory } from '../../core/loop/loopTypes';
+import type { RunStatus } from '../../core/trajectory/events';
+import type { ReplSession } from '../../core/repl/replTypes';
+
+export interface ConversationDeps {
+  repl: () => Promise<ReplFactory>;
+  createBridgeRouter: () => Promise<BridgeRouter>;
+}
+
+export interface RunSessionOptions {
+  session: ReplSession;
+  sessionBridge: BridgeRouter;
+  priorTurns: Array<{ question: string; answer: string }>;
+}
+
+/** Most prior turns given to the root; older ones are dropped (the oldest first). */
+export const MAX_PRIOR_TURNS = 10;
+
+export class Conversation {
+  private warm: { contextKey: string; session: ReplSession; router: BridgeRouter; factory: ReplFactory } | undefined;
+  private readonly turns: Array<{ question: string; answer: string }> = [];
+
+  constructor(private readonly deps: ConversationDeps) {}
+
+  get priorTurns(): ReadonlyArray<{ question: string; answer: string }> {
+    return this.turns;
+  }
+
+  get hasWarmSession(): boolean {
+    return this.warm !== undefined;
+  }
+
+  /** The session for a run about `contextKey`: the warm one when the target is unchanged, else a new one. */
+  async prepare(contextKey: string, signal?: AbortSignal): Promise<RunSessionOptions> {
+    if (this.warm && this.warm.contextKey !== contextKey) await this.endSession();
+    if (!this.warm) {
+      const factory = await this.deps.repl();
+      const router = await this.deps.createBridgeRouter();
+      const session = await factory.acquire({ bridge: router.handler, ...(signal ? { signal } : {}) });
+      this.warm = { contextKey, session, router, factory };
+    }
+    return { session: this.warm.session, sessionBridge: this.warm.router, priorTurns: this.turns.slice(-MAX_PRIOR_TURNS) };
+  }
+
+  /** Records a finished run. A failed run's session is not trusted for the next question. */
+  async finish(question: string, status: RunStatus, answer: string | undefined): Promise<void> {
+    if (answer !== undefined && (status === 'completed' || status === 'forced' || status === 'limit')) {
+      this.turns.push({ question, answer });
+    }
+    if (status === 'error') await this.endSession();
+  }
+
+  async endSession(): Promise<void> {
+    const warm = this.warm;
+    this.warm = undefined;
+    if (warm) await warm.factory.release(warm.session, false).catch(() => undefined);
+  }
+
+  /** Ends the REPL and forgets the turns. */
+  async end(): Promise<void> {
+    this.turns.length = 0;
+    await this.endSession();
+  }
+}

@@ -1,0 +1,92 @@
+// Starts a run from a request: checks the configuration, claims the target, gathers the context,
+// builds the model clients with their keys, and hands the loop's events to an ActiveRun.
+// No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
+import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
+import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
+import type { ModelConfig } from '../../core/models/modelTypes';
+import type { RlmEngine } from '../engine/engineTypes';
+import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
+import { isModelConfigured } from '../settings/rlmSettings';
+import { MissingApiKeyError, NoModelConfiguredError } from '../errors/extensionErrors';
+import { ActiveRun } from './activeRun';
+import type { TrajectorySink } from './activeRun';
+import type { Conversation } from './conversation';
+import type { RunRegistry } from './runRegistry';
+
+export interface GatheredContext {
+  source: ContextSource;
+  target: TargetDescription;
+}
+
+export interface RunRequest {
+  /** Identifies the target: one run at a time per key. */
+  contextKey: string;
+  question: string;
+  settings: RlmSettings;
+  /** Reads the files; may ask the user to confirm (resolves undefined when they decline). */
+  gather: (signal: AbortSignal) => Promise<GatheredContext | undefined>;
+  conversation?: Conversation;
+  /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
+  signal?: AbortSignal;
+}
+
+export interface RunLauncherDeps {
+  engine: () => Promise<RlmEngine>;
+  replPool: () => Promise<ReplFactory>;
+  registry: RunRegistry;
+  apiKey: (setting: ModelSetting) => Promise<string | undefined>;
+  openSink: (runId: string, secrets: Array<string | undefined>) => TrajectorySink | undefined;
+  now: () => number;
+}
+
+export async function modelConfigFor(setting: ModelSetting, apiKey: (s: ModelSetting) => Promise<string | undefined>): Promise<ModelConfig> {
+  const key = await apiKey(setting);
+  if (!key && setting.baseUrl === '') throw new MissingApiKeyError(setting);
+  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}) };
+}
+
+export class RunLauncher {
+  constructor(private readonly deps: RunLauncherDeps) {}
+
+  /** Resolves undefined when the user declined at the confirmation. Throws typed errors otherwise. */
+  async start(request: RunRequest): Promise<ActiveRun | undefined> {
+    const { settings } = request;
+    if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
+    const release = this.deps.registry.reserve(request.contextKey, request.question);
+    try {
+      const controller = new AbortController();
+      const onAbort = (): void => controller.abort(request.signal?.reason);
+      if (request.signal?.aborted) onAbort();
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey);
+      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey) : undefined;
+      const gathered = await request.gather(controller.signal);
+      if (!gathered || controller.signal.aborted) return undefined;
+      const engine = await this.deps.engine();
+      const root = engine.createModelClient(rootConfig);
+      const sub = subConfig ? engine.createModelClient(subConfig) : undefined;
+      const sessionOptions = request.conversation ? await request.conversation.prepare(request.contextKey, controller.signal) : undefined;
+      const run = engine.createRlmRun({
+        question: request.question,
+        context: gathered.source,
+        target: gathered.target,
+        root,
+        ...(sub ? { sub } : {}),
+        limits: settings.limits satisfies Partial<RunLimits>,
+        repl: await this.deps.replPool(),
+        signal: controller.signal,
+        ...(sessionOptions ?? {}),
+      });
+      const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey]);
+      const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });
+      this.deps.registry.track(request.contextKey, active);
+      const conversation = request.conversation;
+      if (conversation) {
+        void active.result.then((result) => conversation.finish(request.question, result.status, result.answer));
+      }
+      return active;
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// Records a run into `<directory>/<time>-<runId>.rlm.jsonl`. The file's header needs what the root's
+// run.started carries, so the writer opens on that event; nothing before it exists to be lost.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventRecord } from '../../core/trajectory/events';
+import { TRAJECTORY_EXTENSION } from '../../core/trajectory/trajectoryFormat';
+import { headerFromRunStarted } from '../../core/trajectory/trajectoryHeader';
+import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
+import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
+import type { TrajectorySink } from './activeRun';
+
+export interface TrajectorySinkOptions {
+  directory: string;
+  runId: string;
+  toolVersion: string;
+  /** API keys in use: scrubbed from every line. */
+  secrets: Array<string | undefined>;
+  now: () => number;
+  /** Told once when the file cannot be written; the run goes on (its events still reach the UI). */
+  onError: (error: unknown) => void;
+}
+
+/** "2026-12-02T14-05-31": sortable, and valid on every file system. */
+export function fileTimestamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace(/:/g, '-');
+}
+
+export function trajectoryFileName(startedAtMs: number, runId: string): string {
+  const safeId = runId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return `${fileTimestamp(startedAtMs)}-${safeId}${TRAJECTORY_EXTENSION}`;
+}
+
+export class FileTrajectorySink implements TrajectorySink {
+  readonly path: string;
+  private writer: TrajectoryWriter | undefined;
+  private failed = false;
+  private lastStatus: EventRecord | undefined;
+
+  constructor(private readonly options: TrajectorySinkOptions) {
+    this.path = join(options.directory, trajectoryFileName(options.now(), options.runId));
+  }
+
+  write(record: EventRecord): void {
+    if (this.failed) return;
+    try {
+      if (!this.writer) {
+        if (record.type !== 'run.started' || record.runId !== this.options.runId) return;
+        mkdirSync(this.options.directory, { recursive: true });
+        this.writer = openTrajectoryWriter(this.path, headerFromRunStarted(record, this.options.toolVersion), {
+          secrets: this.options.secrets,
+          now: this.options.now,
+        });
+      }
+      this.writer.write(record);
+      if (record.type === 'run.finished' && record.runId === this.options.runId) this.lastStatus = record;
+    } catch (error) {
+      this.failed = true;
+      this.writer?.abort(error instanceof Error ? error.message : String(error));
+      this.options.onError(error);
+    }
+  }
+
+  /** True once the file exists on disk. */
+  get opened(): boolean {
+    return this.writer !== undefined && !this.failed;
+  }
+
+  async close(): Promise<void> {
+    if (!this.writer || this.writer.closed) return;
+    // A run that ended without run.finished was stopped or crashed: the writer records it as cancelled.
+    this.writer.close(this.lastStatus ? {} : { status: 'cancelled', error: { kind: 'stopped', message: 'the run ended without finishing' } });
+  }
+}

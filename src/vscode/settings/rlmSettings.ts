@@ -1,0 +1,118 @@
+// The extension's settings as one plain, validated object. Reading goes through a getter so this
+// module has no `vscode` import; the adapter passes workspace.getConfiguration('rlm').get.
+import type { RunLimits } from '../../core/loop/loopTypes';
+import type { ProviderKind } from '../../core/models/modelTypes';
+
+export interface ModelSetting {
+  provider: ProviderKind;
+  baseUrl: string;
+  model: string;
+}
+
+export interface RlmSettings {
+  root: ModelSetting;
+  /** Undefined when every rlm.sub.* field is empty: the sub model is the root model. */
+  sub?: ModelSetting;
+  limits: Partial<RunLimits>;
+  contextLimitBytes: number;
+  maxFileBytes: number;
+  include: string[];
+  exclude: string[];
+  trajectoryDirectory: string;
+  trajectoriesInWorkspace: boolean;
+  confirmBeforeSending: boolean;
+}
+
+/** A setting holds a value that cannot work; carries which one and what was expected. */
+export class SettingsError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly value: unknown,
+    readonly expected: string,
+  ) {
+    super(`The setting rlm.${setting} is ${JSON.stringify(value)}, but it must be ${expected}.`);
+    this.name = 'SettingsError';
+  }
+}
+
+export type SettingGetter = (key: string) => unknown;
+
+function str(get: SettingGetter, key: string): string {
+  const value = get(key);
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw new SettingsError(key, value, 'a string');
+  return value.trim();
+}
+
+function provider(get: SettingGetter, key: string, allowEmpty: boolean): ProviderKind | '' {
+  const value = str(get, key);
+  if (value === 'openai' || value === 'anthropic') return value;
+  if (value === '' && allowEmpty) return '';
+  throw new SettingsError(key, value, allowEmpty ? '"openai", "anthropic" or empty' : '"openai" or "anthropic"');
+}
+
+function num(get: SettingGetter, key: string, min: number, integer: boolean): number | undefined {
+  const value = get(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new SettingsError(key, value, `${integer ? 'an integer' : 'a number'} ≥ ${min}`);
+  }
+  return value;
+}
+
+function globs(get: SettingGetter, key: string): string[] {
+  const value = get(key);
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new SettingsError(key, value, 'a list of glob strings');
+  return (value as string[]).map((v) => v.trim()).filter(Boolean);
+}
+
+export function readRlmSettings(get: SettingGetter): RlmSettings {
+  const root: ModelSetting = {
+    provider: provider(get, 'root.provider', true) || 'openai',
+    baseUrl: str(get, 'root.baseUrl'),
+    model: str(get, 'root.model'),
+  };
+  const subProvider = provider(get, 'sub.provider', true);
+  const subBaseUrl = str(get, 'sub.baseUrl');
+  const subModel = str(get, 'sub.model');
+  // Empty sub fields mean "the same as root", field by field.
+  const sub: ModelSetting | undefined =
+    subProvider === '' && subBaseUrl === '' && subModel === ''
+      ? undefined
+      : { provider: subProvider || root.provider, baseUrl: subProvider && subProvider !== root.provider && !subBaseUrl ? '' : subBaseUrl || root.baseUrl, model: subModel || root.model };
+  const maxCost = num(get, 'maxCostUsd', 0, false);
+  const cellTimeout = num(get, 'cellTimeoutSeconds', 1, false);
+  const limits: Partial<RunLimits> = {};
+  const iterations = num(get, 'maxIterations', 1, true);
+  const depth = num(get, 'maxDepth', 0, true);
+  const subCalls = num(get, 'maxSubCalls', 0, true);
+  if (iterations !== undefined) limits.maxIterations = iterations;
+  if (depth !== undefined) limits.maxDepth = depth;
+  if (subCalls !== undefined) limits.maxSubCalls = subCalls;
+  // 0 means "no cost limit".
+  if (maxCost !== undefined && maxCost > 0) limits.maxCostUsd = maxCost;
+  if (cellTimeout !== undefined) limits.cellTimeoutMs = Math.round(cellTimeout * 1000);
+  const confirm = get('confirmBeforeSending');
+  return {
+    root,
+    sub,
+    limits,
+    contextLimitBytes: Math.round((num(get, 'contextLimitMb', 0.001, false) ?? 64) * 1024 * 1024),
+    maxFileBytes: Math.round((num(get, 'maxFileSizeKb', 1, false) ?? 1024) * 1024),
+    include: globs(get, 'include'),
+    exclude: globs(get, 'exclude'),
+    trajectoryDirectory: str(get, 'trajectoryDirectory'),
+    trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
+    confirmBeforeSending: confirm === undefined ? true : confirm === true,
+  };
+}
+
+/** True when a root model is named: the minimum to run anything. */
+export function isModelConfigured(settings: RlmSettings): boolean {
+  return settings.root.model !== '';
+}
+
+export function modelLabel(setting: ModelSetting): string {
+  return `${setting.provider} · ${setting.model}`;
+}

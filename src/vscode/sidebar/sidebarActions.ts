@@ -1,0 +1,22 @@
+// What the sidebar's message handlers may ask the rest of the extension to do. The VS Code side
+// implements it; tests pass a recording fake.
+import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarState';
+
+export interface SidebarActions {
+  /** Starts answering `question` about `target` in the current conversation. Never throws: failures land in the entry. */
+  ask(question: string, target: ChatTarget): Promise<void>;
+  stop(entry: ChatEntry): void;
+  /** Lets the user choose a folder; undefined when they cancel. */
+  pickFolder(): Promise<ChatTarget | undefined>;
+  /** Ends the conversation's warm REPL. */
+  endConversation(): Promise<void>;
+  viewTrajectory(entry: ChatEntry): Promise<void>;
+  copyText(text: string): Promise<void>;
+  configureModels(): Promise<void>;
+  listHistory(): Promise<HistoryItem[]>;
+  openHistoryItem(path: string): Promise<void>;
+  /** Asks the user to confirm, then deletes; resolves false when they decline. */
+  deleteHistoryItem(path: string): Promise<boolean>;
+  /** Where handler failures are reported (log + a message to the user). */
+  reportError(message: string, error: unknown): void;
+}

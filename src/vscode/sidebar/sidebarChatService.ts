@@ -1,0 +1,167 @@
+// Carries out what the sidebar asks: runs questions in the current conversation (following each
+// run into its chat entry), and reads or deletes the run history.
+import * as vscode from 'vscode';
+import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarState';
+import { folderScope, gatherWithConfirmation, pickFolder } from '../commands/askCommands';
+import { requireTrust } from '../commands/commandSupport';
+import { fileContext } from '../context/fileTarget';
+import { describeError, describeRunError } from '../errors/describeError';
+import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
+import { deleteHistoryFile, isInsideDirectory, listHistory } from '../history/historyIndex';
+import type { RlmServices } from '../rlmServices';
+import type { ActiveRun } from '../run/activeRun';
+import { Conversation } from '../run/conversation';
+import type { GatheredContext } from '../run/runLauncher';
+import { readSettings } from '../settings/readSettings';
+import type { RlmSettings } from '../settings/rlmSettings';
+import { isModelConfigured } from '../settings/rlmSettings';
+import type { SidebarActions } from './sidebarActions';
+import type { SidebarStore } from './sidebarStore';
+import { EntryFollower } from './entryFollower';
+
+export class SidebarChatService implements SidebarActions {
+  private conversation: Conversation;
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly runs = new Map<string, ActiveRun>();
+  private nextEntry = 0;
+
+  constructor(
+    private readonly services: RlmServices,
+    private readonly store: SidebarStore,
+    /** Re-reads the history list (a finished run has just been added to it). */
+    private readonly refreshHistory: () => Promise<void>,
+  ) {
+    this.conversation = this.newConversation();
+  }
+
+  private newConversation(): Conversation {
+    return new Conversation({
+      repl: () => this.services.replPool(),
+      createBridgeRouter: async () => (await this.services.engine()).createBridgeRouter(),
+    });
+  }
+
+  private gatherFor(target: ChatTarget, settings: RlmSettings): { contextKey: string; gather: (signal: AbortSignal) => Promise<GatheredContext | undefined> } {
+    if (target.kind === 'workspace') {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders.length === 0) throw new TargetRefusedError('workspace', 'no-workspace', 'Open a folder or workspace first: there is nothing to ask about.');
+      return { contextKey: 'workspace', gather: (signal) => gatherWithConfirmation(folders.map((folder) => ({ folder })), 'the workspace', settings, signal) };
+    }
+    const uri = vscode.Uri.parse(target.uri ?? '');
+    if (target.kind === 'folder') {
+      const scope = folderScope(uri);
+      return { contextKey: `folder:${uri.toString()}`, gather: (signal) => gatherWithConfirmation([scope], scope.label, settings, signal) };
+    }
+    return { contextKey: `file:${uri.toString()}`, gather: async () => fileContext(uri, settings) };
+  }
+
+  async ask(question: string, target: ChatTarget): Promise<void> {
+    const id = `e${++this.nextEntry}`;
+    const entry: ChatEntry = {
+      id,
+      question,
+      target,
+      status: 'gathering',
+      live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, activity: 'gathering the context' },
+      streamingText: '',
+      startedAt: Date.now(),
+    };
+    this.store.addEntry(entry);
+    const controller = new AbortController();
+    this.controllers.set(id, controller);
+    try {
+      requireTrust();
+      const settings = readSettings();
+      if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
+      const { contextKey, gather } = this.gatherFor(target, settings);
+      const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, signal: controller.signal });
+      if (!run) {
+        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, finishedAt: Date.now() });
+        return;
+      }
+      this.runs.set(id, run);
+      this.store.updateEntry(id, { status: 'running', runId: run.runId, ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}) });
+      const follower = new EntryFollower(run, (patch) => this.store.updateEntry(id, patch));
+      const result = await run.result;
+      follower.dispose();
+      const failure = run.error !== undefined ? describeError(run.error) : result.error ? describeRunError(result.error) : undefined;
+      this.store.updateEntry(id, {
+        status: result.status,
+        ...(result.answer !== undefined ? { answer: result.answer } : {}),
+        ...(failure && result.status !== 'cancelled' ? { errorMessage: failure.text } : {}),
+        finishedAt: Date.now(),
+      });
+      void this.refreshHistory();
+    } catch (error) {
+      const message = describeError(error);
+      if (message.severity === 'error') this.services.log.error(`Sidebar question failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      const cancelled = error instanceof vscode.CancellationError || controller.signal.aborted;
+      this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', ...(cancelled ? {} : { errorMessage: message.text }), finishedAt: Date.now() });
+    } finally {
+      this.controllers.delete(id);
+      this.runs.delete(id);
+    }
+  }
+
+  stop(entry: ChatEntry): void {
+    this.controllers.get(entry.id)?.abort(new Error('Stopped by the user'));
+    this.runs.get(entry.id)?.stop();
+  }
+
+  async pickFolder(): Promise<ChatTarget | undefined> {
+    const uri = await pickFolder();
+    if (!uri) return undefined;
+    return { kind: 'folder', label: folderScope(uri).label, uri: uri.toString() };
+  }
+
+  async endConversation(): Promise<void> {
+    const old = this.conversation;
+    this.conversation = this.newConversation();
+    await old.end();
+  }
+
+  async viewTrajectory(entry: ChatEntry): Promise<void> {
+    const run = this.runs.get(entry.id);
+    if (run && this.services.views) {
+      this.services.views.openLive(run);
+      return;
+    }
+    if (!entry.trajectoryPath) throw new Error('This question has no recorded trajectory (it did not start a run).');
+    await this.services.openTrajectory(entry.trajectoryPath);
+  }
+
+  async copyText(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.setStatusBarMessage('RLM: answer copied', 2000);
+  }
+
+  async configureModels(): Promise<void> {
+    await vscode.commands.executeCommand('rlm.configureModels');
+  }
+
+  listHistory(): Promise<HistoryItem[]> {
+    return listHistory(this.services.trajectoryDirectory());
+  }
+
+  async openHistoryItem(path: string): Promise<void> {
+    if (!isInsideDirectory(this.services.trajectoryDirectory(), path)) throw new Error(`${path} is not in the run history folder.`);
+    await this.services.openTrajectory(path);
+  }
+
+  async deleteHistoryItem(path: string): Promise<boolean> {
+    const go = await vscode.window.showWarningMessage('Delete this recorded run? The file is removed from disk.', { modal: true }, 'Delete');
+    if (go !== 'Delete') return false;
+    await deleteHistoryFile(this.services.trajectoryDirectory(), path);
+    return true;
+  }
+
+  reportError(message: string, error: unknown): void {
+    this.services.log.warn(`Sidebar: ${message}${error !== undefined ? ` (${error instanceof Error ? error.message : String(error)})` : ''}`);
+    void vscode.window.showWarningMessage(`RLM: ${message}`);
+  }
+
+  dispose(): void {
+    for (const c of this.controllers.values()) c.abort();
+    void this.conversation.end();
+  }
+}

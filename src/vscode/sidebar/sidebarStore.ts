@@ -1,0 +1,129 @@
+// The sidebar's state, owned by the host. Every change is pushed to the webview through the
+// messenger: whole-state for structural changes, one entry or the history for frequent ones.
+import type { SidebarToWebview } from '../../shared/sidebarProtocol';
+import type { ChatEntry, ChatTarget, HistoryState, SidebarState } from '../../shared/sidebarState';
+import { isActiveStatus } from '../../shared/sidebarState';
+import type { WebviewMessenger } from './webviewMessenger';
+
+export const WORKSPACE_TARGET: ChatTarget = { kind: 'workspace', label: 'Workspace' };
+
+export class SidebarStore {
+  private state: SidebarState;
+
+  constructor(
+    private readonly messenger: WebviewMessenger,
+    private readonly newId: () => string,
+  ) {
+    this.state = {
+      conversationId: newId(),
+      entries: [],
+      targets: [WORKSPACE_TARGET],
+      selectedTarget: WORKSPACE_TARGET,
+      busy: false,
+      trusted: true,
+      history: { query: '', items: [], loading: false },
+      tab: 'chat',
+    };
+  }
+
+  snapshot(): SidebarState {
+    return structuredClone(this.state);
+  }
+
+  fullStateMessage(): SidebarToWebview {
+    return { type: 'lifecycle.state', state: this.snapshot() };
+  }
+
+  entry(id: string): ChatEntry | undefined {
+    return this.state.entries.find((e) => e.id === id);
+  }
+
+  get entries(): readonly ChatEntry[] {
+    return this.state.entries;
+  }
+
+  get selectedTarget(): ChatTarget {
+    return this.state.selectedTarget;
+  }
+
+  get conversationId(): string {
+    return this.state.conversationId;
+  }
+
+  addEntry(entry: ChatEntry): void {
+    this.state.entries.push(entry);
+    this.recomputeBusy();
+    this.pushAll();
+  }
+
+  /** Applies a change to one entry; the webview receives just that entry unless `busy` flipped. */
+  updateEntry(id: string, patch: Partial<ChatEntry>): ChatEntry | undefined {
+    const index = this.state.entries.findIndex((e) => e.id === id);
+    const current = this.state.entries[index];
+    if (!current) return undefined;
+    const next = { ...current, ...patch, id };
+    this.state.entries[index] = next;
+    if (this.recomputeBusy()) this.pushAll();
+    else this.messenger.post({ type: 'chat.entry', entry: structuredClone(next) });
+    return next;
+  }
+
+  newConversation(): void {
+    this.state.conversationId = this.newId();
+    this.state.entries = [];
+    this.recomputeBusy();
+    this.pushAll();
+  }
+
+  setTargets(targets: ChatTarget[]): void {
+    const all = [WORKSPACE_TARGET, ...targets.filter((t) => t.kind !== 'workspace')];
+    this.state.targets = all;
+    if (!all.some((t) => sameTarget(t, this.state.selectedTarget))) this.state.selectedTarget = WORKSPACE_TARGET;
+    this.pushAll();
+  }
+
+  selectTarget(target: ChatTarget): void {
+    if (!this.state.targets.some((t) => sameTarget(t, target))) this.state.targets.push(target);
+    this.state.selectedTarget = target;
+    this.pushAll();
+  }
+
+  setModelLabel(label: string | undefined): void {
+    this.state.modelLabel = label;
+    this.pushAll();
+  }
+
+  setTrusted(trusted: boolean): void {
+    this.state.trusted = trusted;
+    this.pushAll();
+  }
+
+  setTab(tab: SidebarState['tab']): void {
+    this.state.tab = tab;
+    this.pushAll();
+  }
+
+  setHistory(patch: Partial<HistoryState>): void {
+    this.state.history = { ...this.state.history, ...patch };
+    this.messenger.post({ type: 'history.state', history: structuredClone(this.state.history) });
+  }
+
+  get history(): HistoryState {
+    return this.state.history;
+  }
+
+  private recomputeBusy(): boolean {
+    const busy = this.state.entries.some((e) => isActiveStatus(e.status));
+    const changed = busy !== this.state.busy;
+    this.state.busy = busy;
+    return changed;
+  }
+
+  private pushAll(): void {
+    this.messenger.post(this.fullStateMessage());
+  }
+}
+
+export function sameTarget(a: ChatTarget, b: ChatTarget): boolean {
+  return a.kind === b.kind && (a.uri ?? '') === (b.uri ?? '');
+}

@@ -1,0 +1,46 @@
+// Registers the trajectory view: a read-only custom editor for recorded runs (`*.rlm.jsonl`, and
+// the reference `rlm` log format through "Open With..."), and live panels for running questions.
+// The extension calls this once during activation and keeps the returned handle.
+import * as vscode from 'vscode';
+import type { LiveRun } from './liveRunTypes';
+import { TrajectoryEditorProvider, TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE } from './trajectoryEditorProvider';
+import { LivePanels, LIVE_VIEW_TYPE } from './livePanels';
+
+export type { LiveRun } from './liveRunTypes';
+
+export interface TrajectoryViewDeps {
+  /** Where view problems are logged (the extension's LogOutputChannel). */
+  log?: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+}
+
+export interface TrajectoryViews {
+  /** Opens a recorded run (.rlm.jsonl or a reference-format .jsonl) in the trajectory editor. */
+  openFile(uri: vscode.Uri): Promise<void>;
+  /**
+   * Opens (or reveals) a live panel for a running question. The panel follows the run to its end and
+   * keeps showing the final state; its Stop button calls `run.stop()`.
+   */
+  openLive(run: LiveRun): void;
+}
+
+export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: TrajectoryViewDeps = {}): TrajectoryViews {
+  const log = deps.log ?? { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const provider = new TrajectoryEditorProvider(context.extensionUri, log);
+  const live = new LivePanels(context.extensionUri, log);
+  const options = { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } };
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider, options),
+    vscode.window.registerCustomEditorProvider(TRAJECTORY_ANY_VIEW_TYPE, provider, options),
+    vscode.window.registerWebviewPanelSerializer(LIVE_VIEW_TYPE, live),
+    live,
+  );
+  return {
+    async openFile(uri) {
+      const viewType = uri.path.endsWith('.rlm.jsonl') ? TRAJECTORY_VIEW_TYPE : TRAJECTORY_ANY_VIEW_TYPE;
+      await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+    },
+    openLive(run) {
+      live.open(run);
+    },
+  };
+}

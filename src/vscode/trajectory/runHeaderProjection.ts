@@ -1,0 +1,81 @@
+// The run header as the view shows it: question, answer, status, models, totals, limits, fallbacks
+// and sandbox protections. No `vscode` import: unit-tested.
+import type { SandboxProtections } from '../../core/repl/replTypes';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import type { ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
+import { modelLabel, preview, totalsView, type RunSourceInfo } from './runProjection';
+
+const PROTECTION_LABELS: Array<[keyof Omit<SandboxProtections, 'notes'>, string]> = [
+  ['separateProcess', 'Separate process'],
+  ['emptyEnvironment', 'Empty environment'],
+  ['codeGenerationFromStringsDisallowed', 'No code from strings'],
+  ['permissionModel', 'Node permission model'],
+  ['jsGlobalsRestricted', 'JS globals restricted'],
+  ['pyodideJsUnregistered', 'Pyodide js module removed'],
+  ['networkApisRemoved', 'Network APIs removed'],
+];
+
+export function protectionsView(p: SandboxProtections | undefined): ProtectionView[] {
+  if (!p) return [];
+  return PROTECTION_LABELS.map(([key, label]) => ({ label, on: Boolean(p[key]) }));
+}
+
+/** Distinct sub-call models and the deepest depth anywhere under `run`. */
+export function runModelsAndDepth(run: RunNode): { models: string[]; maxDepth: number } {
+  const models = new Set<string>();
+  let maxDepth = run.depth;
+  const visit = (r: RunNode): void => {
+    for (const turn of r.turns) {
+      for (const cell of turn.cells) {
+        for (const call of cell.subCalls) {
+          models.add(call.model.model);
+          if (call.depth > maxDepth) maxDepth = call.depth;
+          if (call.child) visit(call.child);
+        }
+      }
+    }
+  };
+  visit(run);
+  return { models: [...models].sort(), maxDepth };
+}
+
+function describeTarget(run: RunNode): string | undefined {
+  const t = run.target;
+  if (!t) return undefined;
+  const first = t.paths[0] ?? '';
+  const more = t.paths.length > 1 ? ` and ${t.paths.length - 1} more` : '';
+  return `${t.kind} ${first}${more} (${t.fileCount} file${t.fileCount === 1 ? '' : 's'}, ${t.totalBytes} bytes)`;
+}
+
+export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = runModelsAndDepth(run)): RunHeaderView {
+  return {
+    runId: run.runId,
+    depth: run.depth,
+    parentCallId: run.parentCallId,
+    question: preview(run.question),
+    answer: run.answer !== undefined ? preview(run.answer, 20_000) : undefined,
+    status: run.status,
+    forced: run.forced,
+    error: run.error ? { ...run.error } : undefined,
+    rootModel: modelLabel(run.config?.root) ?? (run.depth === 0 ? info.rootModel : undefined),
+    subModel: modelLabel(run.config?.sub),
+    models: modelsAndDepth.models,
+    maxDepth: modelsAndDepth.maxDepth,
+    iterations: run.turns.length,
+    totals: totalsView(run.totals),
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    limitWarnings: run.limitWarnings.map((w) => ({ ...w })),
+    fallbacks: run.fallbacks.map((f) => ({ ...f })),
+    protections: protectionsView(run.protections),
+    protectionNotes: run.protections?.notes ?? [],
+    observationMaxChars: run.config?.observationMaxChars,
+    target: describeTarget(run),
+    contextSummary: run.context ? `${run.context.type}, ${run.context.totalChars} chars, ${run.context.fileCount} file(s)` : undefined,
+    source: info.source,
+    format: info.format,
+    problems: info.problems,
+    ...(info.loading ? { loading: true } : {}),
+  };
+}
+

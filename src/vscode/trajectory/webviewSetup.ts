@@ -1,0 +1,78 @@
+// Wires one webview (custom editor or live panel) to a TrajectorySession: options, HTML, messages,
+// and the actions that need VS Code (export with a save dialog, clipboard).
+import * as vscode from 'vscode';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import { toNotebook, notebookJson } from '../../core/trajectory/exportIpynb';
+import { toMarkdown } from '../../core/trajectory/exportMarkdown';
+import type { ExportFormat } from '../../shared/trajectoryProtocol';
+import type { RunSourceInfo } from './runProjection';
+import { trajectoryHtml } from './trajectoryHtml';
+import { TrajectorySession } from './trajectorySession';
+
+export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
+
+export interface SetupInput {
+  extensionUri: vscode.Uri;
+  panel: vscode.WebviewPanel;
+  root(): RunNode;
+  info(): RunSourceInfo;
+  isLive(): boolean;
+  stop?(): void;
+  /** Where an export is suggested (next to the trajectory file when there is one). */
+  exportBase?: vscode.Uri;
+  log: ViewLog;
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+async function exportRun(run: RunNode, format: ExportFormat, base: vscode.Uri | undefined): Promise<void> {
+  const ext = format === 'ipynb' ? 'ipynb' : 'md';
+  const stem = base ? base.path.replace(/\.rlm\.jsonl$|\.jsonl$/, '') : `rlm-run-${run.runId}`;
+  const defaultUri = base ? base.with({ path: `${stem}.${ext}` }) : undefined;
+  const target = await vscode.window.showSaveDialog({
+    defaultUri,
+    filters: format === 'ipynb' ? { 'Jupyter notebook': ['ipynb'] } : { Markdown: ['md'] },
+    saveLabel: format === 'ipynb' ? 'Export notebook' : 'Export Markdown',
+  });
+  if (!target) return;
+  const text = format === 'ipynb' ? notebookJson(toNotebook(run)) : toMarkdown(run);
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  const open = await vscode.window.showInformationMessage(`Exported the run to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
+  if (open) await vscode.commands.executeCommand('vscode.open', target);
+}
+
+/** Sets the panel up and returns its session; disposing the returned disposable detaches it. */
+export function setUpTrajectoryWebview(input: SetupInput): { session: TrajectorySession; disposable: vscode.Disposable } {
+  const webview = input.panel.webview;
+  webview.options = webviewOptions(input.extensionUri);
+  const asset = (...parts: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(input.extensionUri, ...parts)).toString();
+  const session = new TrajectorySession({
+    post: (message) => void webview.postMessage(message),
+    root: input.root,
+    info: input.info,
+    isLive: input.isLive,
+    log: (message) => input.log.warn(message),
+    actions: {
+      stop: input.stop,
+      exportAs: (format) => exportRun(input.root(), format, input.exportBase),
+      copyText: async (text) => {
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
+      },
+    },
+  });
+  webview.html = trajectoryHtml({
+    cspSource: webview.cspSource,
+    scriptUri: asset('dist', 'webview', 'trajectory.js'),
+    styleUri: asset('media', 'trajectory.css'),
+    codiconUri: asset('dist', 'webview', 'codicon.css'),
+    title: input.panel.title,
+  });
+  const disposable = webview.onDidReceiveMessage((message: unknown) => void session.handle(message));
+  return { session, disposable };
+}

@@ -1,0 +1,148 @@
+// The extension's own flows inside VS Code: exact command titles, secrets, workspace gathering with
+// every exclude source, refusals, and a full "Ask RLM about this file" run against a fake model
+// server, ending with the answer, a trajectory file on disk and the run in the history.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
+import type { FakeModelServer } from '../../../fakes/fakeServerTypes';
+import type { RlmExtensionApi } from '../../../../src/vscode/extension';
+import type { ActiveRun } from '../../../../src/vscode/run/activeRun';
+import { gatherWorkspace } from '../../../../src/vscode/context/gatherWorkspace';
+import { fileContext } from '../../../../src/vscode/context/fileTarget';
+import { readSettings } from '../../../../src/vscode/settings/readSettings';
+import { listHistory } from '../../../../src/vscode/history/historyIndex';
+import { activatedExtension, contributedCommands } from './suiteHelpers';
+
+const ISSUE_TITLES: Record<string, string> = {
+  'rlm.askAboutFile': 'Ask RLM about this file',
+  'rlm.askAboutWorkspace': 'Ask about the workspace',
+  'rlm.askAboutFolder': 'Ask about folder...',
+  'rlm.openTrajectory': 'Open trajectory...',
+  'rlm.exportTrajectory': 'Export trajectory...',
+  'rlm.stop': 'Stop',
+  'rlm.configureModels': 'Configure models...',
+  'rlm.setApiKey': 'Set API key...',
+  'rlm.clearApiKeys': 'Clear API keys',
+  'rlm.showLog': 'Show log',
+};
+
+async function api(): Promise<RlmExtensionApi> {
+  return (await activatedExtension()).exports as RlmExtensionApi;
+}
+
+function folder(): vscode.WorkspaceFolder {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error('no workspace folder');
+  return f;
+}
+
+async function write(rel: string, content: string | Uint8Array): Promise<vscode.Uri> {
+  const uri = vscode.Uri.joinPath(folder().uri, rel);
+  await vscode.workspace.fs.writeFile(uri, typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  return uri;
+}
+
+const settingsToReset = ['root.provider', 'root.baseUrl', 'root.model', 'exclude', 'maxFileSizeKb', 'trajectoriesInWorkspace', 'confirmBeforeSending'];
+
+async function setRlm(values: Record<string, unknown>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('rlm');
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('RLM commands, settings and runs', function () {
+  this.timeout(180_000);
+  let server: FakeModelServer | undefined;
+
+  after(async () => {
+    const config = vscode.workspace.getConfiguration('rlm');
+    for (const key of settingsToReset) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
+
+  it('contributes every command of the issue with its exact title, and activates quickly', async () => {
+    const titles = Object.fromEntries(contributedCommands().map((c) => [c.command, c.title]));
+    for (const [id, title] of Object.entries(ISSUE_TITLES)) assert.equal(titles[id], title, id);
+    const { activationMs, activateCallMs } = await api();
+    console.log(`RLM activation: ${activationMs.toFixed(1)} ms including module load, activate() ${activateCallMs.toFixed(1)} ms`);
+    // activate() itself is held to the 50 ms target. Loading the bundle is timed too, but on a shared
+    // 2-core machine it varies with load (6 ms idle, 200+ ms busy), so what is checked is that nothing
+    // heavy was loaded: no engine bundle, no SDK, no Pyodide (this runs before any question is asked).
+    assert.ok(activateCallMs < 50, `activate() took ${activateCallMs.toFixed(1)} ms (target ≤ 50 ms)`);
+    const heavy = Object.keys(require.cache).filter((p) => /dist[\\/]engine\.js$|node_modules[\\/](openai|@anthropic-ai|pyodide)[\\/]/.test(p));
+    assert.deepEqual(heavy, [], 'activation must not load the engine, the SDKs or Pyodide');
+    assert.ok(activationMs < 1000, `loading and activating took ${activationMs.toFixed(1)} ms`);
+  });
+
+  it('keeps API keys in SecretStorage per provider and endpoint, and clears them', async () => {
+    const { services } = await api();
+    await services.keys.set('openai', 'http://127.0.0.1:1/v1', 'sk-ext-host-test');
+    assert.equal(await services.keys.get('openai', 'http://127.0.0.1:1/v1/'), 'sk-ext-host-test');
+    assert.equal(await services.keys.get('anthropic', 'http://127.0.0.1:1/v1'), undefined);
+    assert.ok((await services.keys.clearAll()) >= 1);
+    assert.equal(await services.keys.get('openai', 'http://127.0.0.1:1/v1'), undefined);
+    const config = vscode.workspace.getConfiguration('rlm');
+    assert.ok(!JSON.stringify(config).includes('sk-ext-host-test'), 'keys never reach settings');
+  });
+
+  it('gathers a folder honouring .gitignore, rlm.exclude, binaries, the size limit and unsaved edits', async () => {
+    await write('gather/.gitignore', 'ignored/\n');
+    await write('gather/ignored/a.txt', 'ignored by git');
+    await write('gather/keep.ts', 'export const onDisk = 1;\n');
+    await write('gather/notes.tmp', 'excluded by rlm.exclude');
+    await write('gather/blob.dat', new Uint8Array([1, 2, 0, 3]));
+    await write('gather/image.png', 'not really a png');
+    await write('gather/big.txt', 'x'.repeat(3000));
+    await setRlm({ exclude: ['**/*.tmp'], maxFileSizeKb: 2 });
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, 'gather/keep.ts'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// unsaved edit\n'));
+    const reports: number[] = [];
+    const source = new vscode.CancellationTokenSource();
+    const outcome = await gatherWorkspace([{ folder: folder(), subPath: 'gather' }], readSettings(), { report: (c) => reports.push(c.included) }, source.token);
+    const paths = outcome.files.map((f) => f.path).sort();
+    assert.deepEqual(paths, ['gather/.gitignore', 'gather/keep.ts']);
+    const keep = outcome.files.find((f) => f.path === 'gather/keep.ts');
+    assert.match(typeof keep?.content === 'string' ? keep.content : '', /^\/\/ unsaved edit/);
+    const reasons = Object.fromEntries(outcome.target.skipped.map((s) => [s.path, s.reason]));
+    assert.deepEqual(reasons, { 'gather/big.txt': 'too-large', 'gather/blob.dat': 'binary', 'gather/image.png': 'binary' });
+    assert.equal(outcome.ignoredByGitignore, 1);
+    assert.ok(reports.length > 0, 'progress was reported');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('refuses a binary or over-size file with a sentence that says why', async () => {
+    const settings = readSettings();
+    const bin = await write('refuse/data.bin', new Uint8Array([0, 1, 2]));
+    await assert.rejects(fileContext(bin, settings), /binary/);
+    const nul = await write('refuse/weird.txt', new Uint8Array([65, 0, 66]));
+    await assert.rejects(fileContext(nul, settings), /NUL bytes/);
+    const big = await write('refuse/huge.log', 'y'.repeat(2048));
+    await assert.rejects(fileContext(big, { ...settings, contextLimitBytes: 1024 }), /over the context limit/);
+  });
+
+  it('answers "Ask RLM about this file" end to end with a fake model, records the run and lists it in the history', async () => {
+    server = await startFakeOpenAIServer({
+      respond: (request) => {
+        const last = request.messages.at(-1)?.content ?? '';
+        if (/single word OK/.test(last)) return 'OK';
+        if (request.index > 0) return 'The count is printed above.\nFINAL_VAR(result)';
+        return '```repl\nresult = f"{len(context.splitlines())} lines"\nprint(result)\n```';
+      },
+    });
+    await setRlm({ 'root.provider': 'openai', 'root.baseUrl': server.baseUrl, 'root.model': 'fake-model', trajectoriesInWorkspace: true });
+    const target = await write('ask/three.txt', 'one\ntwo\nthree');
+    const run = (await vscode.commands.executeCommand('rlm.askAboutFile', target, { question: 'How many lines?' })) as ActiveRun | undefined;
+    assert.ok(run, 'the command started a run');
+    const result = await run.result;
+    assert.equal(result.status, 'completed', JSON.stringify(result.error));
+    assert.equal(result.answer, '3 lines');
+    assert.ok(run.trajectoryPath && existsSync(run.trajectoryPath), `trajectory file at ${run.trajectoryPath}`);
+    assert.ok(run.trajectoryPath.startsWith(vscode.Uri.joinPath(folder().uri, '.rlm', 'runs').fsPath));
+    const { services } = await api();
+    const history = await listHistory(services.trajectoryDirectory());
+    assert.ok(history.some((h) => h.runId === run.runId && h.question === 'How many lines?' && h.status === 'completed'));
+    const requests = server.completionRequests.map((r) => r.rawBody).join('\n');
+    assert.ok(!requests.includes('one\\ntwo\\nthree'), 'the file content never reaches the root model');
+  });
+});

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ActiveRun } from '../../../src/vscode/run/activeRun';
+import type { TrajectorySink } from '../../../src/vscode/run/activeRun';
+import type { EventRecord } from '../../../src/core/trajectory/events';
+import { finished, runStarted, scriptedRun, usage } from './runFakes';
+
+class MemorySink implements TrajectorySink {
+  readonly path = '/tmp/x.rlm.jsonl';
+  readonly written: string[] = [];
+  closed = false;
+  write(record: EventRecord): void {
+    this.written.push(record.type);
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+test('drives the run, records events, writes them to the sink and derives the result from run.finished', async () => {
+  const sink = new MemorySink();
+  const run = scriptedRun('r1', [
+    runStarted('r1'),
+    { type: 'turn.started', runId: 'r1', turn: 1 },
+    { type: 'model.delta', runId: 'r1', turn: 1, text: 'thinking' },
+    { type: 'model.output', runId: 'r1', turn: 1, text: 'thinking\n```repl\nprint(1)\n```', usage: usage(100, 20, 0.001), latencyMs: 5, finishReason: 'stop', requestBytes: 10 },
+    { type: 'subcall.finished', runId: 'r1', callId: 'c1', usage: usage(50, 5, null), latencyMs: 3 },
+    finished('r1', 'forty-two', { inputTokens: 150, outputTokens: 25, costUsd: 0.001, costUnknown: true, subCalls: 1 }),
+  ]);
+  const seen: string[] = [];
+  const active = new ActiveRun({ run, controller: new AbortController(), sink, question: 'q', now: () => 0 });
+  active.subscribe((r) => seen.push(r.type));
+  const result = await active.result;
+  assert.equal(result.status, 'completed');
+  assert.equal(result.answer, 'forty-two');
+  assert.equal(sink.closed, true);
+  assert.equal(sink.written.length, 6);
+  assert.ok(!active.records().some((r) => r.type === 'model.delta'), 'deltas are not kept in the replay buffer');
+  assert.equal(seen.length, 6, 'listeners see every record, deltas included');
+  assert.equal(active.progress.subCalls, 1);
+  assert.equal(active.progress.costUnknown, true);
+  assert.equal(active.trajectoryPath, '/tmp/x.rlm.jsonl');
+});
+
+test('stop() aborts the signal and the run ends cancelled', async () => {
+  const controller = new AbortController();
+  const run = scriptedRun('r2', [runStarted('r2')], { hang: true, signal: controller.signal });
+  const active = new ActiveRun({ run, controller, question: 'q', now: () => 0 });
+  setTimeout(() => active.stop(), 5);
+  const result = await active.result;
+  assert.equal(result.status, 'cancelled');
+  assert.equal(active.stopping, true);
+});
+
+test('a loop that throws ends as an error result carrying the typed error', async () => {
+  const boom = new TypeError('bad wiring');
+  const active = new ActiveRun({ run: scriptedRun('r3', [runStarted('r3')], { throwError: boom }), controller: new AbortController(), question: 'q', now: () => 0 });
+  const result = await active.result;
+  assert.equal(result.status, 'error');
+  assert.equal(result.error?.kind, 'TypeError');
+  assert.equal(active.error, boom);
+});
+
+test('a throwing listener does not end the run for the others', async () => {
+  const active = new ActiveRun({ run: scriptedRun('r4', [runStarted('r4'), finished('r4', 'ok')]), controller: new AbortController(), question: 'q', now: () => 0 });
+  active.subscribe(() => {
+    throw new Error('disposed view');
+  });
+  const result = await active.result;
+  assert.equal(result.answer, 'ok');
+});

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BudgetExceededError } from '../../../src/core/loop/loopErrors';
+import { AuthError, NetworkError } from '../../../src/core/models/modelErrors';
+import { describeError, describeRunError } from '../../../src/vscode/errors/describeError';
+import { MissingApiKeyError, NoModelConfiguredError, TargetRefusedError, UntrustedWorkspaceError } from '../../../src/vscode/errors/extensionErrors';
+import { RunBusyError } from '../../../src/vscode/run/runRegistry';
+
+const info = { provider: 'openai' as const, endpoint: 'http://127.0.0.1:4000/v1', model: 'gpt-x', status: 401 };
+
+test('a refused key names the server and offers Set API key...', () => {
+  const m = describeError(new AuthError('invalid api key', info));
+  assert.match(m.text, /The model server at http:\/\/127\.0\.0\.1:4000\/v1 \(model gpt-x\) refused the key/);
+  assert.deepEqual(m.steps, ['setApiKey', 'configureModels']);
+  assert.doesNotMatch(m.text, /sk-/);
+});
+
+test('an unreachable server asks whether it runs and offers Test connection', () => {
+  const m = describeError(new NetworkError('connect ECONNREFUSED', { ...info, status: undefined }));
+  assert.match(m.text, /Could not reach the model server at http:\/\/127\.0\.0\.1:4000\/v1/);
+  assert.ok(m.steps.includes('testConnection'));
+});
+
+test('first use, missing key, untrusted workspace, refused target and busy target each get their sentence', () => {
+  assert.deepEqual(describeError(new NoModelConfiguredError()).steps, ['configureModels']);
+  assert.match(describeError(new MissingApiKeyError({ provider: 'anthropic', baseUrl: '', model: 'c' })).text, /No API key is set for anthropic at its official endpoint/);
+  const untrusted = describeError(new UntrustedWorkspaceError());
+  assert.match(untrusted.text, /not trusted/);
+  assert.deepEqual(untrusted.steps, ['manageTrust']);
+  assert.match(describeError(new TargetRefusedError('a.png', 'binary', 'a.png is a binary file; RLM reads text.')).text, /binary/);
+  assert.deepEqual(describeError(new RunBusyError('k', 'first')).steps, ['stop']);
+});
+
+test('limits point at the setting to raise; unknown errors at the log', () => {
+  const limit = describeError(new BudgetExceededError('iterations', 30, 30));
+  assert.match(limit.text, /Raise rlm\.maxIterations/);
+  assert.match(describeRunError({ kind: 'limit', message: 'cost', limit: 'costUsd' }).text, /rlm\.maxCostUsd/);
+  assert.deepEqual(describeError(new Error('weird')).steps, ['showLog']);
+  assert.equal(describeRunError({ kind: 'RunCancelledError', message: 'x' }).severity, 'info');
+});
+
+test('a recorded run error of a model kind keeps its message and next step', () => {
+  const m = describeRunError({ kind: 'auth', message: 'OpenAI-compatible model "m" at http://x/v1 (HTTP 401): bad key' });
+  assert.equal(m.text, 'The model server refused the key: OpenAI-compatible model "m" at http://x/v1 (HTTP 401): bad key. Set the API key for it.');
+  assert.deepEqual(m.steps, ['setApiKey', 'configureModels']);
+});

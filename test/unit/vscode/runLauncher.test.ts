@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReplFactory, RunOptions } from '../../../src/core/loop/loopTypes';
+import type { ModelConfig } from '../../../src/core/models/modelTypes';
+import type { ReplSession } from '../../../src/core/repl/replTypes';
+import { createBridgeRouter } from '../../../src/core/loop/rlmRun';
+import type { RlmEngine } from '../../../src/vscode/engine/engineTypes';
+import { MissingApiKeyError, NoModelConfiguredError } from '../../../src/vscode/errors/extensionErrors';
+import { Conversation } from '../../../src/vscode/run/conversation';
+import { RunLauncher } from '../../../src/vscode/run/runLauncher';
+import { RunBusyError, RunRegistry } from '../../../src/vscode/run/runRegistry';
+import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
+import type { RlmSettings } from '../../../src/vscode/settings/rlmSettings';
+import { finished, runStarted, scriptedRun } from './runFakes';
+
+function settings(values: Record<string, unknown> = {}): RlmSettings {
+  return readRlmSettings((key) => ({ 'root.provider': 'openai', 'root.baseUrl': 'http://127.0.0.1:9/v1', 'root.model': 'm', ...values })[key]);
+}
+
+function fakeSession(): ReplSession & { closed: boolean } {
+  return {
+    closed: false,
+    protections: { separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true, jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: [] },
+    bindContext: async () => { throw new Error('not used'); },
+    execute: async () => { throw new Error('not used'); },
+    interrupt: () => undefined,
+    onOutput: () => () => undefined,
+    async close() {
+      this.closed = true;
+    },
+  };
+}
+
+function harness(options: { hang?: boolean } = {}) {
+  const runs: RunOptions[] = [];
+  const clients: ModelConfig[] = [];
+  let n = 0;
+  const engine: RlmEngine = {
+    createRlmRun: (o) => {
+      runs.push(o);
+      const id = `run${++n}`;
+      return scriptedRun(id, [runStarted(id, o.question), ...(options.hang ? [] : [finished(id, `answer ${n}`)])], { hang: options.hang ?? false, ...(o.signal ? { signal: o.signal } : {}) });
+    },
+    createBridgeRouter,
+    createModelClient: (c) => {
+      clients.push(c);
+      return { provider: c.provider, model: c.model, endpoint: c.baseUrl ?? '', complete: async () => { throw new Error('unused'); } };
+    },
+    createReplPool: () => { throw new Error('unused'); },
+  };
+  const acquired: Array<ReplSession & { closed: boolean }> = [];
+  const repl: ReplFactory = {
+    acquire: async () => {
+      const s = fakeSession();
+      acquired.push(s);
+      return s;
+    },
+    release: async (s, reusable) => {
+      if (!reusable) await s.close();
+    },
+  };
+  const registry = new RunRegistry();
+  const keys = new Map<string, string>();
+  const launcher = new RunLauncher({
+    engine: async () => engine,
+    replPool: async () => repl,
+    registry,
+    apiKey: async (s) => keys.get(`${s.provider}|${s.baseUrl}`),
+    openSink: () => undefined,
+    now: () => 0,
+  });
+  const gather = async () => ({ source: { kind: 'text' as const, text: 'abc' }, target: { kind: 'file' as const, paths: ['a.txt'], totalBytes: 3, fileCount: 1, skipped: [] } });
+  return { launcher, registry, runs, clients, keys, gather, repl, acquired, engine };
+}
+
+test('no model configured is a typed error before anything else happens', async () => {
+  const h = harness();
+  await assert.rejects(h.launcher.start({ contextKey: 'k', question: 'q', settings: settings({ 'root.model': '' }), gather: h.gather }), NoModelConfiguredError);
+  assert.equal(h.registry.isBusy('k'), false);
+});
+
+test('a hosted endpoint without a key is refused, and the target is released', async () => {
+  const h = harness();
+  await assert.rejects(h.launcher.start({ contextKey: 'k', question: 'q', settings: settings({ 'root.baseUrl': '' }), gather: h.gather }), MissingApiKeyError);
+  assert.equal(h.registry.isBusy('k'), false);
+  h.keys.set('openai|', 'sk-test');
+  const run = await h.launcher.start({ contextKey: 'k', question: 'q', settings: settings({ 'root.baseUrl': '' }), gather: h.gather });
+  assert.ok(run);
+  assert.equal(h.clients[0]?.apiKey, 'sk-test');
+});
+
+test('a run gets the gathered context, the settings limits and a separate sub model', async () => {
+  const h = harness();
+  const s = settings({ 'sub.model': 'small', maxIterations: 7, maxCostUsd: 0.5, cellTimeoutSeconds: 2 });
+  const run = await h.launcher.start({ contextKey: 'k', question: 'what?', settings: s, gather: h.gather });
+  const result = await run?.result;
+  assert.equal(result?.answer, 'answer 1');
+  assert.deepEqual(h.runs[0]?.limits, { maxIterations: 7, maxCostUsd: 0.5, cellTimeoutMs: 2000 });
+  assert.deepEqual(h.clients.map((c) => c.model), ['m', 'small']);
+  assert.equal(h.runs[0]?.context.kind, 'text');
+});
+
+test('one run at a time per context: a second request is refused with RunBusyError until the first ends', async () => {
+  const h = harness({ hang: true });
+  const first = await h.launcher.start({ contextKey: 'k', question: 'first', settings: settings(), gather: h.gather });
+  await assert.rejects(h.launcher.start({ contextKey: 'k', question: 'second', settings: settings(), gather: h.gather }), (e: unknown) => e instanceof RunBusyError && e.runningQuestion === 'first');
+  const other = await h.launcher.start({ contextKey: 'other', question: 'elsewhere', settings: settings(), gather: h.gather });
+  first?.stop();
+  other?.stop();
+  await first?.result;
+  await other?.result;
+  await new Promise((r) => setImmediate(r));
+  assert.equal(h.registry.isBusy('k'), false);
+});
+
+test('declining at the confirmation starts nothing and frees the target', async () => {
+  const h = harness();
+  const run = await h.launcher.start({ contextKey: 'k', question: 'q', settings: settings(), gather: async () => undefined });
+  assert.equal(run, undefined);
+  assert.equal(h.runs.length, 0);
+  assert.equal(h.registry.isBusy('k'), false);
+});
+
+test('follow-ups in a conversation reuse the warm session and pass earlier turns', async () => {
+  const h = harness();
+  const conversation = new Conversation({ repl: async () => h.repl, createBridgeRouter: async () => createBridgeRouter() });
+  const first = await h.launcher.start({ contextKey: 'k', question: 'one', settings: settings(), gather: h.gather, conversation });
+  await first?.result;
+  await new Promise((r) => setImmediate(r));
+  const second = await h.launcher.start({ contextKey: 'k', question: 'two', settings: settings(), gather: h.gather, conversation });
+  await second?.result;
+  assert.equal(h.acquired.length, 1, 'one REPL for the whole conversation');
+  assert.equal(h.runs[0]?.session, h.runs[1]?.session);
+  assert.ok(h.runs[1]?.sessionBridge);
+  assert.deepEqual(h.runs[0]?.priorTurns, []);
+  assert.deepEqual(h.runs[1]?.priorTurns, [{ question: 'one', answer: 'answer 1' }]);
+  await new Promise((r) => setImmediate(r));
+  await h.launcher.start({ contextKey: 'other', question: 'three', settings: settings(), gather: h.gather, conversation });
+  assert.equal(h.acquired.length, 2, 'a different target gets a fresh REPL');
+  assert.equal(h.acquired[0]?.closed, true, 'the old one is closed');
+  await conversation.end();
+  assert.equal(h.acquired[1]?.closed, true);
+});

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from '../../../src/vscode/models/modelPresets';
+import { ApiKeyStore, describeKeySlot, secretKeyName } from '../../../src/vscode/models/secretKeys';
+import { SettingsError, isModelConfigured, readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
+
+const read = (values: Record<string, unknown>) => readRlmSettings((k) => values[k]);
+
+test('defaults: nothing configured, sub model the same as root, no cost limit', () => {
+  const s = read({});
+  assert.equal(isModelConfigured(s), false);
+  assert.equal(s.sub, undefined);
+  assert.deepEqual(s.limits, {});
+  assert.equal(s.contextLimitBytes, 64 * 1024 * 1024);
+  assert.equal(s.confirmBeforeSending, true);
+});
+
+test('empty sub fields take the root values field by field; another provider defaults to its own endpoint', () => {
+  const root = { 'root.provider': 'openai', 'root.baseUrl': 'http://localhost:11434/v1', 'root.model': 'big' };
+  assert.deepEqual(read({ ...root, 'sub.model': 'small' }).sub, { provider: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'small' });
+  assert.deepEqual(read({ ...root, 'sub.provider': 'anthropic', 'sub.model': 'haiku' }).sub, { provider: 'anthropic', baseUrl: '', model: 'haiku' });
+});
+
+test('bad values are typed errors naming the setting', () => {
+  assert.throws(() => read({ 'root.provider': 'gemini' }), (e: unknown) => e instanceof SettingsError && e.setting === 'root.provider');
+  assert.throws(() => read({ maxIterations: 2.5 }), /rlm.maxIterations is 2.5, but it must be an integer ≥ 1/);
+  assert.throws(() => read({ include: 'src/**' }), /list of glob strings/);
+});
+
+test('presets cover the issue list, local servers need no key', () => {
+  assert.deepEqual(MODEL_PRESETS.map((p) => p.label), ['OpenAI', 'Anthropic', 'OpenRouter', 'Ollama', 'LM Studio', 'vLLM', 'Custom…']);
+  assert.equal(MODEL_PRESETS.find((p) => p.id === 'ollama')?.baseUrl, 'http://localhost:11434/v1');
+  assert.equal(MODEL_PRESETS.find((p) => p.id === 'lmstudio')?.baseUrl, 'http://localhost:1234/v1');
+  assert.equal(presetFor('openai', 'HTTP://localhost:11434/v1/')?.id, 'ollama');
+  assert.equal(presetFor('anthropic', '')?.id, 'anthropic');
+});
+
+test('base URLs are validated with the fix in the message', () => {
+  assert.equal(validateBaseUrl(''), undefined);
+  assert.equal(validateBaseUrl('http://localhost:1234/v1'), undefined);
+  assert.match(validateBaseUrl('localhost:1234') ?? '', /http/);
+  assert.match(validateBaseUrl('https://user:pw@x.org/v1') ?? '', /credentials/);
+  assert.equal(normalizeBaseUrl('HTTPS://Api.Example.com/v1/'), 'https://api.example.com/v1');
+});
+
+test('keys live under one secret per provider and endpoint, and Clear removes them all', async () => {
+  const secrets = new Map<string, string>();
+  const state = new Map<string, unknown>();
+  const store = new ApiKeyStore(
+    { get: async (k) => secrets.get(k), store: async (k, v) => void secrets.set(k, v), delete: async (k) => void secrets.delete(k) },
+    { get: <T>(k: string) => state.get(k) as T | undefined, update: async (k, v) => void state.set(k, v) },
+  );
+  await store.set('openai', '', ' sk-1 ');
+  await store.set('openai', 'http://localhost:1234/v1/', 'lm');
+  assert.equal(await store.get('openai', undefined), 'sk-1');
+  assert.equal(await store.get('openai', 'http://LOCALHOST:1234/v1'), 'lm');
+  assert.equal(await store.get('anthropic', ''), undefined);
+  assert.equal(secretKeyName('openai', ''), 'rlm.apiKey/openai/default');
+  assert.equal(describeKeySlot('anthropic', ''), 'anthropic at api.anthropic.com');
+  await assert.rejects(store.set('openai', '', '  '), /empty API key/);
+  assert.equal(await store.clearAll(), 2);
+  assert.equal(secrets.size, 0);
+});

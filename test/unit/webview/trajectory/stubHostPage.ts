@@ -1,0 +1,82 @@
+// Loads the real trajectory webview bundle in a plain Chromium page, with the production HTML and CSP,
+// and answers its protocol with the real host session (TrajectorySession) in this Node process.
+// Used by the browser tests and by bench/viewBench.ts. Needs `npm run build` (dist/webview/).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import type { RunNode } from '../../../../src/core/trajectory/treeTypes';
+import type { HostToWebview } from '../../../../src/shared/trajectoryProtocol';
+import type { RunSourceInfo } from '../../../../src/vscode/trajectory/runProjection';
+import { trajectoryHtml } from '../../../../src/vscode/trajectory/trajectoryHtml';
+import { TrajectorySession, type SessionActions } from '../../../../src/vscode/trajectory/trajectorySession';
+
+const repo = resolve(import.meta.dirname, '../../../..');
+
+export interface StubHost {
+  session: TrajectorySession;
+  /** Messages the page posted, in order. */
+  received: unknown[];
+  /** Actions the page asked for (stop, export, copy). */
+  actions: string[];
+  cleanup(): void;
+}
+
+export interface StubHostOptions {
+  root(): RunNode;
+  info?: RunSourceInfo;
+  isLive?(): boolean;
+  stop?(): void;
+}
+
+/** Opens the view in `page` and resolves once the page is loaded (the handshake follows by itself). */
+export async function openStubView(page: Page, options: StubHostOptions): Promise<StubHost> {
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-view-'));
+  const received: unknown[] = [];
+  const actions: string[] = [];
+  // Host -> page messages go out strictly in order, as JSON text: Playwright's own argument
+  // serialisation is far slower than VS Code's postMessage for large messages and would skew timings.
+  let chain: Promise<unknown> = Promise.resolve();
+  const post = (message: HostToWebview): void => {
+    const json = JSON.stringify(message);
+    chain = chain.then(() => page.evaluate(`window.postMessage(JSON.parse(${JSON.stringify(json)}), '*')`)).catch(() => undefined);
+  };
+  const sessionActions: SessionActions = {
+    stop: options.stop ? () => { actions.push('stop'); options.stop?.(); } : undefined,
+    exportAs: async (format) => void actions.push(`export:${format}`),
+    copyText: async (text) => void actions.push(`copy:${text}`),
+  };
+  const session = new TrajectorySession({
+    post,
+    root: options.root,
+    info: () => options.info ?? { source: 'test.rlm.jsonl', format: 'rlm', problems: { count: 0, first: [] } },
+    isLive: options.isLive ?? (() => false),
+    actions: sessionActions,
+  });
+  await page.exposeBinding('__rlmToHost', (_source, message: unknown) => {
+    received.push(message);
+    void session.handle(message);
+  });
+  const file = (...parts: string[]): string => pathToFileURL(join(repo, ...parts)).href;
+  const nonce = 'stubnonce123';
+  let html = trajectoryHtml({
+    cspSource: 'file:',
+    scriptUri: file('dist', 'webview', 'trajectory.js'),
+    styleUri: file('media', 'trajectory.css'),
+    codiconUri: file('dist', 'webview', 'codicon.css'),
+    title: 'stub',
+    nonce,
+  });
+  const stub = `<script nonce="${nonce}">
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
+let __state;
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__rlmToHost(m), getState: () => __state, setState: (s) => { __state = s; } });
+</script>\n`;
+  html = html.replace(`<script nonce="${nonce}" src=`, `${stub}<script nonce="${nonce}" src=`);
+  const pagePath = join(dir, 'index.html');
+  writeFileSync(pagePath, html);
+  await page.goto(pathToFileURL(pagePath).href);
+  return { session, received, actions, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { freshNonce, trajectoryHtml } from '../../../../src/vscode/trajectory/trajectoryHtml';
+
+describe('trajectoryHtml', () => {
+  const input = { cspSource: 'https://file+.vscode-resource.example', scriptUri: 'https://r/dist/webview/trajectory.js', styleUri: 'https://r/media/trajectory.css', codiconUri: 'https://r/dist/webview/codicon.css', title: 'T "<x>"' };
+
+  it('has a strict CSP: nothing by default, scripts only with the nonce, no inline or remote code', () => {
+    const html = trajectoryHtml({ ...input, nonce: 'N0NCE' });
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'nonce-N0NCE'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*|https?:\/\/(?!file\+)/);
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    assert.deepEqual(scripts, ['<script nonce="N0NCE" src="https://r/dist/webview/trajectory.js">']);
+    assert.match(html, /<title>T &quot;&lt;x&gt;&quot;<\/title>/);
+  });
+
+  it('uses a fresh nonce on every render', () => {
+    const a = freshNonce();
+    const b = freshNonce();
+    assert.notEqual(a, b);
+    assert.match(a, /^[A-Za-z0-9]{16,}$/);
+    const html1 = trajectoryHtml(input);
+    const html2 = trajectoryHtml(input);
+    const nonceOf = (html: string) => /nonce-([A-Za-z0-9]+)/.exec(html)?.[1];
+    assert.notEqual(nonceOf(html1), nonceOf(html2));
+  });
+});

@@ -1,0 +1,173 @@
+// The webview's DOM-free decisions: formatting, follow mode, paging, waterfall layout, outline
+// labels, search input and Python tokens.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { TurnSummary } from '../../../../src/shared/trajectoryProtocol';
+import { FollowMode, isAtBottom } from '../../../../webview/trajectory/followMode';
+import { outlineLabel, placeholderText } from '../../../../webview/trajectory/outlineModel';
+import { MAX_HIGHLIGHT_CHARS, highlightPython } from '../../../../webview/trajectory/pythonTokens';
+import { buildFilters, describeResults } from '../../../../webview/trajectory/searchModel';
+import { assignLanes, layoutWaterfall, MIN_WIDTH_PCT, placeOnTrack } from '../../../../webview/trajectory/timelineLayout';
+import { slotRange } from '../../../../webview/trajectory/slotRange';
+import { TurnPaging } from '../../../../webview/trajectory/turnPaging';
+import { formatCost, formatDuration, formatTokens, statusLabel } from '../../../../webview/trajectory/viewFormat';
+
+describe('viewFormat', () => {
+  it('formats tokens, durations and costs, never showing an unknown cost as $0', () => {
+    assert.equal(formatTokens(999), '999');
+    assert.equal(formatTokens(1234), '1.2k');
+    assert.equal(formatTokens(56_000), '56k');
+    assert.equal(formatTokens(2_500_000), '2.50M');
+    assert.equal(formatDuration(450), '450 ms');
+    assert.equal(formatDuration(2345), '2.35 s');
+    assert.equal(formatDuration(125_000), '2 min 5 s');
+    assert.equal(formatDuration(undefined), '–');
+    assert.equal(formatCost(null), 'cost unknown');
+    assert.equal(formatCost(0), '$0.00');
+    assert.equal(formatCost(0.0042), '$0.0042');
+    assert.equal(formatCost(1.5, true), '≥ $1.50');
+    assert.equal(formatCost(0, true), 'cost unknown');
+    assert.equal(statusLabel('cancelled'), 'Stopped');
+  });
+});
+
+describe('FollowMode', () => {
+  const at = (scrollTop: number, scrollHeight = 2000, clientHeight = 500) => ({ scrollTop, scrollHeight, clientHeight });
+
+  it('follows until the user scrolls up, and resumes at the bottom', () => {
+    const follow = new FollowMode();
+    assert.equal(follow.active, true);
+    follow.onScroll(at(1500));
+    assert.equal(follow.active, true);
+    follow.onScroll(at(900));
+    assert.equal(follow.active, false, 'scrolling up stops following');
+    follow.onScroll(at(1200));
+    assert.equal(follow.active, false, 'scrolling down but not to the bottom keeps it off');
+    follow.onScroll(at(1490));
+    assert.equal(follow.active, true, 'reaching the bottom resumes');
+  });
+
+  it('ignores its own scrolling to the newest cell, and stops on a deliberate jump', () => {
+    const follow = new FollowMode();
+    follow.onScroll(at(1500, 2000));
+    follow.markProgrammaticScroll();
+    follow.onScroll(at(1600, 3000)); // content grew: not at the bottom yet, but we scrolled ourselves
+    assert.equal(follow.active, true);
+    follow.stop();
+    assert.equal(follow.active, false);
+    assert.equal(isAtBottom(at(1460)), true);
+    assert.equal(isAtBottom(at(1400)), false);
+  });
+});
+
+describe('TurnPaging', () => {
+  it('asks for the pages in view plus one either side, once', () => {
+    const paging = new TurnPaging(10);
+    assert.deepEqual(paging.take(25, 38, 5000), [1, 2, 3, 4]);
+    assert.deepEqual(paging.take(25, 38, 5000), [], 'pending pages are not asked again');
+    paging.loaded(2);
+    assert.deepEqual(paging.take(0, 5, 5000), [0]);
+    assert.deepEqual(paging.take(4990, 4999, 5000), [498, 499]);
+    assert.deepEqual(new TurnPaging(10).take(0, 3, 0), []);
+  });
+
+  it('re-asks for pages whose turns changed and frees far pages, farthest first', () => {
+    const paging = new TurnPaging(10);
+    for (const p of paging.take(0, 100, 1000)) paging.loaded(p);
+    assert.deepEqual(paging.invalidate([5, 7, 55, 2000]), [0, 5]);
+    assert.deepEqual(paging.take(0, 9, 1000), [0]);
+    assert.deepEqual(paging.evictable(90, 99, 2), [1, 2, 3, 4, 6]);
+    paging.forget(1);
+    assert.equal(paging.state(1), undefined);
+  });
+});
+
+describe('timelineLayout', () => {
+  it('places spans as percentages of the track, with a minimum width and running spans up to now', () => {
+    assert.deepEqual(placeOnTrack({ id: 'a', start: 100, end: 150 }, 100, 200, 0), { id: 'a', left: 0, width: 50, running: false });
+    assert.equal(placeOnTrack({ id: 'b', start: 150, end: 150 }, 100, 200, 0).width, MIN_WIDTH_PCT);
+    assert.deepEqual(placeOnTrack({ id: 'c', start: 180 }, 100, 200, 190), { id: 'c', left: 80, width: 10, running: true });
+  });
+
+  it('puts overlapping spans on separate lanes: lanes equal peak parallelism', () => {
+    const lanes = assignLanes([
+      { id: 'a', start: 0, end: 10 },
+      { id: 'b', start: 2, end: 8 },
+      { id: 'c', start: 3, end: 12 },
+      { id: 'd', start: 10, end: 15 },
+      { id: 'e', start: 12, end: 13 },
+    ], 0);
+    assert.deepEqual(Object.fromEntries(lanes), { a: 0, b: 1, c: 2, d: 0, e: 1 });
+    assert.equal(layoutWaterfall([{ id: 'x', start: 0, end: 1 }, { id: 'y', start: 0, end: 1 }], 0, 1, 0).lanes, 2);
+  });
+});
+
+describe('outline and search models', () => {
+  const summary: TurnSummary = { index: 6, turn: 7, cells: 1, subCalls: 3, errors: 1, final: true, running: false, startedAt: 0, finishedAt: 1500, costUsd: 0.01, firstLine: 'x = 1' };
+
+  it('labels turns with their markers', () => {
+    const label = outlineLabel(summary);
+    assert.equal(label.text, '7 ⚠ ✓ x = 1');
+    assert.deepEqual(label.classes, ['outline-entry', 'has-error', 'is-final']);
+    assert.match(label.title, /3 sub-call\(s\), 1 error\(s\), \$0\.010, 1\.50 s/);
+    assert.equal(placeholderText(summary), 'Turn 7 · 1 cell · 3 sub-calls · 1 error   x = 1');
+  });
+
+  it('turns search input into filters, or nothing to search', () => {
+    assert.equal(buildFilters({ query: '  ', errorsOnly: false, model: '', depth: '' }), undefined);
+    assert.deepEqual(buildFilters({ query: 'x', errorsOnly: false, model: '', depth: '' }), { errorsOnly: false });
+    assert.deepEqual(buildFilters({ query: '', errorsOnly: true, model: 'm', depth: '2' }), { errorsOnly: true, model: 'm', depth: 2 });
+    assert.deepEqual(buildFilters({ query: '', errorsOnly: false, model: '', depth: '1' }), { errorsOnly: false, depth: 1 });
+    assert.equal(describeResults(0, false, 0), 'No matches.');
+    assert.equal(describeResults(1200, true, 500), '1,200 matches (showing the first 500)');
+  });
+});
+
+describe('highlightPython', () => {
+  it('splits highlighted code into lines of scoped text, keeping every character', () => {
+    const code = 'def f(x):\n    return "<script>" + 1  # note\n\nprint(f(2))';
+    const lines = highlightPython(code);
+    assert.equal(lines.length, 4);
+    assert.equal(lines.map((l) => l.map((s) => s.text).join('')).join('\n'), code);
+    assert.deepEqual(lines[0]![0], { text: 'def', scope: 'keyword' });
+    assert.ok(lines[1]!.some((s) => s.scope === 'string' && s.text === '"<script>"'));
+    assert.ok(lines[1]!.some((s) => s.scope === 'comment'));
+    assert.deepEqual(lines[2], []);
+  });
+
+  it('leaves huge code unhighlighted but intact', () => {
+    const code = `x = 1\n${'y'.repeat(MAX_HIGHLIGHT_CHARS)}`;
+    const lines = highlightPython(code);
+    assert.equal(lines.length, 2);
+    assert.equal(lines[1]![0]!.scope, undefined);
+    assert.equal(lines[1]![0]!.text.length, MAX_HIGHLIGHT_CHARS);
+  });
+});
+
+describe('slotRange', () => {
+  // Slots of varying heights stacked from 0: 40, 600, 40, 40, 600, ...
+  const slots = Array.from({ length: 50 }, (_, i) => ({ offsetHeight: i % 3 === 1 ? 600 : 40 }));
+  let top = 0;
+  const boxes = slots.map((s) => {
+    const box = { offsetTop: top, offsetHeight: s.offsetHeight };
+    top += s.offsetHeight;
+    return box;
+  });
+
+  it('finds the first and last slot overlapping a band, by offsets', () => {
+    assert.deepEqual(slotRange(boxes, 0, 100), [0, 1]);
+    assert.deepEqual(slotRange(boxes, 650, 700), [2, 3]);
+    assert.deepEqual(slotRange(boxes, -800, -10), [0, 0]);
+    assert.deepEqual(slotRange(boxes, top + 100, top + 200), [49, 49]);
+    assert.equal(slotRange([], 0, 10), undefined);
+  });
+
+  it('agrees with a linear scan everywhere', () => {
+    for (let from = -100; from < top + 100; from += 37) {
+      const to = from + 900;
+      const overlapping = boxes.map((b, i) => [b, i] as const).filter(([b]) => b.offsetTop + b.offsetHeight >= from && b.offsetTop <= to).map(([, i]) => i);
+      const expected: [number, number] = overlapping.length ? [overlapping[0]!, overlapping[overlapping.length - 1]!] : from < 0 ? [0, 0] : [49, 49];
+      assert.deepEqual(slotRange(boxes, from, to), expected, `band ${from}..${to}`);
+    }
+  });
+});

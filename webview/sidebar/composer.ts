@@ -1,0 +1,79 @@
+// The question box: target picker, text area (Enter sends, Shift+Enter is a new line), Send.
+// Created once, so typing is never interrupted by state updates; only its options and enabled
+// state follow the host's state.
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import type { ChatTarget, SidebarState } from '../../src/shared/sidebarState';
+import { button, h } from './dom';
+import type { HostChannel } from './hostChannel';
+
+const PICK_FOLDER = '__pick_folder__';
+
+type ValueElement = HTMLElement & { value: string; disabled: boolean };
+
+export function targetKey(t: ChatTarget): string {
+  return `${t.kind}|${t.uri ?? ''}`;
+}
+
+export class Composer {
+  readonly element: HTMLElement;
+  private readonly select: ValueElement;
+  private readonly textarea: ValueElement;
+  private readonly send: HTMLElement;
+  private targets: ChatTarget[] = [];
+  private state: SidebarState | undefined;
+
+  constructor(private readonly host: HostChannel) {
+    this.select = h('vscode-single-select', { 'aria-label': 'Ask about', 'data-testid': 'target-select' }) as ValueElement;
+    this.select.addEventListener('change', () => this.onTargetChange());
+    this.textarea = h('vscode-textarea', { placeholder: 'Ask about the code… (Enter to send, Shift+Enter for a new line)', 'aria-label': 'Question', rows: '3', resize: 'vertical', 'data-testid': 'question' }) as ValueElement;
+    this.textarea.addEventListener('keydown', (event: KeyboardEvent) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    this.send = button('Ask', () => this.submit(), { icon: 'send', testId: 'send' });
+    this.element = h('form', { class: 'composer', 'aria-label': 'Ask a question' }, h('label', { class: 'target-row' }, 'About ', this.select), this.textarea, h('div', { class: 'composer-actions' }, this.send));
+    this.element.addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  update(state: SidebarState): void {
+    this.state = state;
+    const keys = state.targets.map(targetKey).join(';');
+    if (keys !== this.targets.map(targetKey).join(';') || this.select.value !== targetKey(state.selectedTarget)) {
+      this.targets = state.targets;
+      this.select.replaceChildren(
+        ...state.targets.map((t) => h('vscode-option', { value: targetKey(t), selected: targetKey(t) === targetKey(state.selectedTarget) }, t.kind === 'workspace' ? 'Workspace' : `${t.kind === 'file' ? 'File' : 'Folder'}: ${t.label}`)),
+        h('vscode-option', { value: PICK_FOLDER }, 'Choose a folder…'),
+      );
+      this.select.value = targetKey(state.selectedTarget);
+    }
+    const disabled = state.busy || !state.trusted;
+    this.send.toggleAttribute('disabled', disabled);
+    this.textarea.title = !state.trusted ? 'Disabled: the workspace is not trusted' : state.busy ? 'Wait for the current question, or stop it' : '';
+  }
+
+  focus(): void {
+    this.textarea.focus();
+  }
+
+  private onTargetChange(): void {
+    const value = this.select.value;
+    if (value === PICK_FOLDER) {
+      if (this.state) this.select.value = targetKey(this.state.selectedTarget);
+      this.host.post({ type: 'chat.pickFolder' });
+      return;
+    }
+    const target = this.targets.find((t) => targetKey(t) === value);
+    if (target) this.host.post({ type: 'chat.selectTarget', target });
+  }
+
+  private submit(): void {
+    const question = this.textarea.value.trim();
+    if (!question || !this.state || this.state.busy || !this.state.trusted) return;
+    this.host.post({ type: 'chat.ask', question, target: this.state.selectedTarget });
+    this.textarea.value = '';
+  }
+}

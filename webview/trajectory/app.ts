@@ -1,0 +1,227 @@
+// Composes the trajectory view: toolbar (search, filters, timeline, outline, jump, export), header,
+// turn list and outline, and wires them to the host's pushed messages.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { PAGE, type HostToWebview, type MessageOf, type RunHeaderView, type SearchHit } from '../../src/shared/trajectoryProtocol';
+import { el, iconButton } from './dom';
+import { headerView } from './headerView';
+import type { HostBridge } from './hostBridge';
+import { nextFocusable } from './keyboardNav';
+import { OutlinePanel } from './outlinePanel';
+import { SearchPanel } from './searchPanel';
+import { TurnList, type ListMode } from './turnList';
+import { renderTurn } from './turnView';
+import type { RenderContext } from './renderContext';
+
+interface SavedState {
+  scrollTop: number;
+  mode: ListMode;
+  outlineHidden: boolean;
+  /** Where the run came from: a revived live panel reopens this file. */
+  source?: string;
+}
+
+export class TrajectoryApp {
+  private header: RunHeaderView | undefined;
+  private live = false;
+  private readonly ctx: RenderContext;
+  private readonly scroller: HTMLElement;
+  private readonly headerSlot: HTMLElement;
+  private readonly notices: HTMLElement;
+  private readonly list: TurnList;
+  private readonly outline: OutlinePanel;
+  /** Built when the page is idle after the first cells: its web components cost time up front. */
+  private search: SearchPanel | undefined;
+  private readonly searchSlot: HTMLElement;
+  private mode: ListMode = 'cells';
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly saved: SavedState | undefined;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly bridge: HostBridge,
+  ) {
+    this.saved = bridge.api.getState() as SavedState | undefined;
+    this.ctx = {
+      bridge,
+      rootHeader: () => this.requireHeader(),
+      renderTurn: (turn) => renderTurn(this.ctx, turn),
+      notify: (level, message) => this.notify(level, message),
+    };
+    this.scroller = el('main', { className: 'scroller', attrs: { id: 'scroller', tabindex: '-1' } });
+    this.headerSlot = el('div', { className: 'header-slot' });
+    this.notices = el('div', { className: 'notices', attrs: { 'aria-live': 'polite' } });
+    this.list = new TurnList(this.ctx, this.scroller, () => this.requireHeader().runId, () => this.requireHeader());
+    this.outline = new OutlinePanel((index) => this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true })));
+    this.searchSlot = el('div', { className: 'search' });
+    this.scroller.append(this.headerSlot, this.list.element);
+    this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.notices);
+    if (this.saved?.outlineHidden) this.root.classList.add('outline-hidden');
+    if (this.saved?.mode) this.setMode(this.saved.mode);
+    this.scroller.addEventListener('scroll', () => this.saveSoon(), { passive: true });
+    this.scroller.addEventListener('keydown', (event) => this.onKey(event));
+    document.addEventListener('keydown', (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'f') {
+        event.preventDefault();
+        this.ensureSearch().focus();
+      }
+    });
+    bridge.on('state', (m) => this.onState(m));
+    bridge.on('update', (m) => this.onUpdate(m));
+
+    bridge.on('streaming', (m) => {
+      if (m.runId === this.header?.runId) this.list.setStreaming(m.turnIndex, m.text);
+    });
+    bridge.on('notice', (m) => this.notify(m.level, m.message));
+  }
+
+  private ensureSearch(): SearchPanel {
+    if (!this.search) {
+      this.search = new SearchPanel(this.ctx, (hit) => this.jumpToHit(hit));
+      this.searchSlot.replaceWith(this.search.element);
+      if (this.header) this.search.setChoices(this.header.models, this.header.maxDepth);
+    }
+    return this.search;
+  }
+
+  private requireHeader(): RunHeaderView {
+    if (!this.header) throw new Error('the run header has not arrived yet');
+    return this.header;
+  }
+
+  private toolbar(): HTMLElement {
+    const modeButton = iconButton('graph', 'Toggle timeline', () => this.setMode(this.mode === 'cells' ? 'timeline' : 'cells'), 'Timeline');
+    modeButton.id = 'toggle-timeline';
+    return el('div', { className: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Trajectory tools' } }, [
+      iconButton('list-tree', 'Toggle outline', () => {
+        this.root.classList.toggle('outline-hidden');
+        this.saveSoon();
+      }),
+      modeButton,
+      iconButton('arrow-down', 'Jump to final answer', () => this.jumpToAnswer(), 'Answer'),
+      iconButton('notebook', 'Export as .ipynb', () => this.bridge.post({ type: 'export', format: 'ipynb' }), '.ipynb'),
+      iconButton('markdown', 'Export as Markdown', () => this.bridge.post({ type: 'export', format: 'markdown' }), 'Markdown'),
+      iconButton('copy', 'Copy answer', () => {
+        if (this.header?.answer) this.bridge.post({ type: 'copy', ref: { kind: 'answer', runId: this.header.runId } });
+        else this.notify('info', 'This run has no answer yet.');
+      }, 'Copy answer'),
+      this.searchSlot,
+    ]);
+  }
+
+  private setMode(mode: ListMode): void {
+    this.mode = mode;
+    this.root.classList.toggle('timeline-mode', mode === 'timeline');
+    this.list.setMode(mode);
+    this.saveSoon();
+  }
+
+  private renderHeader(): void {
+    const header = this.requireHeader();
+    this.headerSlot.textContent = '';
+    this.headerSlot.appendChild(headerView(this.ctx, header, this.live, Date.now()));
+    this.search?.setChoices(header.models, header.maxDepth);
+    document.title = `RLM: ${header.question.text.slice(0, 60)}`;
+  }
+
+  private onState(m: MessageOf<HostToWebview, 'state'>): void {
+    const first = this.header === undefined;
+    this.header = m.header;
+    this.live = m.live;
+    this.list.followEnabled = m.live;
+    this.renderHeader();
+    this.saveSoon();
+    this.list.setOutline(0, m.outline);
+    this.outline.update(0, m.outline);
+    if (first && this.saved && this.saved.scrollTop > 0) {
+      // A re-created view goes back to where the user was, once the slots down to there exist.
+      this.list.follow.stop();
+      this.list.start(m.firstTurns);
+      this.list.restoreScroll(this.saved.scrollTop, m.turnCount);
+    } else {
+      this.list.start(m.firstTurns, this.live ? Math.max(0, m.outline.length - PAGE.turnsPerPage) : 0);
+      if (this.live) this.list.keepFollowing();
+      else this.list.follow.stop();
+    }
+    void this.loadOutline(m.header.runId, m.outline.length, m.turnCount);
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => this.ensureSearch(), { timeout: 1000 });
+    else setTimeout(() => this.ensureSearch(), 200);
+  }
+
+  /** Fetches the rest of the outline after the first turns were asked for, a chunk at a time. */
+  private async loadOutline(runId: string, from: number, total: number): Promise<void> {
+    try {
+      for (let at = from; at < total; at += PAGE.outlineChunk) {
+        const answer = await this.bridge.request({ type: 'requestOutline', runId, from: at, count: PAGE.outlineChunk });
+        if (answer.type !== 'outline' || runId !== this.header?.runId) return;
+        this.list.setOutline(answer.from, answer.outline);
+        this.outline.update(answer.from, answer.outline);
+      }
+    } catch (error) {
+      this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private onUpdate(m: MessageOf<HostToWebview, 'update'>): void {
+    if (m.runId !== this.header?.runId) return;
+    this.header = m.header;
+    this.live = m.live;
+    this.list.followEnabled = m.live;
+    this.renderHeader();
+    this.list.setOutline(m.outlineFrom, m.outline);
+    this.outline.update(m.outlineFrom, m.outline);
+    this.list.invalidate(m.changedTurns);
+    this.list.keepFollowing();
+  }
+
+  private jumpToAnswer(): void {
+    const answer = document.getElementById('final-answer');
+    this.list.follow.stop();
+    if (answer) {
+      answer.scrollIntoView({ block: 'start' });
+      answer.focus({ preventScroll: true });
+      return;
+    }
+    this.notify('info', 'This run has no final answer yet.');
+  }
+
+  private jumpToHit(hit: SearchHit): void {
+    this.outline.highlight(hit.rootTurnIndex);
+    this.list.scrollToTurn(hit.rootTurnIndex, (slot) => {
+      const target =
+        (hit.callId && slot.querySelector<HTMLElement>(`[data-call-id="${CSS.escape(hit.callId)}"]`)) ||
+        (hit.cellId && slot.querySelector<HTMLElement>(`[data-cell-id="${CSS.escape(hit.cellId)}"]`)) ||
+        slot;
+      for (let d = target.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
+      if (target instanceof HTMLDetailsElement) target.open = true;
+      target.classList.add('flash');
+      setTimeout(() => target.classList.remove('flash'), 1500);
+      target.scrollIntoView({ block: 'center' });
+    });
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const active = document.activeElement as HTMLElement | null;
+    if (!active || !(active.classList.contains('cell') || active.classList.contains('turn-slot'))) return;
+    const next = nextFocusable(active, event.key === 'ArrowDown' ? 1 : -1);
+    if (!next) return;
+    event.preventDefault();
+    this.list.follow.stop();
+    next.focus({ preventScroll: true });
+    next.scrollIntoView({ block: 'nearest' });
+  }
+
+  private notify(level: 'info' | 'error', message: string): void {
+    const note = el('div', { className: `notice ${level}`, text: message, attrs: { role: level === 'error' ? 'alert' : 'status' } });
+    this.notices.appendChild(note);
+    setTimeout(() => note.remove(), level === 'error' ? 10_000 : 4000);
+  }
+
+  private saveSoon(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      const state: SavedState = { scrollTop: this.scroller.scrollTop, mode: this.mode, outlineHidden: this.root.classList.contains('outline-hidden'), source: this.header?.source };
+      this.bridge.api.setState(state);
+    }, 200);
+  }
+}

@@ -1,0 +1,72 @@
+// The run header: question, answer (markdown, copy), status, models, counts, tokens, cost, time,
+// badges for errors, fallbacks and limits, sandbox protections, and Stop while live.
+import type { RunHeaderView } from '../../src/shared/trajectoryProtocol';
+import { renderMarkdown } from '../common/markdown';
+import { el, icon, iconButton } from './dom';
+import { textBlock } from './textBlock';
+import { formatCost, formatDuration, formatTokens, statusIcon, statusLabel } from './viewFormat';
+import type { RenderContext } from './renderContext';
+
+function stat(label: string, value: string): HTMLElement {
+  return el('div', { className: 'stat' }, [el('span', { className: 'stat-label', text: label }), el('span', { className: 'stat-value', text: value })]);
+}
+
+export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, now: number): HTMLElement {
+  const root = el('header', { className: `run-header status-${h.status}`, attrs: { id: 'run-header' } });
+  const statusLine = el('div', { className: 'status-line' }, [
+    h.loading
+      ? el('span', { className: 'status-badge status-loading', attrs: { role: 'status' } }, [icon('loading', 'codicon-modifier-spin'), ` Reading the file… ${h.iterations} turns so far`])
+      : el('span', { className: `status-badge status-${h.status}`, attrs: { role: 'status' } }, [icon(statusIcon(h.status), h.status === 'running' ? 'codicon-modifier-spin' : ''), ` ${statusLabel(h.status)}`]),
+    h.forced ? el('span', { className: 'badge warn', text: 'answer was forced' }) : null,
+    h.totals.errors ? el('span', { className: 'badge error', text: `${h.totals.errors} error${h.totals.errors === 1 ? '' : 's'}` }) : null,
+    h.fallbacks.length ? el('span', { className: 'badge warn', text: `${h.fallbacks.length} fallback${h.fallbacks.length === 1 ? '' : 's'}`, title: h.fallbacks.map((f) => `${f.kind}: ${f.detail}`).join('\n') }) : null,
+    h.limitWarnings.length ? el('span', { className: 'badge warn', text: `limits: ${[...new Set(h.limitWarnings.map((w) => w.limit))].join(', ')}`, title: h.limitWarnings.map((w) => `${w.limit} ${w.value}/${w.max}`).join('\n') }) : null,
+    h.error?.limit ? el('span', { className: 'badge error', text: `limit hit: ${h.error.limit}` }) : null,
+    h.problems.count ? el('span', { className: 'badge warn', text: `${h.problems.count} file problem${h.problems.count === 1 ? '' : 's'}`, title: h.problems.first.join('\n') }) : null,
+    live && h.status === 'running' ? iconButton('debug-stop', 'Stop the run', () => ctx.bridge.post({ type: 'stop' }), 'Stop') : null,
+  ]);
+  root.appendChild(statusLine);
+  root.appendChild(el('div', { className: 'question' }, [el('span', { className: 'stat-label', text: 'Question' }), textBlock(ctx, h.question, { kind: 'question', runId: h.runId }, { className: 'question-text' })]));
+  if (h.error) root.appendChild(el('div', { className: 'error-box', attrs: { role: 'alert' } }, [icon('error'), ` ${h.error.kind}: ${h.error.message}`]));
+  if (h.answer) {
+    const body = el('div', { className: 'markdown answer-body' });
+    renderMarkdown(document, body, h.answer.text);
+    if (h.answer.totalChars > h.answer.text.length) body.appendChild(el('div', { className: 'muted', text: `(answer clipped at ${h.answer.text.length} of ${h.answer.totalChars} characters; Copy answer copies all of it)` }));
+    root.appendChild(
+      el('section', { className: 'answer', attrs: { id: 'final-answer', tabindex: '-1', 'aria-label': 'Final answer' } }, [
+        el('div', { className: 'answer-head' }, [el('span', { className: 'stat-label', text: h.forced ? 'Answer (forced)' : 'Answer' }), iconButton('copy', 'Copy answer', () => ctx.bridge.post({ type: 'copy', ref: { kind: 'answer', runId: h.runId } }), 'Copy answer')]),
+        body,
+      ]),
+    );
+  }
+  const wall = (h.finishedAt ?? now) - h.startedAt;
+  root.appendChild(
+    el('div', { className: 'stats' }, [
+      stat('Root model', h.rootModel ?? '–'),
+      stat('Sub model', h.subModel ?? (h.models.join(', ') || '–')),
+      stat('Iterations', String(h.iterations)),
+      stat('Sub-calls', String(h.totals.subCalls)),
+      stat('Input tokens', formatTokens(h.totals.inputTokens)),
+      stat('Output tokens', formatTokens(h.totals.outputTokens)),
+      stat('Cost', formatCost(h.totals.costUsd, h.totals.costUnknown)),
+      stat('Wall time', formatDuration(h.totals.wallTimeMs || wall)),
+    ]),
+  );
+  const details = el('details', { className: 'run-details' }, [el('summary', { text: 'Run details and sandbox protections' })]);
+  details.appendChild(
+    el('div', { className: 'details-body' }, [
+      h.target ? el('div', { text: `Target: ${h.target}` }) : null,
+      h.contextSummary ? el('div', { text: `Context: ${h.contextSummary}` }) : null,
+      el('div', { text: `Source: ${h.source} (${h.format} format)` }),
+      h.models.length ? el('div', { text: `Sub-call models: ${h.models.join(', ')} · deepest depth ${h.maxDepth}` }) : null,
+      h.protections.length
+        ? el('ul', { className: 'protections' }, h.protections.map((p) => el('li', { className: p.on ? 'on' : 'off' }, [icon(p.on ? 'shield' : 'circle-slash'), ` ${p.label}: ${p.on ? 'on' : 'off'}`])))
+        : el('div', { className: 'muted', text: 'Sandbox protections were not recorded.' }),
+      ...h.protectionNotes.map((n) => el('div', { className: 'note', text: n })),
+      ...h.fallbacks.map((f) => el('div', { className: 'note warn', text: `Fallback ${f.kind}: ${f.detail}` })),
+      ...h.problems.first.map((p) => el('div', { className: 'note warn', text: p })),
+    ]),
+  );
+  root.appendChild(details);
+  return root;
+}

@@ -1,0 +1,70 @@
+// The outline of turns beside the list: one entry per turn with its markers (errors, final), built
+// in chunks after the first cells are on screen so a 5,000-turn outline never delays them.
+import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
+import { el } from './dom';
+import { outlineLabel } from './outlineModel';
+
+const CHUNK = 500;
+
+/** Runs `fn` when the page is idle (after the first cells have painted), or soon. */
+function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 500 });
+  else setTimeout(fn, 50);
+}
+
+export class OutlinePanel {
+  readonly element: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly items: HTMLElement[] = [];
+  private pending: TurnSummary[] = [];
+  private building = false;
+
+  constructor(private readonly onPick: (index: number) => void) {
+    this.list = el('ol', { className: 'outline-list' });
+    this.element = el('nav', { className: 'outline', attrs: { 'aria-label': 'Outline of turns' } }, [el('div', { className: 'outline-title', text: 'Turns' }), this.list]);
+    this.list.addEventListener('click', (event) => {
+      const item = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
+      if (item) this.onPick(Number(item.dataset.index));
+    });
+  }
+
+  /** Sets the entries from `from` on; building happens in idle chunks. */
+  update(from: number, summaries: TurnSummary[]): void {
+    this.pending = this.pending.filter((s) => s.index < from).concat(summaries);
+    if (!this.building) {
+      this.building = true;
+      whenIdle(() => this.buildChunk());
+    }
+  }
+
+  highlight(index: number): void {
+    this.list.querySelector('.current')?.classList.remove('current');
+    const item = this.items[index];
+    if (item) {
+      item.classList.add('current');
+      item.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  private buildChunk(): void {
+    const chunk = this.pending.splice(0, CHUNK);
+    const frag = document.createDocumentFragment();
+    for (const summary of chunk) {
+      const label = outlineLabel(summary);
+      let item = this.items[summary.index];
+      if (!item) {
+        item = el('li', {}, [el('button', { className: 'outline-item', attrs: { type: 'button' } })]);
+        item.dataset.index = String(summary.index);
+        this.items[summary.index] = item;
+        frag.appendChild(item);
+      }
+      const button = item.firstElementChild as HTMLElement;
+      button.textContent = label.text;
+      button.title = label.title;
+      item.className = label.classes.join(' ');
+    }
+    this.list.appendChild(frag);
+    if (this.pending.length) whenIdle(() => this.buildChunk());
+    else this.building = false;
+  }
+}
