@@ -1,4 +1,5 @@
 // The CLI's REPL sessions: the REPL engine's pool, with each session's bridge routed to the run using it.
+// A run gives its session back reset and warm, so the next run (rlm eval) skips the Pyodide start.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createRoutedReplFactory } from '../core/loop/routedReplFactory';
@@ -9,7 +10,10 @@ import { createReplSession } from '../core/repl/replSession';
 export interface CliReplOptions {
   distDir: string;
   snapshotCacheDir?: string;
-  /** Start the next session as soon as one is released: for many runs in one process (rlm eval). */
+  /**
+   * For many runs in one process (rlm eval): when a released session is closed rather than kept warm
+   * (it could not be reset), start its replacement at once.
+   */
   prewarm?: boolean;
 }
 

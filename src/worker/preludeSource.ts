@@ -1,13 +1,15 @@
 // The Python side of the REPL: the names the model's code can call (context_meta, peek, search,
-// llm_query[_batched], rlm_query[_batched], SHOW_VARS, FINAL, FINAL_VAR, answer) and the cell runner.
+// llm_query[_batched], rlm_query[_batched], SHOW_VARS, FINAL, FINAL_VAR, answer), the cell runner, and
+// the namespace reset that lets a warm process serve the next run.
 // It runs in its own module namespace; the model's namespace is __main__. Evaluating the source yields
 // `_rlm_install(host, capture_max_chars)`, which returns the API the worker drives.
 // `host` is a small JS object whose functions take and return plain strings/numbers only, so no JS
 // object beyond those functions is ever reachable from Python.
 export const PRELUDE_SOURCE = String.raw`
-import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal
+import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, builtins, gc
 import __main__
 
+_MISSING = object()
 _PEEK_MAX_CHARS = 20_000
 _SEARCH_LINE_MAX = 300
 _META_FILES_MAX = 100
@@ -305,7 +307,41 @@ def _rlm_install(host, capture_max_chars):
         lines.extend(traceback.format_exception_only(type(e), e))
         return {'type': type_name or type(e).__name__, 'message': str(e), 'traceback': ''.join(lines)}
 
+    def reset():
+        # Another run is about to use this warm process: it must not see this run's names. Everything
+        # __main__ and builtins did not hold at start-up goes; context and the API stay. Imported modules
+        # stay loaded (re-importing C extensions is unsafe and slow); only the names bound to them go.
+        for name in [k for k in ns if k not in baseline and k not in reserved]:
+            del ns[name]
+        for name, value in baseline.items():
+            if ns.get(name, _MISSING) is not value:
+                ns[name] = value
+        for name, obj in reserved.items():
+            ns[name] = obj
+        bd = builtins.__dict__
+        for name in [k for k in bd if k not in builtins_baseline]:
+            del bd[name]
+        for name, value in builtins_baseline.items():
+            if bd.get(name, _MISSING) is not value:
+                bd[name] = value
+        answer.clear()
+        answer.update({'content': '', 'ready': False})
+        out_store.clear()
+        state['final'] = None
+        state['cell'] = 0
+        for name in [k for k in linecache.cache if isinstance(k, str) and k.startswith('<cell-')]:
+            linecache.cache.pop(name, None)
+        sys.path[:] = path_baseline
+        try:
+            os.chdir(cwd_baseline)
+        except OSError:
+            pass
+        # Reference cycles among the dropped values would otherwise hold their memory until later.
+        gc.collect()
+
     def bind(u8, layout_json):
+        # A new context starts a clean namespace (the host skips re-binding the same context).
+        reset()
         layout = json.loads(layout_json)
         buf = bytearray(u8.byteLength)
         u8.assign_to(buf)
@@ -384,18 +420,20 @@ def _rlm_install(host, capture_max_chars):
 
     _harden()
     _restore()
+    # What a fresh process holds before any cell: reset() returns to exactly this.
+    baseline = {k: v for k, v in ns.items() if k not in reserved}
+    builtins_baseline = dict(builtins.__dict__)
+    path_baseline = list(sys.path)
+    cwd_baseline = os.getcwd()
 
     def warm():
         # One throwaway cell at start-up, so the first real cell does not pay for cold code paths.
         run_cell('_rlm_warm = [1]\n_rlm_warm.clear()')
-        ns.pop('_rlm_warm', None)
-        linecache.cache.pop('<cell-1>', None)
-        out_store.clear()
-        state['cell'] = 0
+        reset()
 
     class Api:
         pass
     api = Api()
-    api.bind, api.run_cell, api.recover, api.warm = bind, run_cell, recover, warm
+    api.bind, api.run_cell, api.recover, api.warm, api.reset = bind, run_cell, recover, warm, reset
     return api
 `;

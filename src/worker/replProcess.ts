@@ -87,6 +87,9 @@ process.on('message', (message: HostToChild) => {
     }
     case 'bind': {
       const { id, layout, byteLength } = message;
+      // Binding runs Python too (it clears the namespace): an interrupt that arrived after the last cell
+      // ended must not land here.
+      Atomics.store(interruptState, 0, 0);
       contextPipe
         .read(byteLength)
         .then((bytes) => {
@@ -101,6 +104,10 @@ process.on('message', (message: HostToChild) => {
       // while an interrupt sent right after this exec still does.
       Atomics.store(interruptState, 0, 0);
       worker?.postMessage({ type: 'exec', id: message.id, code: message.code });
+      break;
+    case 'reset':
+      Atomics.store(interruptState, 0, 0); // as for exec: a stale interrupt must not hit the reset
+      worker?.postMessage({ type: 'reset', id: message.id });
       break;
     case 'interrupt':
       interrupt();

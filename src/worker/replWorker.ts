@@ -14,6 +14,7 @@ interface PreludeApi {
   run_cell(code: string): string;
   recover(): void;
   warm(): void;
+  reset(): void;
 }
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
@@ -77,6 +78,15 @@ async function main(): Promise<void> {
         post({ type: 'bound', id: message.id, summary });
       } catch (err) {
         post({ type: 'bindFailed', id: message.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
+      }
+      return;
+    }
+    if (message.type === 'reset') {
+      try {
+        api.reset();
+        post({ type: 'resetDone', id: message.id });
+      } catch (err) {
+        post({ type: 'resetFailed', id: message.id, message: describe(err) });
       }
       return;
     }

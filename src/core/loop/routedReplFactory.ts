@@ -13,7 +13,7 @@ export interface RoutedReplFactory extends ReplFactory {
 /**
  * `startSession` creates a session whose bridge calls go to `bridge`; `makePool` builds the pool
  * (e.g. `(create) => new ReplPool({ session, create })`) around the routed creator. With
- * `prewarmOnRelease`, a fresh session starts in the background whenever one is given back.
+ * `prewarmOnRelease`, a fresh session starts in the background whenever one is given back and closed.
  */
 export function createRoutedReplFactory(
   startSession: (bridge: BridgeHandler) => Promise<ReplSession>,
@@ -39,8 +39,8 @@ export function createRoutedReplFactory(
       unroutes.get(session)?.();
       unroutes.delete(session);
       await pool.release(session, reusable);
-      // A session the loop gives back is spent (its namespace belongs to the old run): when more runs
-      // are coming, start the next one now so it is warm. A one-shot CLI run would only wait for it.
+      // A reusable session stays warm in the pool (reset for the next run); one that was closed is
+      // replaced now when more runs are coming. A one-shot CLI run would only wait for it.
       if (!reusable && options.prewarmOnRelease) prewarmable(pool)?.prewarm();
     },
     routerOf: (session) => routers.get(session),

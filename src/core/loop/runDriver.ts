@@ -41,6 +41,18 @@ const PROSE_HISTORY_MAX_CHARS = 1500;
 
 type Answer = { text: string; via: EventOf<'answer'>['via'] };
 
+/**
+ * Gives a session back warm for the next run, with this run's variables gone: reset here as well as in
+ * the pool, so that a pool which does not reset cannot leak them (a clean namespace makes the pool's own
+ * reset free). A session that cannot be reset is closed. Follow-ups that should keep the variables pass
+ * RunOptions.session instead, which is never released here.
+ */
+async function releaseClean(repl: RunTree['repl'], session: ReplSession): Promise<void> {
+  let clean = false;
+  if (session.resetNamespace) clean = await session.resetNamespace().then(() => true, () => false);
+  await repl.release(session, clean);
+}
+
 export async function executeRun(tree: RunTree, input: RunInput): Promise<RunResult> {
   return new RunDriver(tree, input).execute();
 }
@@ -109,9 +121,7 @@ class RunDriver {
         // A cold REPL start takes seconds; a Stop during it must not wait for it.
         const session = await raceAbort(tree.repl.acquire({ bridge: handler, signal: input.signal }), input.signal, (late) => tree.repl.release(late, true));
         this.session = session;
-        // Binding a new context keeps the old variables, so a pooled session is never handed to another
-        // run with this run's namespace: follow-ups that should keep it pass RunOptions.session instead.
-        this.release = () => tree.repl.release(session, false);
+        this.release = () => releaseClean(tree.repl, session);
       }
       const session = this.session;
       this.cleanups.push(

@@ -68,6 +68,17 @@ export class ReplCrashedError extends Error {
   }
 }
 
+/** Clearing the namespace between runs failed or hung; the session must not be handed to another run. */
+export class ReplResetError extends Error {
+  override readonly name = 'ReplResetError';
+  constructor(
+    readonly reason: 'python-error' | 'timeout',
+    readonly detail: string,
+  ) {
+    super(`resetting the REPL namespace failed (${reason}): ${detail}`);
+  }
+}
+
 function formatMb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

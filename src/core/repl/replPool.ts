@@ -1,6 +1,7 @@
-// A ReplFactory that keeps one idle warm session for reuse, so a follow-up question (or the next run on
-// the same context) skips the Pyodide start. Nothing starts until the first acquire() or prewarm().
-// A pooled session outlives the run that created it, so its bridge is routed to whoever acquired it last.
+// A ReplFactory that keeps one idle warm session for reuse, so the next run skips the Pyodide start (and,
+// on the same context, the bind). Nothing starts until the first acquire() or prewarm(). A session given
+// back as reusable has its namespace reset first, so no run sees another's variables. A pooled session
+// outlives the run that created it, so its bridge is routed to whoever acquired it last.
 import type { ReplAcquireOptions, ReplFactory } from '../loop/loopTypes';
 import { createReplSession } from './replSession';
 import type { ReplSessionOptions } from './replSession';
@@ -56,18 +57,32 @@ export class ReplPool implements ReplFactory {
     return session;
   }
 
-  /** Keeps a reusable session as the idle one (closing any older idle one); closes the rest. */
+  /**
+   * Keeps a reusable session as the idle one (closing any older idle one) once its namespace is reset;
+   * closes the rest, and any session that cannot be reset. Resolves when the session is idle or closed.
+   */
   async release(session: ReplSession, reusable: boolean): Promise<void> {
     this.leased.delete(session);
     const route = this.routes.get(session);
     if (route) route.target = this.options.session.bridge;
-    if (!reusable || this.disposed) {
+    if (!reusable || this.disposed || !session.resetNamespace) {
       await session.close();
       return;
     }
+    const resetting = session.resetNamespace().then(
+      () => session,
+      async (err: unknown) => {
+        await session.close().catch(() => undefined);
+        throw err;
+      },
+    );
     const previous = this.idle;
-    this.idle = Promise.resolve(session);
+    this.idle = resetting;
+    resetting.catch(() => {
+      if (this.idle === resetting) this.idle = undefined;
+    });
     if (previous) await (await previous.catch(() => undefined))?.close();
+    await resetting.catch(() => undefined);
   }
 
   get leasedCount(): number {

@@ -58,6 +58,7 @@ export type HostToChild =
   | { type: 'start'; config: StartConfig }
   | { type: 'bind'; id: number; layout: ContextLayout; byteLength: number }
   | { type: 'exec'; id: number; code: string }
+  | { type: 'reset'; id: number }
   | { type: 'interrupt' }
   | { type: 'bridgeReply'; callId: number; result: string[] }
   | { type: 'bridgeFailed'; callId: number; message: string };
@@ -68,6 +69,8 @@ export type ChildToHost =
   | { type: 'snapshot'; bytes: Uint8Array; version: string }
   | { type: 'bound'; id: number; summary: BoundSummary }
   | { type: 'bindFailed'; id: number; errorType: string; message: string }
+  | { type: 'resetDone'; id: number }
+  | { type: 'resetFailed'; id: number; message: string }
   | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'result'; id: number; result: WorkerCellResult }
   | { type: 'bridgeCall'; callId: number; call: BridgeCall }
@@ -76,7 +79,8 @@ export type ChildToHost =
 /** Child main thread -> worker, over the worker's parentPort. */
 export type ChildToWorker =
   | { type: 'bind'; id: number; layout: ContextLayout; buffer: ArrayBuffer }
-  | { type: 'exec'; id: number; code: string };
+  | { type: 'exec'; id: number; code: string }
+  | { type: 'reset'; id: number };
 
 /** Worker -> child main thread. Bridge calls go out here; their replies come back on the bridge port. */
 export type WorkerToChild =
@@ -84,6 +88,8 @@ export type WorkerToChild =
   | { type: 'snapshot'; bytes: Uint8Array; version: string }
   | { type: 'bound'; id: number; summary: BoundSummary }
   | { type: 'bindFailed'; id: number; errorType: string; message: string }
+  | { type: 'resetDone'; id: number }
+  | { type: 'resetFailed'; id: number; message: string }
   | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'result'; id: number; result: WorkerCellResult }
   | { type: 'bridgeCall'; callId: number; call: BridgeCall }

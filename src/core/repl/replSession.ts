@@ -1,15 +1,17 @@
 // A REPL session: one hardened child process at a time, replaced when it hangs past the hard timeout,
 // crashes or runs out of memory, with `context` rebound each time. Operations run one after another.
+// Between runs, resetNamespace() clears the variables but keeps the process and `context` warm.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import { BridgeDispatcher } from './bridgeDispatcher';
-import { buildMetadata, DEFAULT_CONTEXT_LIMIT_BYTES, encodeContext, sameContextSource } from './contextEncoding';
+import { ChildRequests } from './childRequests';
+import { DEFAULT_CONTEXT_LIMIT_BYTES, encodeContext, sameContextSource } from './contextEncoding';
 import { CellTracker } from './cellTracker';
 import { ReplChild } from './replChild';
-import { ContextBindError, ReplClosedError, ReplCrashedError, ReplStartError } from './replErrors';
+import { ReplClosedError, ReplCrashedError, ReplStartError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, planLaunch } from './replLaunch';
-import type { BoundSummary, ChildToHost } from './replProtocol';
+import type { ChildToHost } from './replProtocol';
 import { emptyProtections, protectionsFrom } from './sandboxProtections';
 import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
 import { SnapshotCache } from './snapshotCache';
@@ -46,7 +48,7 @@ class PyodideReplSession implements ReplSession {
   private readonly cache?: SnapshotCache;
   private readonly dispatcher: BridgeDispatcher;
   private readonly listeners = new Set<(event: ReplOutputEvent) => void>();
-  private readonly pendingBinds = new Map<number, { resolve(s: BoundSummary): void; reject(e: Error): void }>();
+  private readonly requests = new ChildRequests();
   private child?: ReplChild;
   private generation = 0;
   private nextId = 0;
@@ -58,6 +60,8 @@ class PyodideReplSession implements ReplSession {
   private fatal?: { reason: 'crash' | 'out-of-memory'; message: string };
   private bound?: { source: ContextSource; metadata: ContextMetadata };
   private cell?: CellTracker;
+  /** A cell ran since the namespace was last clean (fresh process, new context or reset). */
+  private dirty = false;
   protections: SandboxProtections = emptyProtections();
   startup?: ReplStartupInfo;
 
@@ -119,6 +123,7 @@ class PyodideReplSession implements ReplSession {
       },
     });
     this.child = child;
+    this.dirty = false;
     this.knownVersion = ready.pyodideVersion;
     if (ready.loadMode === 'cold-snapshot-failed') this.log(`Pyodide snapshot unusable, loaded cold instead: ${ready.snapshotError ?? 'unknown reason'}`);
     this.protections = protectionsFrom(ready, plan.notes, plan.env);
@@ -129,10 +134,12 @@ class PyodideReplSession implements ReplSession {
       pyodideVersion: ready.pyodideVersion,
       snapshotError: ready.snapshotError,
       restarts: (this.startup?.restarts ?? -1) + 1,
+      ...(child.pid !== undefined ? { pid: child.pid } : {}),
     };
   }
 
   private onMessage(message: ChildToHost): void {
+    if (this.requests.handle(message)) return;
     switch (message.type) {
       case 'output':
         this.cell?.addOutput(message.stream, message.text);
@@ -141,14 +148,6 @@ class PyodideReplSession implements ReplSession {
       case 'result':
         if (this.cell?.id === message.id) this.cell.finish(message.result);
         break;
-      case 'bound':
-      case 'bindFailed': {
-        const pending = this.pendingBinds.get(message.id);
-        this.pendingBinds.delete(message.id);
-        if (message.type === 'bound') pending?.resolve(message.summary);
-        else pending?.reject(new ContextBindError(`binding context failed in Python: ${message.message}`, message.errorType, 0));
-        break;
-      }
       case 'bridgeCall':
         this.dispatcher.dispatch(message.callId, message.call, (reply) => {
           if (reply.ok) this.child?.send({ type: 'bridgeReply', callId: reply.callId, result: reply.result });
@@ -174,8 +173,7 @@ class PyodideReplSession implements ReplSession {
     this.child = undefined;
     const reason: LostReason = { reason: this.fatal?.reason ?? 'crash', detail: this.fatal?.message ?? `the REPL process died (${detail})` };
     this.dispatcher.abortAll('the REPL process exited');
-    for (const pending of this.pendingBinds.values()) pending.reject(new ReplCrashedError(reason.reason, reason.detail));
-    this.pendingBinds.clear();
+    this.requests.failAll(new ReplCrashedError(reason.reason, reason.detail));
     if (this.cell) this.cell.lose(reason);
     else this.lost = reason;
   }
@@ -201,17 +199,9 @@ class PyodideReplSession implements ReplSession {
     const encoded = encodeContext(source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES);
     const child = this.child;
     if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
-    const id = ++this.nextId;
-    const summary = new Promise<BoundSummary>((resolve, reject) => this.pendingBinds.set(id, { resolve, reject }));
-    summary.catch(() => undefined); // awaited below; this only stops an early rejection counting as unhandled
-    child.send({ type: 'bind', id, layout: encoded.layout, byteLength: encoded.byteLength });
-    await child.writeContext(encoded.chunks);
-    try {
-      return buildMetadata(encoded, await summary);
-    } catch (err) {
-      if (err instanceof ContextBindError) throw new ContextBindError(err.message, err.pythonError, encoded.byteLength);
-      throw err;
-    }
+    const metadata = await this.requests.bind(child, encoded);
+    this.dirty = false; // Python cleared the namespace before binding
+    return metadata;
   }
 
   /** Replaces the REPL process and rebinds `context`; variables are gone. */
@@ -223,9 +213,24 @@ class PyodideReplSession implements ReplSession {
     if (this.bound) this.bound.metadata = await this.bindNow(this.bound.source);
   }
 
+  resetNamespace(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.closed) throw new ReplClosedError('resetNamespace');
+      // The next run never had variables, so a process lost since then is not news to it.
+      this.lost = undefined;
+      if (!this.child) {
+        await this.restart();
+        return;
+      }
+      if (this.dirty) await this.requests.reset(this.child, this.options.hardTimeoutGraceMs ?? 5_000);
+      this.dirty = false;
+    });
+  }
+
   execute(code: string, options: ExecuteOptions = {}): Promise<CellResult> {
     return this.enqueue(async () => {
       if (this.closed) throw new ReplClosedError('execute');
+      this.dirty = true;
       const lostBefore = this.lost;
       if (!this.child) await this.restart();
       this.lost = undefined;

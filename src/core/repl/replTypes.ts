@@ -90,6 +90,8 @@ export interface ReplStartupInfo {
   snapshotError?: string;
   /** How many times the process was replaced (hard timeout, crash, out of memory). */
   restarts: number;
+  /** OS process id of the current REPL process: tells a reused warm process from a new one. */
+  pid?: number;
 }
 
 export interface ReplSession {
@@ -101,5 +103,12 @@ export interface ReplSession {
   interrupt(): void;
   /** Streamed output as the cell prints it. Returns an unsubscribe function. */
   onOutput(listener: (event: ReplOutputEvent) => void): () => void;
+  /**
+   * Makes the session clean for another run without restarting the process: drops every variable the
+   * cells defined, clears `_out` and resets `answer`, but keeps `context` bound, so binding the same
+   * context next is free. Binding a different context also starts from a clean namespace. Pools call
+   * this before handing a warm session to a new run; a session without it is never shared across runs.
+   */
+  resetNamespace?(): Promise<void>;
   close(): Promise<void>;
 }

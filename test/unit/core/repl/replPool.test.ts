@@ -4,7 +4,7 @@ import { ReplPool } from '../../../../src/core/repl/replPool';
 import type { ReplSessionOptions } from '../../../../src/core/repl/replSession';
 import type { BridgeHandler, ReplSession } from '../../../../src/core/repl/replTypes';
 
-function fakeSession(id: number, closed: number[]): ReplSession {
+function fakeSession(id: number, closed: number[], resets: number[] = []): ReplSession {
   return {
     protections: {
       separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true,
@@ -14,6 +14,9 @@ function fakeSession(id: number, closed: number[]): ReplSession {
     execute: () => Promise.reject(new Error('not used')),
     interrupt: () => undefined,
     onOutput: () => () => undefined,
+    resetNamespace: async () => {
+      resets.push(id);
+    },
     close: async () => {
       closed.push(id);
     },
@@ -23,8 +26,9 @@ function fakeSession(id: number, closed: number[]): ReplSession {
 function pool() {
   let created = 0;
   const closed: number[] = [];
-  const p = new ReplPool({ session: { bridge: async () => [] }, create: async () => fakeSession(++created, closed) });
-  return { p, closed, created: () => created };
+  const resets: number[] = [];
+  const p = new ReplPool({ session: { bridge: async () => [] }, create: async () => fakeSession(++created, closed, resets) });
+  return { p, closed, resets, created: () => created };
 }
 
 test('nothing starts until the first acquire', async () => {
@@ -34,15 +38,49 @@ test('nothing starts until the first acquire', async () => {
   assert.equal(created(), 1);
 });
 
-test('a released reusable session is handed out again; a non-reusable one is closed', async () => {
-  const { p, closed, created } = pool();
+test('a released reusable session is reset and handed out again; a non-reusable one is closed', async () => {
+  const { p, closed, resets, created } = pool();
   const a = await p.acquire();
   await p.release(a, true);
+  assert.deepEqual(resets, [1], 'the namespace is reset before the session is kept');
   const again = await p.acquire();
   assert.equal(again, a);
   assert.equal(created(), 1);
   await p.release(again, false);
   assert.deepEqual(closed, [1]);
+  assert.deepEqual(resets, [1]);
+});
+
+test('a session that cannot reset its namespace is closed instead of shared', async () => {
+  const closed: number[] = [];
+  let created = 0;
+  const p = new ReplPool({
+    session: { bridge: async () => [] },
+    create: async () => {
+      const { resetNamespace: _unused, ...withoutReset } = fakeSession(++created, closed);
+      return withoutReset;
+    },
+  });
+  const a = await p.acquire();
+  await p.release(a, true);
+  assert.deepEqual(closed, [1]);
+  assert.notEqual(await p.acquire(), a);
+  assert.equal(created, 2);
+});
+
+test('a failed reset closes the session and the next acquire starts a new one', async () => {
+  const closed: number[] = [];
+  let created = 0;
+  const p = new ReplPool({
+    session: { bridge: async () => [] },
+    create: async () => ({ ...fakeSession(++created, closed), resetNamespace: () => Promise.reject(new Error('wedged')) }),
+  });
+  const a = await p.acquire();
+  await p.release(a, true);
+  assert.deepEqual(closed, [1]);
+  const b = await p.acquire();
+  assert.notEqual(b, a);
+  assert.equal(created, 2);
 });
 
 test('only one idle session is kept; the older one is closed', async () => {
