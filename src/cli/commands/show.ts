@@ -64,6 +64,8 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   lines.push(`Tokens:     ${formatTokens(s.inputTokens, s.outputTokens)}`);
   lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown)}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
+  const sandbox = sandboxOf(s);
+  if (sandbox) lines.push(`Sandbox:    ${sandbox}`);
   lines.push(`Problems:   ${s.problemCount === 0 ? 'none' : s.problemCount}${s.unknownEvents ? ` (${s.unknownEvents} unknown events kept)` : ''}`);
   for (const p of s.problems.slice(0, problemsShown)) lines.push(`  line ${p.line}: ${p.kind}: ${p.message}`);
   const hidden = s.problemCount - Math.min(problemsShown, s.problems.length);
@@ -81,4 +83,22 @@ function modelsOf(s: TrajectorySummary): string | undefined {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The REPL protections that were in force, so a reader can tell how isolated the model's code was. */
+function sandboxOf(s: TrajectorySummary): string | undefined {
+  const h = s.header;
+  if (!h || !('protections' in h) || !h.protections) return undefined;
+  const p = h.protections;
+  const checks: Array<[boolean, string]> = [
+    [p.separateProcess, 'separate process'],
+    [p.emptyEnvironment, 'empty environment'],
+    [p.codeGenerationFromStringsDisallowed, 'no code from strings'],
+    [p.permissionModel, 'permission model'],
+    [p.jsGlobalsRestricted && p.pyodideJsUnregistered, 'no JS bridge'],
+    [p.networkApisRemoved, 'no network'],
+  ];
+  const off = checks.filter(([on]) => !on).map(([, name]) => name);
+  const on = checks.filter(([on]) => on).map(([, name]) => name);
+  return off.length === 0 ? `all protections on (${on.join(', ')})` : `OFF: ${off.join(', ')}; on: ${on.join(', ') || 'none'}`;
 }
