@@ -1,8 +1,10 @@
 // The Python side of the REPL: the names the model's code can call (context_meta, peek, search,
 // llm_query[_batched], rlm_query[_batched], SHOW_VARS, FINAL, FINAL_VAR, answer), the cell runner, and
 // the namespace reset that lets a warm process serve the next run.
-// It runs in its own module namespace; the model's namespace is __main__. Evaluating the source yields
-// `_rlm_install(host, capture_max_chars)`, which returns the API the worker drives.
+// It runs in its own module namespace (registered as sys.modules['_rlm_prelude']); the model's namespace
+// is __main__. The worker calls `_rlm_install()` and then `api.attach(host, capture_max_chars)`. Install
+// holds no JS object, so it runs before the memory snapshot is taken: a start from the snapshot finds the
+// API already built (compiling this source costs ~0.3-0.5 s in Pyodide) and only attaches the host.
 // `host` is a small JS object whose functions take and return plain strings/numbers only, so no JS
 // object beyond those functions is ever reachable from Python.
 export const PRELUDE_SOURCE = String.raw`
@@ -30,7 +32,9 @@ class ContextDict(dict):
     def __reduce__(self):
         return (dict, (dict(self),))
 
-def _rlm_install(host, capture_max_chars):
+def _rlm_install():
+    host = None  # set by attach(); nothing calls out before that
+    capture_max_chars = 200_000
     ns = __main__.__dict__
     state = {'cell': 0, 'final': None, 'meta': {'type': 'none', 'total_chars': 0, 'file_count': 0}}
     counter = [0]
@@ -431,9 +435,13 @@ def _rlm_install(host, capture_max_chars):
         run_cell('_rlm_warm = [1]\n_rlm_warm.clear()')
         reset()
 
+    def attach(js_host, max_chars):
+        nonlocal host, capture_max_chars
+        host, capture_max_chars = js_host, int(max_chars)
+
     class Api:
         pass
     api = Api()
-    api.bind, api.run_cell, api.recover, api.warm, api.reset = bind, run_cell, recover, warm, reset
+    api.bind, api.run_cell, api.recover, api.warm, api.reset, api.attach = bind, run_cell, recover, warm, reset, attach
     return api
 `;

@@ -1,20 +1,21 @@
 // Loads Pyodide inside the worker (from a memory snapshot when one is offered, cold otherwise) and
 // applies the in-process hardening: no JS globals for `import js`, no `pyodide_js`, no network APIs,
 // no `require` left on globalThis, and a `process.binding('constants')` shim for the permission model.
-import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { loadPyodide, version as pyodideVersion } from 'pyodide';
 import type { PyodideAPI } from 'pyodide';
 import type { LoadMode, StartConfig } from '../core/repl/replProtocol';
-
-/** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
-const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
+import { installPrelude, preludeApi } from './preludeInstall';
+import type { PreludeApi } from './preludeInstall';
+import type { PyProxy } from 'pyodide/ffi';
 
 const NETWORK_GLOBALS = ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'Request', 'Response', 'Headers', 'FormData'];
 
 export interface BootResult {
   pyodide: PyodideAPI;
+  /** The prelude API, built in this load or found in the snapshot; not yet attached to a host. */
+  api: PyProxy & PreludeApi;
   loadMode: LoadMode;
   snapshotError?: string;
   snapshot?: Uint8Array;
@@ -50,7 +51,14 @@ export function shimProcessBinding(): void {
   Object.defineProperty(process, 'binding', { value: shim, configurable: true, writable: true });
 }
 
-export async function bootPyodide(config: StartConfig, onStray: (stream: 'stdout' | 'stderr', text: string) => void): Promise<BootResult> {
+export interface BootOptions {
+  config: StartConfig;
+  onStray: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** The bytes of config.snapshotPath (read by the caller, possibly ahead of time). */
+  snapshotBytes?: () => Promise<Uint8Array>;
+}
+
+export async function bootPyodide({ config, onStray, snapshotBytes }: BootOptions): Promise<BootResult> {
   // `import js` sees only this empty object, so Python cannot reach `process`, `require` or timers.
   const jsglobals = Object.create(null) as object;
   const base = {
@@ -61,15 +69,15 @@ export async function bootPyodide(config: StartConfig, onStray: (stream: 'stdout
     stderr: (text: string) => onStray('stderr', text + '\n'),
   };
   let pyodide: PyodideAPI | undefined;
+  let api: (PyProxy & PreludeApi) | undefined;
   let loadMode: LoadMode = 'cold';
   let snapshotError: string | undefined;
-  if (config.snapshotPath) {
+  if (config.snapshotPath && snapshotBytes) {
     try {
       const expected = /pyodide-([^/\\]+)\.snapshot$/.exec(config.snapshotPath)?.[1];
       if (expected !== pyodideVersion) throw new Error(`snapshot is for Pyodide ${expected ?? '?'}, running ${pyodideVersion}`);
-      const bytes = readFileSync(config.snapshotPath);
-      pyodide = await loadPyodide({ ...base, _loadSnapshot: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
-      pyodide.runPython('1');
+      pyodide = await loadPyodide({ ...base, _loadSnapshot: await snapshotBytes() });
+      api = preludeApi(pyodide);
       loadMode = 'snapshot';
     } catch (err) {
       snapshotError = err instanceof Error ? err.message : String(err);
@@ -81,7 +89,8 @@ export async function bootPyodide(config: StartConfig, onStray: (stream: 'stdout
   if (!pyodide) {
     const makeSnapshot = config.makeSnapshot || loadMode === 'cold-snapshot-failed';
     pyodide = await loadPyodide({ ...base, _makeSnapshot: makeSnapshot });
-    pyodide.runPython(WARM_IMPORTS);
+    // The prelude is built before the snapshot, so that a start from the snapshot need not compile it.
+    installPrelude(pyodide);
     if (makeSnapshot) {
       try {
         snapshot = pyodide.makeMemorySnapshot();
@@ -90,11 +99,14 @@ export async function bootPyodide(config: StartConfig, onStray: (stream: 'stdout
       }
     }
   }
+  api ??= preludeApi(pyodide);
   const notes: string[] = [];
   pyodide.unregisterJsModule('pyodide_js');
   // `pyodide_js._api` stays in sys.modules after unregistering and exposes Pyodide's internal API object.
   pyodide.runPython(
     "import sys\nfor _m in [m for m in sys.modules if m in ('js', 'pyodide_js') or m.startswith(('js.', 'pyodide_js.'))]:\n    sys.modules.pop(_m, None)",
+    // Its own globals: the model's namespace was fixed when the prelude took its baseline.
+    { globals: pyodide.toPy({}) as PyProxy },
   );
   const g = globalThis as Record<string, unknown>;
   // Pyodide's Node init leaves a `require` on globalThis that hands out child_process and ws.
@@ -109,5 +121,5 @@ export async function bootPyodide(config: StartConfig, onStray: (stream: 'stdout
     }
   }
   if (!networkApisRemoved) notes.push('some network globals could not be removed from the worker');
-  return { pyodide, loadMode, snapshotError, snapshot, version: pyodideVersion, networkApisRemoved, notes };
+  return { pyodide, api, loadMode, snapshotError, snapshot, version: pyodideVersion, networkApisRemoved, notes };
 }

@@ -3,19 +3,9 @@
 // shared memory (see syncHost.ts), never through messages.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import type { PyProxy } from 'pyodide/ffi';
 import type { ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
 import { bootPyodide, disableChildProcesses, shimProcessBinding } from './pyodideBoot';
-import { PRELUDE_SOURCE } from './preludeSource';
 import { createSyncHost } from './syncHost';
-
-interface PreludeApi {
-  bind(u8: Uint8Array, layoutJson: string): string;
-  run_cell(code: string): string;
-  recover(): void;
-  warm(): void;
-  reset(): void;
-}
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
 const port = parentPort;
@@ -38,19 +28,31 @@ async function main(): Promise<void> {
   const interruptState = new Int32Array(boot.interruptBuffer);
   const bridgeState = new Int32Array(boot.bridgeBuffer);
   const stray = { stdout: '', stderr: '' };
-  const booted = await bootPyodide(boot.config, (stream, text) => {
-    // Output written past our capture (e.g. after `sys.stdout = sys.__stdout__`) still reaches the host.
-    post({ type: 'output', stream, text });
-    if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
+  // The child's main thread reads the snapshot while this thread starts, and sends it as the first message.
+  const snapshot = boot.config.snapshotPath
+    ? new Promise<Uint8Array>((resolve, reject) => {
+        port.once('message', (m: ChildToWorker) => {
+          if (m.type === 'snapshotBytes' && m.buffer) resolve(new Uint8Array(m.buffer));
+          else reject(new Error(`could not read the snapshot: ${m.type === 'snapshotBytes' ? m.error : `unexpected ${m.type} message`}`));
+        });
+      })
+    : undefined;
+  snapshot?.catch(() => undefined); // a version mismatch skips the snapshot before awaiting it
+  const booted = await bootPyodide({
+    config: boot.config,
+    snapshotBytes: snapshot && (() => snapshot),
+    onStray: (stream, text) => {
+      // Output written past our capture (e.g. after `sys.stdout = sys.__stdout__`) still reaches the host.
+      post({ type: 'output', stream, text });
+      if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
+    },
   });
-  const { pyodide } = booted;
+  const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
-  const host = createSyncHost({ post, bridgePort: boot.bridgePort, bridgeState, interruptState });
-  const preludeGlobals = pyodide.toPy({ __name__: '_rlm_prelude' }) as PyProxy;
-  const install = pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_install`, { globals: preludeGlobals }) as PyProxy & ((h: unknown, cap: number) => PyProxy);
-  const api = install(host, boot.config.captureMaxChars) as unknown as PreludeApi;
-  install.destroy();
-  api.warm();
+  api.attach(createSyncHost({ post, bridgePort: boot.bridgePort, bridgeState, interruptState }), boot.config.captureMaxChars);
+  // A cold load warmed the cell path while building the prelude; after a restore, run it once in this
+  // process too, so the first real cell does not pay for cold code paths.
+  if (booted.loadMode === 'snapshot') api.warm();
 
   if (booted.snapshot) post({ type: 'snapshot', bytes: booted.snapshot, version: booted.version });
   const info: ReadyInfo = {
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
       }
       return;
     }
+    if (message.type === 'snapshotBytes') return; // consumed during start-up
     stray.stdout = '';
     stray.stderr = '';
     let result: WorkerCellResult;

@@ -80,7 +80,9 @@ export type ChildToHost =
 export type ChildToWorker =
   | { type: 'bind'; id: number; layout: ContextLayout; buffer: ArrayBuffer }
   | { type: 'exec'; id: number; code: string }
-  | { type: 'reset'; id: number };
+  | { type: 'reset'; id: number }
+  /** The memory snapshot file, read by the child's main thread while the worker starts; or why it could not be. */
+  | { type: 'snapshotBytes'; buffer?: ArrayBuffer; error?: string };
 
 /** Worker -> child main thread. Bridge calls go out here; their replies come back on the bridge port. */
 export type WorkerToChild =
