@@ -2,7 +2,6 @@
 // SDKs, REPL host) is loaded from dist/engine.js on the first run.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { ReplFactory } from '../core/loop/loopTypes';
 import type { ReplPool, RlmEngine } from './engine/engineTypes';
 import { resolveTrajectoryDirectory } from './history/trajectoryDirectory';
 import { ApiKeyStore } from './models/secretKeys';
@@ -72,7 +71,13 @@ export class RlmServices implements vscode.Disposable {
     return this.enginePromise;
   }
 
-  async replPool(): Promise<ReplFactory> {
+  /** Starts a REPL in the background when a question is about to be asked; never at activation. */
+  prewarmRepl(): void {
+    const warn = (error: unknown): void => this.log.warn(`Starting the REPL ahead of the question failed (the run will try again): ${error instanceof Error ? error.message : String(error)}`);
+    this.replPool().then((pool) => pool.prewarm(warn), warn);
+  }
+
+  async replPool(): Promise<ReplPool> {
     if (!this.pool) {
       const engine = await this.engine();
       this.pool = engine.createReplPool({

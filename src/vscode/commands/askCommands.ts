@@ -24,9 +24,11 @@ function optionsArg(value: unknown): AskCommandOptions {
   return typeof question === 'string' && question.trim() ? { question: question.trim() } : {};
 }
 
-function configuredSettings(): RlmSettings {
+/** The settings of a run about to be asked; starts the REPL now, so it loads while the user types. */
+function configuredSettings(services: RlmServices): RlmSettings {
   const settings = readSettings();
   if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
+  services.prewarmRepl();
   return settings;
 }
 
@@ -47,7 +49,7 @@ async function pickFileScope(uri: vscode.Uri): Promise<vscode.Selection | undefi
 
 export async function askAboutFile(services: RlmServices, arg?: unknown, options: AskCommandOptions = {}): Promise<ActiveRun | undefined> {
   requireTrust();
-  const settings = configuredSettings();
+  const settings = configuredSettings(services);
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
   if (!uri) throw new TargetRefusedError('no file', 'no-editor', 'Open a file in the editor (or pick one in the explorer) to ask RLM about it.');
   const selection = options.question ? undefined : await pickFileScope(uri);
@@ -92,7 +94,7 @@ export async function gatherWithConfirmation(scopes: GatherScope[], where: strin
 
 export async function askAboutWorkspace(services: RlmServices, options: AskCommandOptions = {}): Promise<ActiveRun | undefined> {
   requireTrust();
-  const settings = configuredSettings();
+  const settings = configuredSettings(services);
   const folders = firstWorkspaceFolders();
   if (folders.length === 0) throw new TargetRefusedError('workspace', 'no-workspace', 'Open a folder or workspace first: there is nothing to ask about.');
   const question = options.question ?? (await askQuestion('the workspace'));
@@ -126,7 +128,7 @@ export async function pickFolder(): Promise<vscode.Uri | undefined> {
 
 export async function askAboutFolder(services: RlmServices, arg?: unknown, options: AskCommandOptions = {}): Promise<ActiveRun | undefined> {
   requireTrust();
-  const settings = configuredSettings();
+  const settings = configuredSettings(services);
   const uri = arg instanceof vscode.Uri ? arg : await pickFolder();
   if (!uri) return undefined;
   const scope = folderScope(uri);

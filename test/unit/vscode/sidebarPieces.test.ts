@@ -71,3 +71,65 @@ test('the REPL pool keeps one warm session and routes its sub-calls to whoever a
   assert.deepEqual(log, ['close s1', 'close s2']);
   await assert.rejects(pool.acquire(), /shut down/);
 });
+
+test('prewarm starts one session ahead of need, and acquire() waits for it instead of starting another', async () => {
+  const log: string[] = [];
+  let created = 0;
+  let finishStart: () => void = () => {};
+  const pool = new RoutedReplPool({
+    createBridgeRouter,
+    createSession: async (bridge) => {
+      created++;
+      const name = `s${created}`;
+      if (created === 1) await new Promise<void>((resolve) => (finishStart = resolve));
+      return fakeSession(log, name, bridge);
+    },
+  });
+  pool.prewarm();
+  pool.prewarm();
+  assert.equal(created, 1, 'a second prewarm while one is starting does nothing');
+  const acquiring = pool.acquire({ bridge: async () => ['run'] });
+  finishStart();
+  const session = await acquiring;
+  assert.equal(created, 1, 'acquire() used the prewarmed session');
+  await pool.release(session, true);
+  pool.prewarm();
+  assert.equal(created, 1, 'prewarm is a no-op while a session is idle');
+  await pool.dispose();
+  assert.deepEqual(log, ['close s1']);
+});
+
+test('a failed prewarm is reported and the next acquire() starts its own session', async () => {
+  let created = 0;
+  const errors: unknown[] = [];
+  const pool = new RoutedReplPool({
+    createBridgeRouter,
+    createSession: async (bridge) => {
+      created++;
+      if (created === 1) throw new Error('pyodide failed to load');
+      return fakeSession([], `s${created}`, bridge);
+    },
+  });
+  pool.prewarm((error) => errors.push(error));
+  await pool.acquire();
+  assert.equal(created, 2);
+  assert.match(String(errors[0]), /pyodide failed to load/);
+  await pool.dispose();
+});
+
+test('disposing the pool while a prewarm is starting closes that session too', async () => {
+  const log: string[] = [];
+  let finishStart: () => void = () => {};
+  const pool = new RoutedReplPool({
+    createBridgeRouter,
+    createSession: async (bridge) => {
+      await new Promise<void>((resolve) => (finishStart = resolve));
+      return fakeSession(log, 's1', bridge);
+    },
+  });
+  pool.prewarm();
+  const disposing = pool.dispose();
+  finishStart();
+  await disposing;
+  assert.deepEqual(log, ['close s1']);
+});
