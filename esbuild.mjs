@@ -2,7 +2,7 @@
 // nothing is fetched at run time. `node esbuild.mjs [--watch] [--production]`.
 // Exported as a function too, so a unit test can build into a temporary directory.
 import * as esbuild from 'esbuild';
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +22,8 @@ export function bundleSpecs(outdir) {
     { name: 'engine', entry: 'src/vscode/engine/engineEntry.ts', outfile: join(outdir, 'engine.js'), ...node },
     { name: 'cli', entry: 'src/cli/main.ts', outfile: join(outdir, 'cli.js'), ...node, banner: '#!/usr/bin/env node' },
     { name: 'replProcess', entry: 'src/worker/replProcess.ts', outfile: join(outdir, 'replProcess.js'), ...node },
-    { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node },
+    // Bundles Pyodide's ESM loader, which reads import.meta.url: give it the bundle's own file URL.
+    { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node, importMetaShim: true },
     { name: 'sidebar', entry: 'webview/sidebar/main.ts', outfile: join(outdir, 'webview', 'sidebar.js'), ...browser },
     { name: 'trajectory', entry: 'webview/trajectory/main.ts', outfile: join(outdir, 'webview', 'trajectory.js'), ...browser },
   ];
@@ -55,9 +56,9 @@ function esbuildOptions(spec, production) {
     sourcemap: production ? false : 'linked',
     minify: production,
     logLevel: 'warning',
-    // Pyodide's own loader reads import.meta.url; the REPL worker always passes an explicit indexURL.
-    define: spec.format === 'cjs' ? { 'import.meta.url': 'importMetaUrl' } : undefined,
-    inject: spec.format === 'cjs' ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,
+    // Only where asked: an injected shim adds an init call to every bundled module.
+    define: spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : undefined,
+    inject: spec.importMetaShim ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,
   };
 }
 
@@ -66,8 +67,7 @@ export async function buildAll({ outdir = join(root, 'dist'), production = false
   const specs = bundleSpecs(resolve(outdir)).filter((s) => !only || only.includes(s.name));
   await Promise.all(specs.map((spec) => esbuild.build(esbuildOptions(spec, production))));
   await copyStaticAssets(resolve(outdir));
-  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  return { bundles: specs.map((s) => s.name), version: pkg.version };
+  return { bundles: specs.map((s) => s.name) };
 }
 
 async function watch() {
