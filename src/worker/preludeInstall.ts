@@ -8,9 +8,9 @@ import type { PyProxy } from 'pyodide/ffi';
 import { PRELUDE_SOURCE } from './preludeSource';
 
 /** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
-export const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
+const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
 
-export const PRELUDE_KEY = createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).digest('hex').slice(0, 16);
+const PRELUDE_KEY = createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).digest('hex').slice(0, 16);
 
 export interface PreludeApi {
   bind(u8: Uint8Array, layoutJson: string): string;

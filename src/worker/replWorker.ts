@@ -3,7 +3,7 @@
 // shared memory (see syncHost.ts), never through messages.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import type { ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
+import type { BoundSummary, ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
 import { bootPyodide, disableChildProcesses, shimProcessBinding } from './pyodideBoot';
 import { createSyncHost } from './syncHost';
 
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   port.on('message', (message: ChildToWorker) => {
     if (message.type === 'bind') {
       try {
-        const summary = JSON.parse(api.bind(new Uint8Array(message.buffer), JSON.stringify(message.layout))) as { chars: number[]; invalidUtf8Replacements: number[] };
+        const summary = JSON.parse(api.bind(new Uint8Array(message.buffer), JSON.stringify(message.layout))) as BoundSummary;
         post({ type: 'bound', id: message.id, summary });
       } catch (err) {
         post({ type: 'bindFailed', id: message.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });

@@ -1,8 +1,9 @@
 // Host side of the synchronous bridge: runs the loop's BridgeHandler for each call Python makes, with an
 // AbortSignal that interrupt() and timeouts trip, and checks the answer's shape before replying.
+import type { BridgeReply } from './replProtocol';
 import type { BridgeCall, BridgeHandler } from './replTypes';
 
-export type BridgeReplySender = (reply: { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string }) => void;
+export type BridgeReplySender = (reply: BridgeReply) => void;
 
 export class BridgeDispatcher {
   private readonly inFlight = new Map<number, AbortController>();

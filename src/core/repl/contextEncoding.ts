@@ -1,7 +1,8 @@
 // Turns a ContextSource into the single UTF-8 buffer the REPL decodes, with its layout, and assembles the
 // ContextMetadata the root model sees from the sizes Python reports back after decoding.
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
-import { ContextTooLargeError, InvalidContextError } from './replErrors';
+import { ContextTooLargeError } from '../context/contextErrors';
+import { InvalidContextError } from './replErrors';
 import type { BoundSummary, ContextLayout } from './replProtocol';
 
 export const DEFAULT_CONTEXT_LIMIT_BYTES = 256 * 1024 * 1024;

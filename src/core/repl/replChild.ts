@@ -38,10 +38,6 @@ export class ReplChild {
     return this.proc.pid;
   }
 
-  get alive(): boolean {
-    return !this.exited;
-  }
-
   /** Forks the child and resolves once Pyodide is loaded and the prelude installed. */
   static start(options: ChildStartOptions): Promise<{ child: ReplChild; ready: ReadyInfo }> {
     const proc = fork(join(options.distDir, 'replProcess.js'), [], {

@@ -1,18 +1,5 @@
-// Typed errors of the REPL engine. They carry data; user-facing wording happens at the edges.
-
-/** `context` is larger than the configured limit. */
-export class ContextTooLargeError extends Error {
-  override readonly name = 'ContextTooLargeError';
-  constructor(
-    readonly bytes: number,
-    readonly limit: number,
-  ) {
-    super(
-      `context is ${formatMb(bytes)} of text, over the ${formatMb(limit)} limit: narrow the target ` +
-        '(pick a folder or a file instead of the whole workspace, add exclude globs) or raise the context size limit setting',
-    );
-  }
-}
+// Typed errors of the REPL engine. They carry data; user-facing wording happens at the edges. An oversized
+// `context` is the ContextTooLargeError of ../context/contextErrors, the same one reading paths throws.
 
 /** The bound context is malformed (e.g. duplicate paths); fix the caller. */
 export class InvalidContextError extends Error {
@@ -37,7 +24,7 @@ export class ReplStartError extends Error {
   }
 }
 
-/** Python ran out of memory while decoding `context`. */
+/** Python could not decode `context` (e.g. out of memory); `pythonError` names the exception. */
 export class ContextBindError extends Error {
   override readonly name = 'ContextBindError';
   constructor(
@@ -77,8 +64,4 @@ export class ReplResetError extends Error {
   ) {
     super(`resetting the REPL namespace failed (${reason}): ${detail}`);
   }
-}
-
-function formatMb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

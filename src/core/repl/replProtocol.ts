@@ -1,7 +1,7 @@
 // The typed messages between the three parties of a REPL session: the host (extension or CLI), the
 // forked child process, and the Pyodide worker thread inside it. Every message is declared once here and
 // imported by all three, so a renamed field is a compile error rather than a silent hang.
-import type { BridgeCall, CellError, FinalAnswer } from './replTypes';
+import type { BridgeCall, CellResult, ReplStartupInfo } from './replTypes';
 
 /** How `context` is laid out in the transferred UTF-8 buffer. */
 export type ContextLayout =
@@ -15,7 +15,7 @@ export interface BoundSummary {
   invalidUtf8Replacements: number[];
 }
 
-export type LoadMode = 'snapshot' | 'cold' | 'cold-snapshot-failed';
+export type LoadMode = ReplStartupInfo['loadMode'];
 
 /** Facts the REPL side knows about its own start-up and hardening. */
 export interface ReadyInfo {
@@ -31,18 +31,8 @@ export interface ReadyInfo {
   notes: string[];
 }
 
-/** The cell outcome as the worker reports it; the host adds timing and restart facts. */
-export interface WorkerCellResult {
-  stdout: string;
-  stderr: string;
-  stdoutChars: number;
-  stderrChars: number;
-  error?: CellError;
-  newVariables: string[];
-  final?: FinalAnswer;
-  outIndex: number;
-  interrupted: boolean;
-}
+/** The cell outcome as the worker reports it; the host adds timing, timeout and restart facts. */
+export type WorkerCellResult = Omit<CellResult, 'durationMs' | 'timedOut' | 'interrupted' | 'restarted'> & { interrupted: boolean };
 
 export interface StartConfig {
   indexURL: string;
@@ -84,18 +74,9 @@ export type ChildToWorker =
   /** The memory snapshot file, read by the child's main thread while the worker starts; or why it could not be. */
   | { type: 'snapshotBytes'; buffer?: ArrayBuffer; error?: string };
 
-/** Worker -> child main thread. Bridge calls go out here; their replies come back on the bridge port. */
-export type WorkerToChild =
-  | { type: 'ready'; info: ReadyInfo }
-  | { type: 'snapshot'; bytes: Uint8Array; version: string }
-  | { type: 'bound'; id: number; summary: BoundSummary }
-  | { type: 'bindFailed'; id: number; errorType: string; message: string }
-  | { type: 'resetDone'; id: number }
-  | { type: 'resetFailed'; id: number; message: string }
-  | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
-  | { type: 'result'; id: number; result: WorkerCellResult }
-  | { type: 'bridgeCall'; callId: number; call: BridgeCall }
-  | { type: 'fatal'; reason: 'crash' | 'out-of-memory' | 'start-failed'; message: string };
+/** Worker -> child main thread: the same messages as ChildToHost, since the child relays them verbatim. Bridge
+ * calls go out here; their replies come back on the bridge port. */
+export type WorkerToChild = ChildToHost;
 
 /** The reply to a bridge call, posted on the dedicated bridge port. */
 export type BridgeReply = { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string };

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildMetadata, encodeContext } from '../../../../src/core/repl/contextEncoding';
-import { ContextTooLargeError, InvalidContextError } from '../../../../src/core/repl/replErrors';
+import { ContextTooLargeError } from '../../../../src/core/context/contextErrors';
+import { InvalidContextError } from '../../../../src/core/repl/replErrors';
 
 test('a text context is one chunk with a text layout', () => {
   const enc = encodeContext({ kind: 'text', text: 'héllo' }, 100);

@@ -127,10 +127,31 @@ test('each acquirer gets its own bridge routed to the shared session; release fa
   assert.deepEqual(await bridges[0]!(call, signal), ['run B']);
 });
 
-test('an aborted acquire throws and keeps the started session warm', async () => {
+test('an acquire aborted before it starts throws and starts nothing', async () => {
   const { p, created } = pool();
   const controller = new AbortController();
   controller.abort();
   await assert.rejects(p.acquire({ signal: controller.signal }), /abort/i);
   assert.equal(created(), 0);
+});
+
+test('an acquire aborted while its session starts throws and keeps that session warm for the next one', async () => {
+  const closed: number[] = [];
+  const resets: number[] = [];
+  let created = 0;
+  const controller = new AbortController();
+  const p = new ReplPool({
+    session: { bridge: async () => [] },
+    create: async () => {
+      controller.abort(); // the caller gives up while the session is starting
+      return fakeSession(++created, closed, resets);
+    },
+  });
+  await assert.rejects(p.acquire({ signal: controller.signal }), /abort/i);
+  assert.equal(p.leasedCount, 0);
+  const next = await p.acquire();
+  assert.equal(created, 1, 'the session started for the aborted acquire is the one handed out next');
+  assert.deepEqual(resets, [1], 'its namespace was reset before it was kept');
+  assert.deepEqual(closed, []);
+  assert.ok(next);
 });

@@ -2,7 +2,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
-import { ContextTooLargeError, InvalidContextError } from '../../../../src/core/repl/replErrors';
+import { ContextTooLargeError } from '../../../../src/core/context/contextErrors';
+import { InvalidContextError } from '../../../../src/core/repl/replErrors';
 import { recordingBridge, startSession } from './replTestKit';
 
 function pyValue(stdout: string): string {
@@ -178,7 +179,7 @@ describe('REPL session: a 2,000-file dict context', () => {
     await assert.rejects(
       session.bindContext({ kind: 'text', text: tooBig }),
       (err: unknown) =>
-        err instanceof ContextTooLargeError && err.bytes === tooBig.length && err.limit === 10 * 1024 * 1024 && /narrow the target/.test(err.message),
+        err instanceof ContextTooLargeError && err.bytes === tooBig.length && err.limit === 10 * 1024 * 1024 && /Narrow it/.test(err.message),
     );
     const r = await session.execute('len(context)');
     assert.equal(pyValue(r.stdout), '2000');

@@ -1,4 +1,5 @@
-// Shared set-up for the REPL tests: they run the real built bundles (run `npm run build` first).
+// Shared set-up for the REPL tests: they run the real built bundles (run `npm run build` first; a missing
+// bundle fails the session start with a ReplStartError that says so).
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,15 +18,9 @@ function findRepoRoot(start: string): string {
 }
 
 export const repoRoot = findRepoRoot(resolve(__dirname));
-export const distDir = join(repoRoot, 'dist');
+const distDir = join(repoRoot, 'dist');
 /** Shared by every REPL test file so that only the first start of a run is cold. */
-export const testSnapshotDir = join(tmpdir(), 'rlm-repl-test-snapshots');
-
-export function assertBuilt(): void {
-  for (const file of ['replProcess.js', 'replWorker.js', join('pyodide', 'pyodide.asm.wasm')]) {
-    if (!existsSync(join(distDir, file))) throw new Error(`${join(distDir, file)} is missing: run \`npm run build\` before the REPL tests`);
-  }
-}
+const testSnapshotDir = join(tmpdir(), 'rlm-repl-test-snapshots');
 
 /** A bridge that answers "echo:<prompt>" and records every call. */
 export function recordingBridge(): { handler: BridgeHandler; calls: BridgeCall[] } {
@@ -40,6 +35,5 @@ export function recordingBridge(): { handler: BridgeHandler; calls: BridgeCall[]
 }
 
 export async function startSession(options: Partial<ReplSessionOptions> & { bridge?: BridgeHandler } = {}): Promise<ReplSession> {
-  assertBuilt();
   return createReplSession({ distDir, snapshotCacheDir: testSnapshotDir, bridge: options.bridge ?? recordingBridge().handler, ...options });
 }
