@@ -8,12 +8,13 @@ import { LoopError } from '../core/loop/loopErrors';
 import type { RunResult } from '../core/loop/loopTypes';
 import { createRlmRun } from '../core/loop/rlmRun';
 import { createModelClient } from '../core/models/createModelClient';
-import { isLocalBaseUrl } from '../core/models/endpoint';
-import type { ModelClient, ModelConfig } from '../core/models/modelTypes';
+import type { ModelClient } from '../core/models/modelTypes';
 import { ModelError } from '../core/models/modelErrors';
 import type { TrajectoryWriter } from '../core/trajectory/trajectoryWriter';
-import { parseAskArgs, UsageError } from './askArgs';
-import type { AskArgs, ModelChoice } from './askArgs';
+import { parseAskArgs } from './askArgs';
+import type { AskArgs } from './askArgs';
+import { modelConfig, UsageError } from './modelArgs';
+import type { ModelChoice } from './modelArgs';
 import { ASK_HELP } from './cliHelp';
 import { openRunTrajectory } from './runTrajectory';
 import { createCliReplFactory } from './cliRepl';
@@ -180,23 +181,6 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
     deps.stderr.write(`rlm ask: ${result.status}: ${why}${result.answer ? ' (a partial answer is in the trajectory)' : ''} — trajectory: ${trajectory}\n`);
   } else if (args.verbose) say(`rlm: trajectory: ${trajectory}`);
   return code;
-}
-
-function modelConfig(choice: ModelChoice, env: Record<string, string | undefined>, flag: string): ModelConfig {
-  const key = env[choice.keyEnv]?.trim();
-  if (!key && !isLocalBaseUrl(choice.baseUrl)) {
-    throw new UsageError(
-      `no API key for ${choice.provider} model ${choice.model}: set the ${choice.keyEnv} environment variable ` +
-        `(or name another with ${flag}), or use a local --base-url, which needs no key`,
-    );
-  }
-  return {
-    provider: choice.provider,
-    ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}),
-    model: choice.model,
-    ...(key ? { apiKey: key } : {}),
-    ...(choice.contextWindowTokens ? { contextWindowTokens: choice.contextWindowTokens } : {}),
-  };
 }
 
 function sameModel(a: ModelChoice, b: ModelChoice): boolean {

@@ -5,11 +5,9 @@ import { join, resolve } from 'node:path';
 import { startScriptedServers } from '../../../bench/scripted/scriptedServers';
 import type { ScriptedServers } from '../../../bench/scripted/scriptedServers';
 import { createModelClient } from '../../core/models/createModelClient';
-import { isLocalBaseUrl } from '../../core/models/endpoint';
-import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
+import type { ModelClient } from '../../core/models/modelTypes';
 import { oneLine } from '../askCommand';
-import type { ModelChoice } from '../askArgs';
-import { UsageError } from '../askArgs';
+import { modelConfig, UsageError } from '../modelArgs';
 import { createCliReplFactory } from '../cliRepl';
 import { parseEvalArgs } from '../eval/evalArgs';
 import type { EvalArgs } from '../eval/evalArgs';
@@ -143,20 +141,4 @@ function resolveOutDir(args: EvalArgs, cwd: string, nowMs: number): string {
     return join(parent, latest);
   }
   return join(parent, new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
-}
-
-function modelConfig(choice: ModelChoice, env: Record<string, string | undefined>, flag: string): ModelConfig {
-  const key = env[choice.keyEnv]?.trim();
-  if (!key && !isLocalBaseUrl(choice.baseUrl)) {
-    throw new UsageError(
-      `no API key for ${choice.provider} model ${choice.model}: set ${choice.keyEnv} (or name another variable with ${flag}), or use a local --base-url`,
-    );
-  }
-  return {
-    provider: choice.provider,
-    ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}),
-    model: choice.model,
-    ...(key ? { apiKey: key } : {}),
-    ...(choice.contextWindowTokens ? { contextWindowTokens: choice.contextWindowTokens } : {}),
-  };
 }

@@ -6,7 +6,8 @@ import { toMarkdown } from '../../core/trajectory/exportMarkdown';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { TrajectoryReadResult } from '../../core/trajectory/trajectoryReader';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
-import { UsageError, parseArgs } from './showArgs';
+import { UsageError } from '../modelArgs';
+import { parseArgs } from './showArgs';
 import type { CommandIo } from './showArgs';
 
 export const EXPORT_USAGE = 'usage: rlm export <file> --to ipynb|md [-o <out>]';

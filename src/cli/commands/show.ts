@@ -4,7 +4,8 @@ import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
 import { formatCost, formatDuration, formatTokens } from '../../core/trajectory/exportText';
-import { UsageError, parseArgs } from './showArgs';
+import { UsageError } from '../modelArgs';
+import { parseArgs } from './showArgs';
 import type { CommandIo } from './showArgs';
 
 export const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';

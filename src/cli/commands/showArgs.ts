@@ -1,16 +1,10 @@
 // Argument parsing and output plumbing shared by `rlm show` and `rlm export`.
+import { UsageError } from '../modelArgs';
 
 /** Where a command writes; process.stdout/stderr in the CLI, buffers in tests. */
 export interface CommandIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
-}
-
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
 }
 
 export interface ParsedArgs {

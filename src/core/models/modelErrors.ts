@@ -136,7 +136,3 @@ export class UnexpectedModelError extends ModelError {
   readonly kind = 'unexpected';
   readonly retryable = false;
 }
-
-export function isModelError(error: unknown): error is ModelError {
-  return error instanceof ModelError;
-}

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAskArgs, UsageError } from '../../../src/cli/askArgs';
+import { parseAskArgs } from '../../../src/cli/askArgs';
+import { UsageError } from '../../../src/cli/modelArgs';
 import { defaultTrajectoryPath } from '../../../src/cli/askCommand';
 
 describe('rlm ask arguments', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEvalArgs } from '../../../src/cli/eval/evalArgs';
-import { UsageError } from '../../../src/cli/askArgs';
+import { UsageError } from '../../../src/cli/modelArgs';
 import { runEval } from '../../../src/cli/commands/evalCommand';
 
 test('defaults: all suites at 32k in rlm mode, one task each', () => {
@@ -46,5 +46,5 @@ test('a remote endpoint without a key in the environment fails before any task r
     distDir: '/nonexistent',
   });
   assert.equal(code, 2);
-  assert.match(err, /set OPENAI_API_KEY/);
+  assert.match(err, /set the OPENAI_API_KEY environment variable/);
 });
