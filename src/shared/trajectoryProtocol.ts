@@ -254,8 +254,6 @@ export type HostToWebview =
   | { type: 'streaming'; runId: string; turnIndex: number; text: string }
   | { type: 'notice'; level: 'info' | 'error'; message: string };
 
-export type WebviewToHostType = WebviewToHost['type'];
-export type HostToWebviewType = HostToWebview['type'];
 export type MessageOf<U extends { type: string }, T extends U['type']> = Extract<U, { type: T }>;
 
 /** Paging sizes both sides agree on. */

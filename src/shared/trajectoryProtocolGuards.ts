@@ -61,17 +61,14 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost {
       need(typeof m.protocolVersion === 'number', '`protocolVersion` must be a number', raw);
       break;
     case 'requestTurns':
+    case 'requestOutline': {
+      const max = m.type === 'requestTurns' ? 200 : 5000;
       need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
       need(isStr(m.runId), '`runId` must be a string', raw);
       need(isCount(m.from), '`from` must be a non-negative integer', raw);
-      need(isCount(m.count) && (m.count as number) <= 200, '`count` must be an integer from 0 to 200', raw);
+      need(isCount(m.count) && (m.count as number) <= max, `\`count\` must be an integer from 0 to ${max}`, raw);
       break;
-    case 'requestOutline':
-      need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
-      need(isStr(m.runId), '`runId` must be a string', raw);
-      need(isCount(m.from), '`from` must be a non-negative integer', raw);
-      need(isCount(m.count) && (m.count as number) <= 5000, '`count` must be an integer from 0 to 5000', raw);
-      break;
+    }
     case 'requestCell':
       need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
       need(isStr(m.runId), '`runId` must be a string', raw);

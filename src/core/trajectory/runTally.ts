@@ -26,7 +26,7 @@ export interface RunTally {
 
 const QUESTION_CLIP = 500;
 
-export function emptyUsageTotals(): UsageTotals {
+function emptyUsageTotals(): UsageTotals {
   return { inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, subCalls: 0, iterations: 0, wallTimeMs: 0 };
 }
 

@@ -46,7 +46,7 @@ export async function readTrajectory(path: string, options: ReadTrajectoryOption
     onProblem: report,
   });
   for (const runId of builder.markIncomplete()) {
-    report({ line: lastLine, kind: 'missing-end', message: `run ${runId.replace(/^run:/, '')} has no run.finished: the file ends before the run did` });
+    report({ line: lastLine, kind: 'missing-end', message: `run ${runId} has no run.finished: the file ends before the run did` });
   }
   return { format, header, tree: builder.tree, problems, unknownEvents, eventCount };
 }

@@ -48,16 +48,16 @@ export class TreeBuilder {
     return this.roots[0] === undefined ? undefined : structuredClone(this.roots[0]);
   }
 
-  /** Marks runs that never finished; a reader calls this at the end of a file. Returns their ids. */
+  /** Marks runs that never finished; a reader calls this at the end of a file. Returns their run ids. */
   markIncomplete(): string[] {
-    const ids: string[] = [];
-    for (const [id, entry] of this.nodes) {
+    const runIds: string[] = [];
+    for (const entry of this.nodes.values()) {
       if (entry.item.kind === 'run' && entry.item.node.status === 'running') {
         entry.item.node.status = 'incomplete';
-        ids.push(id);
+        runIds.push(entry.item.node.runId);
       }
     }
-    return ids;
+    return runIds;
   }
 
   apply(record: EventRecord | BuildableRecord): ApplyResult {
@@ -143,25 +143,15 @@ export class TreeBuilder {
         }
         return { changed: this.touch(subCallNodeId(r.runId, r.callId), r.ts) };
       }
-      case 'limit.warning': {
-        const run = this.run(r.runId);
-        if (!run) return this.orphan(r);
-        run.limitWarnings.push({ limit: r.limit, value: r.value, max: r.max });
-        return { changed: this.touch(runNodeId(r.runId), r.ts) };
-      }
-      case 'fallback': {
-        const run = this.run(r.runId);
-        if (!run) return this.orphan(r);
-        run.fallbacks.push({ kind: r.kind, detail: r.detail });
-        return { changed: this.touch(runNodeId(r.runId), r.ts) };
-      }
-      case 'answer': {
-        const run = this.run(r.runId);
-        if (!run) return this.orphan(r);
-        run.answer = r.text;
-        run.forced = r.forced;
-        return { changed: this.touch(runNodeId(r.runId), r.ts) };
-      }
+      case 'limit.warning':
+        return this.onRun(r, (run) => run.limitWarnings.push({ limit: r.limit, value: r.value, max: r.max }));
+      case 'fallback':
+        return this.onRun(r, (run) => run.fallbacks.push({ kind: r.kind, detail: r.detail }));
+      case 'answer':
+        return this.onRun(r, (run) => {
+          run.answer = r.text;
+          run.forced = r.forced;
+        });
       case 'run.finished': {
         const run = this.run(r.runId);
         if (!run) return this.orphan(r);
@@ -281,6 +271,14 @@ export class TreeBuilder {
       current = entry.parent;
     }
     return changed;
+  }
+
+  /** For events that only record something on their run. */
+  private onRun(r: { type: string; runId: string; ts: number }, update: (run: RunNode) => void): ApplyResult {
+    const run = this.run(r.runId);
+    if (!run) return this.orphan(r);
+    update(run);
+    return { changed: this.touch(runNodeId(r.runId), r.ts) };
   }
 
   private touch(id: string, ts: number): string[] {

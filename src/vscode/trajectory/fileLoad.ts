@@ -64,8 +64,7 @@ export class FileLoad {
       onProblem: (problem) => this.problems.push(problem),
     }).then(
       () => {
-        for (const id of this.builder.markIncomplete()) {
-          const runId = id.replace(/^run:/, '');
+        for (const runId of this.builder.markIncomplete()) {
           this.collector.noteRun(runId);
           this.problems.push({ line: 0, kind: 'missing-end', message: `run ${runId} has no run.finished: the file ends before the run did` });
         }

@@ -2,6 +2,7 @@
 // one update per flush interval however fast events arrive. Streamed model text is pushed on its own
 // (the whole text so far for the turn), without re-sending the turn body.
 import { TreeBuilder } from '../../core/trajectory/treeBuilder';
+import { emptyNodeTotals } from '../../core/trajectory/treeNodes';
 import type { EventRecord } from '../../core/trajectory/events';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { ChangeCollector, type StreamPush } from './changeCollector';
@@ -37,7 +38,7 @@ export function emptyRunningRun(runId: string, startedAt: number): RunNode {
     turns: [],
     limitWarnings: [],
     fallbacks: [],
-    totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, errors: 0, wallTimeMs: 0 },
+    totals: emptyNodeTotals(),
   };
 }
 

@@ -1,6 +1,6 @@
 // The trajectory webview's page: a strict CSP with a fresh nonce, scripts and styles only from the
 // extension's own files (already converted with asWebviewUri by the caller). No `vscode` import.
-import { randomBytes } from 'node:crypto';
+import { escapeAttr, newNonce, webviewCsp } from '../webviewSecurity';
 
 export interface TrajectoryHtmlInput {
   /** webview.cspSource */
@@ -12,21 +12,9 @@ export interface TrajectoryHtmlInput {
   nonce?: string;
 }
 
-export function freshNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
-}
-
-const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 export function trajectoryHtml(input: TrajectoryHtmlInput): string {
-  const nonce = input.nonce ?? freshNonce();
-  const csp = [
-    "default-src 'none'",
-    `img-src ${input.cspSource} data:`,
-    `font-src ${input.cspSource}`,
-    `style-src ${input.cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  const nonce = input.nonce ?? newNonce();
+  const csp = webviewCsp(input.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -37,6 +37,7 @@ test('a missing end gives status incomplete and a missing-end problem', async ()
   const read = await readTrajectory(path);
   assert.equal(read.tree?.status, 'incomplete');
   assert.deepEqual(read.problems.map((p) => p.kind), ['missing-end']);
+  assert.equal(read.problems[0]?.message, `run ${read.tree?.runId} has no run.finished: the file ends before the run did`);
 });
 
 test('a torn last line is reported as truncated; a bad line in the middle as invalid-json', async () => {

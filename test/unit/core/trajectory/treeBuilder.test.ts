@@ -85,3 +85,19 @@ test('applying an event touches only its node and ancestors, however large the r
   // call -> cell -> turn -> run -> (child: call -> cell -> turn -> run): bounded by depth, not size.
   assert.ok(mostChanged <= 8, `an event changed ${mostChanged} nodes`);
 });
+
+test('limit warnings, fallbacks and answers are recorded on their run, or reported as orphans', () => {
+  const b = new TreeBuilder();
+  b.apply(rec(started('R')));
+  assert.deepEqual(b.apply(rec({ type: 'limit.warning', runId: 'R', limit: 'iterations', value: 8, max: 10 })).changed, [runNodeId('R')]);
+  b.apply(rec({ type: 'fallback', runId: 'R', kind: 'depth-limit', detail: 'd' }));
+  b.apply(rec({ type: 'answer', runId: 'R', text: 'A', forced: true, via: 'forced' }));
+  const root = b.tree!;
+  assert.deepEqual(root.limitWarnings, [{ limit: 'iterations', value: 8, max: 10 }]);
+  assert.deepEqual(root.fallbacks, [{ kind: 'depth-limit', detail: 'd' }]);
+  assert.equal(root.answer, 'A');
+  assert.equal(root.forced, true);
+  const orphan = b.apply(rec({ type: 'fallback', runId: 'nobody', kind: 'x', detail: '' }));
+  assert.deepEqual([orphan.changed, orphan.problem?.kind], [[], 'orphan-event']);
+  assert.match(orphan.problem?.message ?? '', /^fallback refers to .* \(run nobody\)$/);
+});
