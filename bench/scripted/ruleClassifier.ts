@@ -2,15 +2,10 @@
 // text, the way a person would tell a "who" question from a "where" question. It is written apart from
 // the generator's templates on purpose; a unit test checks the two agree. The same rules exist as
 // Python source for the no-sub-call mode, where the scripted root must classify with code alone.
+import { RECORD_LABELS } from '../tasks/recordLabels';
 
-export const SCRIPTED_LABELS = [
-  'numeric value',
-  'location',
-  'human being',
-  'abbreviation',
-  'entity',
-  'description and abstract concept',
-] as const;
+/** The label names are public (the task's preamble lists them), so they are shared, not re-typed. */
+export const SCRIPTED_LABELS = RECORD_LABELS;
 
 const RULES: Array<[RegExp, (typeof SCRIPTED_LABELS)[number]]> = [
   [/\b(stand for|short for|abbreviation)\b/i, 'abbreviation'],

@@ -1,7 +1,7 @@
 // Needle in a haystack (S-NIAH style): one unique fact at a chosen depth in filler. Exact match.
 import { fillerText } from './fillerText';
 import { SeededRandom } from './seededRandom';
-import { formatLength } from './taskLength';
+import { textTask } from './textTask';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, TaskRequest } from './taskTypes';
 
@@ -17,15 +17,5 @@ export function generateNiah(request: TaskRequest, depth?: number): BenchTask {
   // Depth in [0.05, 0.95] unless given: never at the very edges, where a peek would find it by luck.
   const at = Math.floor(hay.length * (depth ?? 0.05 + rng.next() * 0.9));
   const text = hay.slice(0, at) + needle + hay.slice(at);
-  return {
-    id: `niah-${formatLength(request.lengthTokens)}-${request.index}`,
-    suite: 'niah',
-    lengthTokens: request.lengthTokens,
-    seed: request.seed,
-    context: { kind: 'text', text, label: 'niah haystack' },
-    contextChars: text.length,
-    question: NIAH_QUESTION,
-    answer: key,
-    scorer: 'exact',
-  };
+  return textTask(request, 'niah', text, 'niah haystack', { question: NIAH_QUESTION, answer: key, scorer: 'exact' });
 }

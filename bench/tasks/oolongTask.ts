@@ -4,7 +4,7 @@ import { RECORD_LABELS } from './recordLabels';
 import type { RecordLabel } from './recordLabels';
 import { countLabels, generateRecords, recordsText, RECORDS_PREAMBLE, userIds } from './recordSet';
 import { SeededRandom } from './seededRandom';
-import { formatLength } from './taskLength';
+import { textTask } from './textTask';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, ScorerKind, TaskRequest } from './taskTypes';
 
@@ -46,15 +46,5 @@ export function generateOolong(request: TaskRequest, kind?: OolongQuestionKind):
     }
   }
   const text = recordsText(records);
-  return {
-    id: `oolong-${formatLength(request.lengthTokens)}-${request.index}`,
-    suite: 'oolong',
-    lengthTokens: request.lengthTokens,
-    seed: request.seed,
-    context: { kind: 'text', text, label: 'oolong records' },
-    contextChars: text.length,
-    question: `${RECORDS_PREAMBLE}${question}`,
-    answer,
-    scorer,
-  };
+  return textTask(request, 'oolong', text, 'oolong records', { question: `${RECORDS_PREAMBLE}${question}`, answer, scorer });
 }

@@ -5,7 +5,7 @@ import type { RecordLabel } from './recordLabels';
 import { generateRecords, recordsText, RECORDS_PREAMBLE, userIds } from './recordSet';
 import type { LabelledRecord } from './recordSet';
 import { SeededRandom } from './seededRandom';
-import { formatLength } from './taskLength';
+import { textTask } from './textTask';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, TaskRequest } from './taskTypes';
 
@@ -37,17 +37,7 @@ export function generatePairs(request: TaskRequest, condition?: PairsCondition):
     `${RECORDS_PREAMBLE}List every pair of user ids where both users satisfy this condition: the user ${condText}. ` +
     'Give one pair per line as `id1, id2` with the smaller id first, sorted, and nothing else.';
   const text = recordsText(records);
-  return {
-    id: `pairs-${formatLength(request.lengthTokens)}-${request.index}`,
-    suite: 'pairs',
-    lengthTokens: request.lengthTokens,
-    seed: request.seed,
-    context: { kind: 'text', text, label: 'pairs records' },
-    contextChars: text.length,
-    question,
-    answer: pairs.map(([x, y]) => `${x}, ${y}`).join('\n'),
-    scorer: 'pairsF1',
-  };
+  return textTask(request, 'pairs', text, 'pairs records', { question, answer: pairs.map(([x, y]) => `${x}, ${y}`).join('\n'), scorer: 'pairsF1' });
 }
 
 /** Computed from the records themselves, not from the generation plan. */

@@ -13,7 +13,7 @@ export interface StartCodeServerOptions {
   extensionsDir: string;
   logFile: string;
   /** Keep Workspace Trust enabled (for untrusted-workspace tests). Default: disabled. */
-  trustWorkspace?: boolean;
+  workspaceTrust?: boolean;
   port?: number;
   env?: Record<string, string>;
   timeoutMs?: number;

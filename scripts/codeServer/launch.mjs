@@ -88,11 +88,11 @@ async function healthy(url) {
 /**
  * Starts code-server and resolves once /healthz answers.
  * @param {{ workspace?: string, userDataDir: string, extensionsDir: string, logFile: string,
- *   trustWorkspace?: boolean, port?: number, env?: Record<string,string>, timeoutMs?: number }} options
- *   trustWorkspace: keep Workspace Trust enabled (for untrusted-workspace tests); default off.
+ *   workspaceTrust?: boolean, port?: number, env?: Record<string,string>, timeoutMs?: number }} options
+ *   workspaceTrust: keep Workspace Trust enabled (for untrusted-workspace tests); default off.
  */
 export async function startCodeServer(options) {
-  const { workspace, userDataDir, extensionsDir, logFile, trustWorkspace = false, env = {}, timeoutMs = 60_000 } = options;
+  const { workspace, userDataDir, extensionsDir, logFile, workspaceTrust = false, env = {}, timeoutMs = 60_000 } = options;
   const entry = requireEntry();
   const port = options.port ?? (await findFreePort());
   await mkdir(userDataDir, { recursive: true });
@@ -111,7 +111,7 @@ export async function startCodeServer(options) {
     '--ignore-last-opened',
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,
-    ...(trustWorkspace ? [] : ['--disable-workspace-trust']),
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     ...(workspace ? [workspace] : []),
   ];
   const log = createWriteStream(logFile, { flags: 'a' });

@@ -1,5 +1,6 @@
 // The sidebar webview's HTML: a strict CSP with a fresh nonce, and every resource through
 // asWebviewUri (passed in as plain strings so this stays testable without `vscode`).
+import { escapeAttr, newNonce, webviewCsp } from '../webviewSecurity';
 
 export interface SidebarHtmlInputs {
   cspSource: string;
@@ -9,24 +10,9 @@ export interface SidebarHtmlInputs {
   nonce?: string;
 }
 
-/** 24 random alphanumerics. Web Crypto is a global in Node 20, so activation loads no crypto module. */
-export function newNonce(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(24));
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
-}
-
-const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 export function sidebarHtml(inputs: SidebarHtmlInputs): string {
   const nonce = inputs.nonce ?? newNonce();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${inputs.cspSource} 'nonce-${nonce}'`,
-    `font-src ${inputs.cspSource}`,
-    `img-src ${inputs.cspSource} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  const csp = webviewCsp(inputs.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -14,7 +14,7 @@ export interface CodeServerSessionOptions {
   /** Folder to open. Default: a fresh copy of test/fixtures/sampleWorkspace, so tests may write into it. */
   workspace?: string;
   /** Keep Workspace Trust on (the workspace then opens untrusted). Default: trust disabled. */
-  trustWorkspace?: boolean;
+  workspaceTrust?: boolean;
   /** Extra user settings on top of the quiet defaults. */
   userSettings?: Record<string, unknown>;
   /** Environment for code-server and so for the extension host it forks. */
@@ -51,7 +51,7 @@ export async function startCodeServerSession(options: CodeServerSessionOptions):
     userDataDir,
     extensionsDir,
     logFile: join(dir, 'code-server.log'),
-    trustWorkspace: options.trustWorkspace ?? false,
+    workspaceTrust: options.workspaceTrust ?? false,
     env: options.env ?? {},
   });
   let disposed = false;

@@ -18,6 +18,8 @@ test('the sidebar HTML has a strict CSP with a nonce on its only script, and no 
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
   assert.equal(html.match(/<script/g)?.length, 1);
   assert.match(html, /<script nonce="abc123" src="vscode-resource:\/dist\/webview\/sidebar\.js"><\/script>/);
+  const hostile = sidebarHtml({ cspSource: 'x', scriptUri: 'a"><script>alert(1)</script>', codiconCssUri: 'c', styleUri: 's', nonce: 'n' });
+  assert.equal(hostile.match(/<script/g)?.length, 1, 'a URI cannot close its attribute and add markup');
   const other = sidebarHtml({ cspSource: 'x', scriptUri: 'y', codiconCssUri: 'c', styleUri: 's' });
   assert.notEqual(/nonce-([A-Za-z0-9]+)/.exec(other)?.[1], /nonce-([A-Za-z0-9]+)/.exec(sidebarHtml({ cspSource: 'x', scriptUri: 'y', codiconCssUri: 'c', styleUri: 's' }))?.[1], 'a fresh nonce per render');
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { openWorkbench } from '../../harness/openWorkbench';
 
 test('an untrusted workspace explains that asking is disabled and why', { timeout: 240_000 }, async (t) => {
-  const { workbench } = await openWorkbench(t, { trustWorkspace: true, userSettings: { 'rlm.root.model': 'fake-model', 'rlm.root.baseUrl': 'http://127.0.0.1:9/v1' } });
+  const { workbench } = await openWorkbench(t, { workspaceTrust: true, userSettings: { 'rlm.root.model': 'fake-model', 'rlm.root.baseUrl': 'http://127.0.0.1:9/v1' } });
   await workbench.runCommandFromPalette('RLM: Ask about the workspace');
   const toast = await workbench.waitForNotification(/not trusted/, 60_000);
   assert.match(await toast.innerText(), /Trust the workspace to ask questions/);
