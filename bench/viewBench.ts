@@ -2,9 +2,9 @@
 // the production CSP, answered by the real host session over a 5,000-cell / 20,000-sub-call file
 // written by the real writer and read by the real reader. Measures time to the first rendered cell,
 // frame times while scrolling, and the JS heap. `npx tsx bench/viewBench.ts` prints the figures.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { median, type BenchFigure } from './benchTypes';
@@ -78,9 +78,13 @@ async function firstCellMs(page: Page): Promise<number> {
 }
 
 export async function run(): Promise<BenchFigure[]> {
-  const repo = resolve(import.meta.dirname, '..');
-  if (!existsSync(join(repo, 'dist', 'webview', 'trajectory.js'))) throw new Error('dist/webview/trajectory.js is missing: run `npm run build` first.');
   const dir = mkdtempSync(join(tmpdir(), 'rlm-viewbench-'));
+  // Measure the bundle that ships: `npm run package` builds it minified, `npm run build` does not.
+  const shipped = join(dir, 'production');
+  // A dynamic import: esbuild.mjs has top-level await, which tsx cannot turn into CommonJS.
+  const { buildAll } = await import('../esbuild.mjs');
+  await buildAll({ outdir: shipped, production: true, only: ['trajectory'] });
+  const webviewDir = join(shipped, 'webview');
   const browser = await launchChromium();
   try {
     const file = join(dir, 'big.rlm.jsonl');
@@ -108,7 +112,7 @@ export async function run(): Promise<BenchFigure[]> {
         }
       }).observe(document, { childList: true, subtree: true });`);
       const cdp = await context.newCDPSession(page);
-      const host = await openStubView(page, { root: () => root, info: { source: file, format: 'rlm', problems: { count: 0, first: [] } } });
+      const host = await openStubView(page, { webviewDir, root: () => root, info: { source: file, format: 'rlm', problems: { count: 0, first: [] } } });
       try {
         first.push(await firstCellMs(page));
         await page.waitForTimeout(300);

@@ -28,6 +28,8 @@ export interface StubHostOptions {
   info?: RunSourceInfo;
   isLive?(): boolean;
   stop?(): void;
+  /** Folder holding trajectory.js and codicon.css; default dist/webview (the dev build). */
+  webviewDir?: string;
 }
 
 /** Opens the view in `page` and resolves once the page is loaded (the handshake follows by itself). */
@@ -62,9 +64,9 @@ export async function openStubView(page: Page, options: StubHostOptions): Promis
   const nonce = 'stubnonce123';
   let html = trajectoryHtml({
     cspSource: 'file:',
-    scriptUri: file('dist', 'webview', 'trajectory.js'),
+    scriptUri: pathToFileURL(join(options.webviewDir ?? join(repo, 'dist', 'webview'), 'trajectory.js')).href,
     styleUri: file('media', 'trajectory.css'),
-    codiconUri: file('dist', 'webview', 'codicon.css'),
+    codiconUri: pathToFileURL(join(options.webviewDir ?? join(repo, 'dist', 'webview'), 'codicon.css')).href,
     title: 'stub',
     nonce,
   });
