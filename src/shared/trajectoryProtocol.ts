@@ -200,9 +200,16 @@ export interface SearchHit {
 
 export type ExportFormat = 'ipynb' | 'markdown';
 
+/** The id of the page's JSON block carrying the first `state` (the webview reads it before saying `ready`). */
+export const INITIAL_STATE_ID = 'rlm-initial-state';
+
 export type WebviewToHost =
-  /** Handshake: the first message of every (re-)created webview; the host answers with `state`. */
-  | { type: 'ready'; protocolVersion: number }
+  /**
+   * Handshake: the first message of every (re-)created webview; the host answers with `state`.
+   * `embedded` is the stamp of the state the page's HTML carried and the webview already rendered:
+   * the host then sends `state` only if the run changed since.
+   */
+  | { type: 'ready'; protocolVersion: number; embedded?: number }
   | { type: 'requestTurns'; requestId: number; runId: string; from: number; count: number }
   | { type: 'requestOutline'; requestId: number; runId: string; from: number; count: number }
   /** Header and outline of a child run (rlm_query), to render it nested. */

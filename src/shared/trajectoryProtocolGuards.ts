@@ -59,6 +59,7 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost {
   switch (m.type) {
     case 'ready':
       need(typeof m.protocolVersion === 'number', '`protocolVersion` must be a number', raw);
+      need(m.embedded === undefined || isCount(m.embedded), '`embedded` must be a non-negative integer when given', raw);
       break;
     case 'requestTurns':
     case 'requestOutline': {

@@ -1,6 +1,7 @@
 // The webview end of the trajectory protocol: posts typed messages, matches answers to requests by
 // id, and hands pushed messages (state, update, streaming, notice) to listeners.
 import {
+  INITIAL_STATE_ID,
   TRAJECTORY_PROTOCOL_VERSION,
   type HostToWebview,
   type MessageOf,
@@ -19,6 +20,21 @@ type Answer = Extract<HostToWebview, { requestId: number }>;
 type Pushed = Exclude<HostToWebview, { requestId: number }>;
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
 type Request = DistributiveOmit<Extract<WebviewToHost, { requestId: number }>, 'requestId'>;
+
+function readEmbeddedState(page: Pick<Document, 'getElementById'>): { stamp: number; state: HostToWebview } | undefined {
+  const block = page.getElementById(INITIAL_STATE_ID);
+  const stamp = Number(block?.dataset.stamp);
+  if (!block?.textContent || !Number.isInteger(stamp) || stamp < 0) return undefined;
+  try {
+    const state = JSON.parse(block.textContent) as HostToWebview;
+    return state?.type === 'state' ? { stamp, state } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    // The text can be large; the page has no further use for it.
+    block.remove();
+  }
+}
 
 export class RequestFailedError extends Error {
   constructor(readonly request: Request, message: string) {
@@ -40,8 +56,17 @@ export class HostBridge {
     return new HostBridge(acquireVsCodeApi(), window);
   }
 
-  ready(): void {
-    this.post({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION });
+  /**
+   * Says `ready` with the stamp of the state the page carries, so the host sends the state again only
+   * if the run changed meanwhile, then renders that state. A missing or unreadable block just means the
+   * host's answer to `ready` brings the state.
+   */
+  ready(page: Pick<Document, 'getElementById'> = document): void {
+    const embedded = readEmbeddedState(page);
+    // `ready` goes first: rendering the state makes requests (the rest of the outline), and the
+    // host answers requests only after the handshake.
+    this.post({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION, ...(embedded ? { embedded: embedded.stamp } : {}) });
+    if (embedded) this.receive(embedded.state);
   }
 
   post(message: WebviewToHost): void {

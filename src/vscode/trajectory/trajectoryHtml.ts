@@ -1,5 +1,6 @@
 // The trajectory webview's page: a strict CSP with a fresh nonce, scripts and styles only from the
 // extension's own files (already converted with asWebviewUri by the caller). No `vscode` import.
+import { INITIAL_STATE_ID } from '../../shared/trajectoryProtocol';
 import { escapeAttr, newNonce, webviewCsp } from '../webviewSecurity';
 
 export interface TrajectoryHtmlInput {
@@ -10,6 +11,18 @@ export interface TrajectoryHtmlInput {
   codiconUri: string;
   title: string;
   nonce?: string;
+  /** The first state, carried in the page so the first screen needs no round trip (TrajectorySession.embeddedState). */
+  initial?: { stamp: number; state: unknown };
+}
+
+/**
+ * A JSON data block (never executed, so the CSP has nothing to allow). Every `<` is escaped, so no
+ * text from a file or model can close the element or open a comment, whatever it holds.
+ */
+function initialStateBlock(initial: TrajectoryHtmlInput['initial']): string {
+  if (!initial) return '';
+  const json = JSON.stringify(initial.state).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${INITIAL_STATE_ID}" data-stamp="${initial.stamp}">${json}</script>\n`;
 }
 
 export function trajectoryHtml(input: TrajectoryHtmlInput): string {
@@ -27,7 +40,7 @@ export function trajectoryHtml(input: TrajectoryHtmlInput): string {
 </head>
 <body>
 <div id="app" class="app"></div>
-<script nonce="${nonce}" src="${escapeAttr(input.scriptUri)}"></script>
+${initialStateBlock(input.initial)}<script nonce="${nonce}" src="${escapeAttr(input.scriptUri)}"></script>
 </body>
 </html>`;
 }

@@ -18,6 +18,8 @@ import { headerView, runModelsAndDepth } from './runHeaderProjection';
 import { cellView, outlineOf, turnSummary, turnView, type RunSourceInfo } from './runProjection';
 import { searchRun } from './runSearch';
 
+export type StateMessage = MessageOf<HostToWebview, 'state'>;
+
 export interface SessionActions {
   /** Present only while a live run can be stopped. */
   stop?(): void;
@@ -48,6 +50,8 @@ export class TrajectorySession {
   private readonly index: RunIndex;
   private modelsCache: { version: number; value: ReturnType<typeof runModelsAndDepth> } | undefined;
   private version = 0;
+  /** The version whose state went into the page's HTML, if any. */
+  private embeddedStamp: number | undefined;
 
   constructor(private readonly options: TrajectorySessionOptions) {
     this.index = new RunIndex(() => options.root());
@@ -165,14 +169,30 @@ export class TrajectorySession {
     }
   }
 
+  /**
+   * The state to carry in the page's HTML, so the first screen renders without waiting for the
+   * handshake's round trip. The page echoes `stamp` in `ready`; if nothing changed by then, the
+   * host does not send the same state again.
+   */
+  embeddedState(): { stamp: number; state: StateMessage } {
+    this.embeddedStamp = this.version;
+    return { stamp: this.version, state: this.stateMessage() };
+  }
+
   private onReady(message: MessageOf<WebviewToHost, 'ready'>): void {
     if (message.protocolVersion !== TRAJECTORY_PROTOCOL_VERSION) {
       this.options.log?.(`trajectory view speaks protocol ${message.protocolVersion}, host ${TRAJECTORY_PROTOCOL_VERSION}`);
     }
-    // The full state supersedes queued updates; notices still matter.
-    const notices = this.queue.filter((m) => m.type === 'notice');
+    // The full state supersedes queued updates; notices and answers to requests still matter.
+    const notices = this.queue.filter((m) => m.type === 'notice' || 'requestId' in m);
     this.queue = [];
     this.ready = true;
+    const upToDate = message.embedded !== undefined && message.embedded === this.embeddedStamp && message.embedded === this.version;
+    if (!upToDate) this.options.post(this.stateMessage());
+    for (const notice of notices) this.options.post(notice);
+  }
+
+  private stateMessage(): StateMessage {
     const root = this.options.root();
     const live = this.options.isLive();
     const lastPageStart = Math.max(0, Math.floor((root.turns.length - 1) / PAGE.turnsPerPage) * PAGE.turnsPerPage);
@@ -181,15 +201,14 @@ export class TrajectorySession {
       const view = turnView(root, i);
       if (view) firstTurns.push(view);
     }
-    this.options.post({
+    return {
       type: 'state',
       header: this.header(root),
       outline: outlineOf(root, 0, Math.max(PAGE.outlineFirstChunk, live ? root.turns.length : 0)),
       turnCount: root.turns.length,
       live,
       firstTurns,
-    });
-    for (const notice of notices) this.options.post(notice);
+    };
   }
 
   private onRequestTurns(message: MessageOf<WebviewToHost, 'requestTurns'>): void {

@@ -72,6 +72,7 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
     styleUri: asset('media', 'trajectory.css'),
     codiconUri: asset('dist', 'webview', 'codicon.css'),
     title: input.panel.title,
+    initial: session.embeddedState(),
   });
   const disposable = webview.onDidReceiveMessage((message: unknown) => void session.handle(message));
   return { session, disposable };

@@ -7,6 +7,7 @@ describe('parseWebviewMessage', () => {
   it('accepts every well-formed message type', () => {
     const valid: unknown[] = [
       { type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION },
+      { type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION, embedded: 4 },
       { type: 'requestTurns', requestId: 1, runId: 'r', from: 0, count: 12 },
       { type: 'requestOutline', requestId: 2, runId: 'r', from: 200, count: 5000 },
       { type: 'requestRun', requestId: 3, runId: 'child' },
@@ -27,6 +28,7 @@ describe('parseWebviewMessage', () => {
       ['ready', /must be an object/],
       [{ type: 'nope' }, /unknown message type "nope"/],
       [{ type: 'ready' }, /protocolVersion/],
+      [{ type: 'ready', protocolVersion: 1, embedded: -1 }, /embedded/],
       [{ type: 'requestCell', requestId: 1, runId: 'r' }, /`cellId`/],
       [{ type: 'requestTurns', requestId: 1, runId: 'r', from: -1, count: 1 }, /`from`/],
       [{ type: 'requestTurns', requestId: 1, runId: 'r', from: 0, count: 201 }, /`count` must be an integer from 0 to 200$/],

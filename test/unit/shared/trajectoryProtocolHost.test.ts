@@ -59,16 +59,43 @@ describe('TrajectorySession', () => {
     assert.deepEqual(state.firstTurns.map((t) => t.index), [24, 25, 26, 27, 28, 29]);
   });
 
-  it('queues before the handshake: updates are superseded by the state, notices survive', async () => {
+  it('queues before the handshake: updates are superseded by the state, notices and answers survive', async () => {
     const h = harness(big, { live: true });
     h.session.pushChanges([{ runId: big.runId, changedTurns: [1] }]);
     await h.session.handle({ type: 'stop' }); // not stoppable: produces a notice
+    await h.session.handle({ type: 'requestOutline', requestId: 9, runId: big.runId, from: 0, count: 2 });
     assert.equal(h.posted.length, 0, 'nothing is posted before ready');
     await h.ready();
-    assert.deepEqual(h.posted.map((m) => m.type), ['state', 'notice']);
+    assert.deepEqual(h.posted.map((m) => m.type), ['state', 'notice', 'outline'], 'answers to early requests are kept');
     // A re-created webview says ready again and gets the full state again.
     await h.ready();
     assert.equal(h.posted.filter((m) => m.type === 'state').length, 2);
+  });
+
+  it('does not resend the state the page already carries, unless the run changed since', async () => {
+    const h = harness(big, { live: true });
+    const { stamp, state } = h.session.embeddedState();
+    assert.equal(state.type, 'state');
+    assert.equal(state.turnCount, 450);
+    await h.session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION, embedded: stamp });
+    assert.deepEqual(h.posted.map((m) => m.type), [], 'the embedded state was current');
+    h.session.pushChanges([{ runId: big.runId, changedTurns: [449] }]);
+    assert.deepEqual(h.posted.map((m) => m.type), ['update'], 'changes after the handshake are pushed');
+    // A re-created webview renders the same (now stale) HTML: it gets the full state.
+    await h.session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION, embedded: stamp });
+    assert.deepEqual(h.posted.map((m) => m.type), ['update', 'state']);
+  });
+
+  it('sends the state when the run changed between building the page and its handshake', async () => {
+    const h = harness(big, { live: true });
+    const { stamp } = h.session.embeddedState();
+    h.session.pushChanges([{ runId: big.runId, changedTurns: [3] }]);
+    await h.session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION, embedded: stamp });
+    assert.deepEqual(h.posted.map((m) => m.type), ['state']);
+    // A stamp this session never embedded is not trusted either.
+    const other = harness(big);
+    await other.session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION, embedded: 0 });
+    assert.deepEqual(other.posted.map((m) => m.type), ['state']);
   });
 
   it('pages turns, outline and text on request, and says when something is missing', async () => {

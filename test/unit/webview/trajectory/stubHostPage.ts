@@ -69,6 +69,7 @@ export async function openStubView(page: Page, options: StubHostOptions): Promis
     codiconUri: pathToFileURL(join(options.webviewDir ?? join(repo, 'dist', 'webview'), 'codicon.css')).href,
     title: 'stub',
     nonce,
+    initial: session.embeddedState(),
   });
   const stub = `<script nonce="${nonce}">
 window.__cspViolations = [];

@@ -16,6 +16,17 @@ describe('trajectoryHtml', () => {
     assert.match(html, /<title>T &quot;&lt;x&gt;&quot;<\/title>/);
   });
 
+  it('carries the first state as inert JSON that no text can break out of', () => {
+    const hostile = { type: 'state', text: '</script><script>alert(1)</script><!-- <img src=x onerror=alert(2)>', n: 1 };
+    const html = trajectoryHtml({ ...input, nonce: 'N0NCE', initial: { stamp: 3, state: hostile } });
+    const block = /<script type="application\/json" id="rlm-initial-state" data-stamp="3">([^<]*)<\/script>/.exec(html);
+    assert.ok(block, 'one JSON block with no "<" inside it');
+    assert.deepEqual(JSON.parse(block[1]!), hostile, 'the escaped JSON reads back to the same value');
+    const executable = [...html.matchAll(/<script\b(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]);
+    assert.deepEqual(executable, ['<script nonce="N0NCE" src="https://r/dist/webview/trajectory.js">'], 'still only the one nonce script runs');
+    assert.equal(html.split('<script').length - 1, 2);
+  });
+
   it('uses a fresh nonce on every render', () => {
     const nonceOf = (html: string) => /nonce-([^'"]+)/.exec(html)?.[1];
     const a = nonceOf(trajectoryHtml(input));
