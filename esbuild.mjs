@@ -1,11 +1,13 @@
 // Builds every bundle the extension ships, and copies the Pyodide runtime next to them so that
-// nothing is fetched at run time. `node esbuild.mjs [--watch] [--production]`.
+// nothing is fetched at run time (its stdlib with bytecode added: scripts/pyodide/precompileStdlib.mjs).
+// `node esbuild.mjs [--watch] [--production]`.
 // Exported as a function too, so a unit test can build into a temporary directory.
 import * as esbuild from 'esbuild';
 import { cp, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { precompiledStdlib } from './scripts/pyodide/precompileStdlib.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -33,7 +35,9 @@ async function copyStaticAssets(outdir) {
   const pyodideDir = join(root, 'node_modules', 'pyodide');
   await mkdir(join(outdir, 'pyodide'), { recursive: true });
   for (const file of PYODIDE_FILES) {
-    await cp(join(pyodideDir, file), join(outdir, 'pyodide', file));
+    // The stdlib goes out with bytecode for the modules a REPL start imports (see the script).
+    const from = file === 'python_stdlib.zip' ? await precompiledStdlib({ pyodideDir, cacheDir: join(root, '.cache', 'pyodide-stdlib') }) : join(pyodideDir, file);
+    await cp(from, join(outdir, 'pyodide', file));
   }
   const codicons = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
   await mkdir(join(outdir, 'webview'), { recursive: true });

@@ -1,7 +1,8 @@
 // Builds the prelude API inside Pyodide, or finds the one a memory snapshot already holds. The API lives
 // in a module of its own (sys.modules['_rlm_prelude']) so that it survives the snapshot and is found
-// again after a restore; its key ties a snapshot to this exact prelude and warm-up, so a snapshot taken
-// by another build of the extension is refused (and replaced) instead of running a stale prelude.
+// again after a restore; its key ties a snapshot to this exact prelude, warm-up and stdlib zip, so a
+// snapshot taken by another build of the extension is refused (and replaced) instead of running a stale
+// prelude or reading the zip at stale offsets.
 import { createHash } from 'node:crypto';
 import type { PyodideAPI } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
@@ -10,7 +11,9 @@ import { PRELUDE_SOURCE } from './preludeSource';
 /** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
 const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
 
-const PRELUDE_KEY = createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).digest('hex').slice(0, 16);
+/** `stdlibId`: stdlibIdentity() of the zip this Pyodide mounts. */
+export const preludeKey = (stdlibId: string): string =>
+  createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).update('\0').update(stdlibId).digest('hex').slice(0, 16);
 
 export interface PreludeApi {
   bind(u8: Uint8Array, layoutJson: string): string;
@@ -22,25 +25,25 @@ export interface PreludeApi {
 }
 
 /** Runs the warm imports, builds the API and warms it; holds no JS object, so a snapshot may follow. */
-export function installPrelude(pyodide: PyodideAPI): void {
+export function installPrelude(pyodide: PyodideAPI, stdlibId: string): void {
   pyodide.runPython(WARM_IMPORTS);
   const moduleDict = pyodide.runPython(
     "import sys, types\n_rlm_m = types.ModuleType('_rlm_prelude')\nsys.modules['_rlm_prelude'] = _rlm_m\n_rlm_m.__dict__",
     { globals: pyodide.toPy({}) as PyProxy },
   ) as PyProxy;
   try {
-    pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(PRELUDE_KEY)}\n`, { globals: moduleDict });
+    pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(preludeKey(stdlibId))}\n`, { globals: moduleDict });
   } finally {
     moduleDict.destroy();
   }
 }
 
 /** The API built by installPrelude, in this process or in the snapshot it was restored from. */
-export function preludeApi(pyodide: PyodideAPI): PyProxy & PreludeApi {
+export function preludeApi(pyodide: PyodideAPI, stdlibId: string): PyProxy & PreludeApi {
   const api = pyodide.runPython(
     "import sys\n_rlm_m = sys.modules.get('_rlm_prelude')\n_rlm_m._rlm_api if _rlm_m is not None and getattr(_rlm_m, '_rlm_key', None) == KEY else None",
-    { globals: pyodide.toPy({ KEY: PRELUDE_KEY }) as PyProxy },
+    { globals: pyodide.toPy({ KEY: preludeKey(stdlibId) }) as PyProxy },
   ) as (PyProxy & PreludeApi) | undefined;
-  if (!api) throw new Error('the snapshot was made by a different version of the REPL prelude');
+  if (!api) throw new Error('the snapshot was made by a different build of the REPL (prelude or standard library)');
   return api;
 }

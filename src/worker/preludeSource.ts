@@ -402,6 +402,9 @@ def _rlm_install():
             error = _format_error(e)
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            # Also here, not only in _harden(): an interrupt that arrives before the next cell reaches
+            # _harden() must not meet a handler this cell set to ignore it.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         restored = _restore()
         if restored:
             err.write('[rlm] restored reserved name(s) %s: they belong to the REPL API; use other variable names.\n' % ', '.join(restored))

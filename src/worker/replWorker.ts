@@ -5,12 +5,17 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { BoundSummary, ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
 import { bootPyodide, disableChildProcesses, shimProcessBinding } from './pyodideBoot';
+import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
 import { createSyncHost } from './syncHost';
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
 const port = parentPort;
 const boot = workerData as WorkerBootData & { bridgePort: MessagePort };
-const post = (message: WorkerToChild): void => port.postMessage(message);
+let outputsPosted = 0;
+const post = (message: WorkerToChild): void => {
+  if (message.type === 'output') outputsPosted++;
+  port.postMessage(message);
+};
 
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -49,26 +54,31 @@ async function main(): Promise<void> {
   });
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
-  api.attach(createSyncHost({ post, bridgePort: boot.bridgePort, bridgeState, interruptState }), boot.config.captureMaxChars);
+  const pipe = boot.bridgeFd === undefined ? undefined : fdFrameIo(boot.bridgeFd);
+  const pipeProblem = pipe ? probeBridgePipe(pipe) : 'the session asked for the relay';
+  const relay = { post, bridgePort: boot.bridgePort, bridgeState };
+  api.attach(createSyncHost({ post, outputsPosted: () => outputsPosted, interruptState, pipe: pipeProblem ? undefined : pipe, relay }), boot.config.captureMaxChars);
   // A cold load warmed the cell path while building the prelude; after a restore, run it once in this
   // process too, so the first real cell does not pay for cold code paths.
   if (booted.loadMode === 'snapshot') api.warm();
 
-  if (booted.snapshot) post({ type: 'snapshot', bytes: booted.snapshot, version: booted.version });
+  if (booted.snapshot) post({ type: 'snapshot', bytes: booted.snapshot, key: booted.snapshotKey });
   const info: ReadyInfo = {
     loadMode: booted.loadMode,
     loadMs: performance.now() - started,
     pyodideVersion: booted.version,
+    snapshotKey: booted.snapshotKey,
     snapshotError: booted.snapshotError,
     permissionModel: boot.permissionModel,
     jsGlobalsRestricted: true,
     pyodideJsUnregistered: true,
     networkApisRemoved: booted.networkApisRemoved,
     codeGenerationFromStringsDisallowed: boot.codeGenerationFromStringsDisallowed,
-    notes: booted.notes,
+    bridgeTransport: pipeProblem ? 'relay' : 'pipe',
+    notes: pipeProblem ? [...booted.notes, `sub-calls are relayed through the REPL process (slower): ${pipeProblem}`] : booted.notes,
   };
-  // Pyodide leaves a macrotask of start-up work behind (~0.2 s measured); let it run now, so that
-  // `ready` means the first cell starts at once.
+  // Let anything Pyodide queued during start-up run now, so that `ready` means the first cell starts
+  // at once (this was ~0.1 s of background wasm compilation before compileWasmSynchronously).
   await new Promise((resolve) => setTimeout(resolve, 0));
   info.loadMs = performance.now() - started;
   post({ type: 'ready', info });

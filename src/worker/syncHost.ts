@@ -1,19 +1,71 @@
-// The synchronous functions Python calls out to (the `host` object of the prelude). A bridge call posts
-// the request to the child's main thread, then parks this worker on Atomics.wait until the main thread
-// either posts the reply on the dedicated bridge port (state REPLIED) or cancels it on an interrupt
-// (state CANCELLED). Replies are taken with receiveMessageOnPort, so they can be of any size and the
-// blocked event loop is never needed.
+// The synchronous functions Python calls out to (the `host` object of the prelude). A bridge call goes
+// one of two ways (BridgeTransportKind):
+// - pipe: the call is written to the bridge pipe and this thread blocks reading the host's reply frame
+//   (bridgePipeSync.ts); an interrupt arrives as a `cancelled` frame.
+// - relay: the call is posted to the child's main thread, and this worker parks on Atomics.wait until
+//   the main thread either posts the reply on the dedicated bridge port (state REPLIED) or cancels it on
+//   an interrupt (state CANCELLED). Replies are taken with receiveMessageOnPort, so they can be of any
+//   size and the blocked event loop is never needed.
+// Either way the reply handed to Python is JSON with `ok` and `result` or `message`, or `interrupted`.
 import { receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { BridgeCall } from '../core/repl/replTypes';
 import type { BridgeReply, WorkerToChild } from '../core/repl/replProtocol';
 import { BRIDGE_CANCELLED, BRIDGE_IDLE, BRIDGE_REPLIED } from '../core/repl/replProtocol';
+import type { SyncFrameIo } from './bridgePipeSync';
 
-export interface SyncHostDeps {
+export interface RelayDeps {
   post(message: WorkerToChild): void;
   bridgePort: MessagePort;
   bridgeState: Int32Array;
+}
+
+export interface SyncHostDeps {
+  post(message: WorkerToChild): void;
+  /** How many `output` messages the worker has posted (from Python or Pyodide), for ordering piped calls. */
+  outputsPosted(): number;
   interruptState: Int32Array;
+  /** The bridge pipe, when the start-up probe found it usable; otherwise calls are relayed. */
+  pipe?: SyncFrameIo;
+  relay: RelayDeps;
+}
+
+const INTERRUPTED = JSON.stringify({ interrupted: true });
+
+/** One call over the pipe: the reply frame's own JSON text goes to Python as it is. */
+function pipeRoundTrip(io: SyncFrameIo, callId: number, afterOutputs: number, callJson: string): string | 'cancelled' {
+  io.write(`{"callId":${callId},"afterOutputs":${afterOutputs},"call":${callJson}}`);
+  for (;;) {
+    const body = io.read();
+    const frame = JSON.parse(body) as { callId?: number; cancelled?: boolean };
+    // Frames for an earlier call (answered after it was cancelled) are skipped.
+    if (frame.callId !== callId) continue;
+    return frame.cancelled ? 'cancelled' : body;
+  }
+}
+
+function relayRoundTrip(deps: RelayDeps, callId: number, call: BridgeCall): string | 'cancelled' {
+  const takeReply = (): BridgeReply | undefined => {
+    // Skip replies to calls that were cancelled earlier but answered late.
+    for (;;) {
+      const received = receiveMessageOnPort(deps.bridgePort);
+      if (!received) return undefined;
+      const reply = received.message as BridgeReply;
+      if (reply.callId === callId) return reply;
+    }
+  };
+  Atomics.store(deps.bridgeState, 0, BRIDGE_IDLE);
+  deps.post({ type: 'bridgeCall', callId, call });
+  for (;;) {
+    Atomics.wait(deps.bridgeState, 0, BRIDGE_IDLE);
+    const state = Atomics.load(deps.bridgeState, 0);
+    if (state === BRIDGE_CANCELLED) return 'cancelled';
+    if (state === BRIDGE_REPLIED) {
+      const reply = takeReply();
+      if (reply) return JSON.stringify(reply.ok ? { ok: true, result: reply.result } : { ok: false, message: reply.message });
+      Atomics.store(deps.bridgeState, 0, BRIDGE_IDLE);
+    }
+  }
 }
 
 export interface SyncHost {
@@ -31,35 +83,13 @@ export function createSyncHost(deps: SyncHostDeps): SyncHost {
     Atomics.store(deps.interruptState, 0, 0);
   };
 
-  const takeReply = (callId: number): BridgeReply | undefined => {
-    // Skip replies to calls that were cancelled earlier but answered late.
-    for (;;) {
-      const received = receiveMessageOnPort(deps.bridgePort);
-      if (!received) return undefined;
-      const reply = received.message as BridgeReply;
-      if (reply.callId === callId) return reply;
-    }
-  };
-
   return {
     bridge(callJson: string): string {
-      const call = JSON.parse(callJson) as BridgeCall;
       const callId = ++nextCallId;
-      Atomics.store(deps.bridgeState, 0, BRIDGE_IDLE);
-      deps.post({ type: 'bridgeCall', callId, call });
-      for (;;) {
-        Atomics.wait(deps.bridgeState, 0, BRIDGE_IDLE);
-        const state = Atomics.load(deps.bridgeState, 0);
-        if (state === BRIDGE_CANCELLED) {
-          consumeInterrupt();
-          return JSON.stringify({ interrupted: true });
-        }
-        if (state === BRIDGE_REPLIED) {
-          const reply = takeReply(callId);
-          if (reply) return JSON.stringify(reply.ok ? { ok: true, result: reply.result } : { ok: false, message: reply.message });
-          Atomics.store(deps.bridgeState, 0, BRIDGE_IDLE);
-        }
-      }
+      const outcome = deps.pipe ? pipeRoundTrip(deps.pipe, callId, deps.outputsPosted(), callJson) : relayRoundTrip(deps.relay, callId, JSON.parse(callJson) as BridgeCall);
+      if (outcome !== 'cancelled') return outcome;
+      consumeInterrupt();
+      return INTERRUPTED;
     },
     emit(stream: string, text: string): void {
       deps.post({ type: 'output', stream: stream === 'stderr' ? 'stderr' : 'stdout', text });

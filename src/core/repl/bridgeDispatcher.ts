@@ -18,8 +18,13 @@ export class BridgeDispatcher {
     const controller = new AbortController();
     this.inFlight.set(callId, controller);
     const expected = call.prompts.length;
-    Promise.resolve()
-      .then(() => this.handler(call, controller.signal))
+    let answer: Promise<unknown>;
+    try {
+      answer = Promise.resolve(this.handler(call, controller.signal));
+    } catch (err) {
+      answer = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    answer
       .then(
         (result) => {
           if (controller.signal.aborted) return;

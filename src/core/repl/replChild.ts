@@ -1,17 +1,23 @@
 // One forked REPL process as the host sees it: start it and wait for `ready`, send typed messages,
-// stream `context` bytes down its pipe, and kill it. It knows nothing of cells or timeouts.
+// stream `context` bytes down its pipe, answer bridge calls (from the bridge pipe, or relayed over IPC),
+// and kill it. It knows nothing of cells or timeouts.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
+import { BridgePipe } from './bridgePipe';
 import { ReplStartError } from './replErrors';
 import type { LaunchPlan } from './replLaunch';
-import type { ChildToHost, HostToChild, ReadyInfo, StartConfig } from './replProtocol';
+import { BRIDGE_PIPE_FD, CONTEXT_PIPE_FD } from './replProtocol';
+import type { BridgeReply, ChildToHost, HostToChild, ReadyInfo, StartConfig } from './replProtocol';
+import type { BridgeCall } from './replTypes';
 
 const STDERR_TAIL_CHARS = 4000;
 
 export interface ChildListeners {
   message(message: ChildToHost): void;
+  /** A sub-call from Python; `reply` sends the answer back the way the call came. */
+  bridgeCall(callId: number, call: BridgeCall, reply: (reply: BridgeReply) => void): void;
   exit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string): void;
 }
 
@@ -28,6 +34,7 @@ export interface ChildStartOptions {
 export class ReplChild {
   private exited = false;
   private stderrTail = '';
+  private bridge: BridgePipe | undefined;
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -45,15 +52,25 @@ export class ReplChild {
       execArgv: options.plan.execArgv,
       env: options.plan.env,
       serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'ipc'],
+      // fd 3: context bytes; fd 4: bridge frames (BRIDGE_PIPE_FD); then the IPC channel.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ipc'],
     });
-    const pipe = proc.stdio[3] as Writable | null;
-    if (!pipe) {
+    const pipe = proc.stdio[CONTEXT_PIPE_FD] as Writable | null;
+    const bridgeSocket = proc.stdio[BRIDGE_PIPE_FD] as Duplex | null;
+    if (!pipe || !bridgeSocket) {
       proc.kill('SIGKILL');
-      return Promise.reject(new ReplStartError('the REPL process has no context pipe', '', null));
+      return Promise.reject(new ReplStartError('the REPL process has no context or bridge pipe', '', null));
     }
     const child = new ReplChild(proc, pipe);
     pipe.on('error', () => undefined); // surfaces as the child's exit
+    child.bridge = new BridgePipe(bridgeSocket, {
+      call: (callId, call, reply) => options.listeners.bridgeCall(callId, call, reply),
+      malformed: (error) => {
+        // Only a broken or subverted REPL writes this; the host keeps the power to end it.
+        options.log?.(`${error.message}; stopping the REPL process`);
+        child.kill();
+      },
+    });
     proc.stdout?.on('data', (d: Buffer) => options.log?.(`[repl stdout] ${d.toString().trimEnd()}`));
     proc.stderr?.on('data', (d: Buffer) => {
       child.stderrTail = (child.stderrTail + d.toString()).slice(-STDERR_TAIL_CHARS);
@@ -81,7 +98,19 @@ export class ReplChild {
           reject(new ReplStartError(`the REPL failed to start: ${message.message}`, child.stderrTail, null));
           return;
         }
+        if (message.type === 'interruptApplied') {
+          child.bridge?.cancelPending();
+          return;
+        }
+        if (message.type === 'bridgeCall') {
+          // The relay transport: the worker could not use the bridge pipe, so the call came over IPC.
+          options.listeners.bridgeCall(message.callId, message.call, (reply) =>
+            child.send(reply.ok ? { type: 'bridgeReply', callId: reply.callId, result: reply.result } : { type: 'bridgeFailed', callId: reply.callId, message: reply.message }),
+          );
+          return;
+        }
         options.listeners.message(message);
+        if (message.type === 'output') child.bridge?.outputArrived();
       });
       proc.on('error', (err) => {
         if (settled) return;

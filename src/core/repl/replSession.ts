@@ -11,7 +11,7 @@ import { CellTracker } from './cellTracker';
 import { ReplChild } from './replChild';
 import { ReplClosedError, ReplCrashedError, ReplStartError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, planLaunch } from './replLaunch';
-import type { ChildToHost } from './replProtocol';
+import type { BridgeTransportKind, ChildToHost } from './replProtocol';
 import { emptyProtections, protectionsFrom } from './sandboxProtections';
 import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
 import { SnapshotCache } from './snapshotCache';
@@ -32,6 +32,8 @@ export interface ReplSessionOptions {
   startTimeoutMs?: number;
   /** The Node binary for the child; default process.execPath. */
   execPath?: string;
+  /** 'pipe' (default) when the platform allows it; 'relay' forces the fallback path (tests, diagnosis). */
+  bridgeTransport?: BridgeTransportKind;
   log?: (message: string) => void;
 }
 
@@ -55,7 +57,8 @@ class PyodideReplSession implements ReplSession {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private usePermissionModel = true;
-  private knownVersion?: string;
+  /** The snapshot key the last child reported: the cache entry to offer next time. */
+  private knownKey?: string;
   private lost?: LostReason;
   private fatal?: { reason: 'crash' | 'out-of-memory'; message: string };
   private bound?: { source: ContextSource; metadata: ContextMetadata };
@@ -82,7 +85,7 @@ class PyodideReplSession implements ReplSession {
         throw new ReplStartError(`the REPL files are missing: ${join(this.distDir, file)} does not exist (build with \`npm run build\` or pass distDir)`, '', null);
       }
     }
-    let snapshotPath = this.cache ? await this.cache.find(this.knownVersion) : undefined;
+    let snapshotPath = this.cache ? await this.cache.find(this.knownKey) : undefined;
     let snapshotFailure: string | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -114,17 +117,20 @@ class PyodideReplSession implements ReplSession {
       distDir: this.distDir,
       execPath: this.options.execPath,
       plan,
-      config: { indexURL: join(this.distDir, 'pyodide') + '/', snapshotPath, makeSnapshot: !!this.cache && !snapshotPath, captureMaxChars: this.captureMaxChars },
+      config: { indexURL: join(this.distDir, 'pyodide') + '/', snapshotPath, makeSnapshot: !!this.cache && !snapshotPath, captureMaxChars: this.captureMaxChars, bridgePipe: this.options.bridgeTransport !== 'relay' },
       startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
       log: this.options.log,
       listeners: {
         message: (m) => generation === this.generation && this.onMessage(m),
+        bridgeCall: (callId, call, reply) => {
+          if (generation === this.generation) this.dispatcher.dispatch(callId, call, reply);
+        },
         exit: (code, signal, stderr) => generation === this.generation && this.onExit(`exit code ${code}, signal ${signal}${stderr ? `: ${stderr.slice(-500)}` : ''}`),
       },
     });
     this.child = child;
     this.dirty = false;
-    this.knownVersion = ready.pyodideVersion;
+    this.knownKey = ready.snapshotKey;
     if (ready.loadMode === 'cold-snapshot-failed') this.log(`Pyodide snapshot unusable, loaded cold instead: ${ready.snapshotError ?? 'unknown reason'}`);
     this.protections = protectionsFrom(ready, plan.notes, plan.env);
     this.startup = {
@@ -133,6 +139,7 @@ class PyodideReplSession implements ReplSession {
       startMs: performance.now() - began,
       pyodideVersion: ready.pyodideVersion,
       snapshotError: ready.snapshotError,
+      bridgeTransport: ready.bridgeTransport,
       restarts: (this.startup?.restarts ?? -1) + 1,
       ...(child.pid !== undefined ? { pid: child.pid } : {}),
     };
@@ -148,15 +155,9 @@ class PyodideReplSession implements ReplSession {
       case 'result':
         if (this.cell?.id === message.id) this.cell.finish(message.result);
         break;
-      case 'bridgeCall':
-        this.dispatcher.dispatch(message.callId, message.call, (reply) => {
-          if (reply.ok) this.child?.send({ type: 'bridgeReply', callId: reply.callId, result: reply.result });
-          else this.child?.send({ type: 'bridgeFailed', callId: reply.callId, message: reply.message });
-        });
-        break;
       case 'snapshot':
         this.cache
-          ?.store(message.version, message.bytes)
+          ?.store(message.key, message.bytes)
           .then((path) => this.log(`stored Pyodide snapshot ${path}`))
           .catch((err: unknown) => this.log(`could not store the Pyodide snapshot: ${String(err)}`));
         break;

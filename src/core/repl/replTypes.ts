@@ -88,6 +88,8 @@ export interface ReplStartupInfo {
   startMs: number;
   pyodideVersion: string;
   snapshotError?: string;
+  /** `pipe`: sub-calls go straight between the worker and the host; `relay`: the slower fallback through the REPL process. */
+  bridgeTransport: 'pipe' | 'relay';
   /** How many times the process was replaced (hard timeout, crash, out of memory). */
   restarts: number;
   /** OS process id of the current REPL process: tells a reused warm process from a new one. */

@@ -1,5 +1,6 @@
-// The on-disk cache of Pyodide memory snapshots, one file per Pyodide version
-// (`pyodide-<version>.snapshot`). The host does all writing: the REPL child may only read the file.
+// The on-disk cache of Pyodide memory snapshots, one file per key (`pyodide-<key>.snapshot`, the key
+// being the Pyodide version plus a hash of the prelude and stdlib, see src/worker/pyodideBoot.ts).
+// The host does all writing: the REPL child may only read the file.
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,18 +10,18 @@ const PATTERN = /^pyodide-(.+)\.snapshot$/;
 export class SnapshotCache {
   constructor(readonly dir: string) {}
 
-  pathFor(version: string): string {
-    if (!/^[\w.+-]+$/.test(version)) throw new Error(`unexpected Pyodide version string: ${version}`);
-    return join(this.dir, `pyodide-${version}.snapshot`);
+  pathFor(key: string): string {
+    if (!/^[\w.+-]+$/.test(key)) throw new Error(`unexpected snapshot key: ${key}`);
+    return join(this.dir, `pyodide-${key}.snapshot`);
   }
 
   /**
-   * The snapshot to offer the child. The host does not know the Pyodide version until a child reports
-   * it, so it offers whatever is cached; the worker checks the version in the name before using it.
+   * The snapshot to offer the child. The host does not know the key until a child reports it, so it
+   * offers whatever is cached; the worker checks the key in the name before using it.
    */
-  async find(knownVersion?: string): Promise<string | undefined> {
-    if (knownVersion) {
-      const path = this.pathFor(knownVersion);
+  async find(knownKey?: string): Promise<string | undefined> {
+    if (knownKey) {
+      const path = this.pathFor(knownKey);
       return existsSync(path) ? path : undefined;
     }
     let names: string[];
@@ -33,10 +34,10 @@ export class SnapshotCache {
     return match ? join(this.dir, match) : undefined;
   }
 
-  /** Writes atomically and removes snapshots of other versions. */
-  async store(version: string, bytes: Uint8Array): Promise<string> {
+  /** Writes atomically and removes snapshots under other keys. */
+  async store(key: string, bytes: Uint8Array): Promise<string> {
     await mkdir(this.dir, { recursive: true });
-    const path = this.pathFor(version);
+    const path = this.pathFor(key);
     const tmp = `${path}.${process.pid}.tmp`;
     await writeFile(tmp, bytes, { mode: 0o600 });
     await rename(tmp, path);

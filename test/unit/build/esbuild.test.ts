@@ -22,6 +22,12 @@ test('buildAll writes the extension, CLI, REPL and webview bundles and copies Py
     const pyodide = await readdir(join(outdir, 'pyodide'));
     for (const file of mod.PYODIDE_FILES) assert.ok(pyodide.includes(file), `pyodide/${file} was not copied`);
     assert.ok((await stat(join(outdir, 'pyodide', 'pyodide.asm.wasm'))).size > 1_000_000, 'the wasm runtime looks truncated');
+    // The stdlib ships with bytecode for the modules a REPL start imports, and keeps every source.
+    const stdlib = await readFile(join(outdir, 'pyodide', 'python_stdlib.zip'));
+    for (const name of ['json/__init__.pyc', 'json/__init__.py', 're/_compiler.pyc', 'ast.pyc', 'email/utils.py']) {
+      assert.ok(stdlib.includes(Buffer.from(name)), `python_stdlib.zip lacks ${name}`);
+    }
+    assert.ok(!stdlib.includes(Buffer.from('email/utils.pyc')), 'modules no start imports are left as sources');
     const cli = await readFile(join(outdir, 'cli.js'), 'utf8');
     assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle needs a shebang to work as `rlm`');
     const extension = await readFile(join(outdir, 'extension.js'), 'utf8');

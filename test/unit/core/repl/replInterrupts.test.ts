@@ -1,4 +1,4 @@
-// Interrupts, timeouts, restarts and the bridge's concurrency, through the built bundles.
+// Interrupts, timeouts, restarts and the bridge's concurrency, through the built bundles, on both bridge transports.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -46,12 +46,14 @@ function childPids(): number[] {
     .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
-describe('REPL interrupts, timeouts and restarts', () => {
+// Every behaviour holds on both bridge transports: the direct pipe, and the relay it falls back to.
+for (const transport of ['pipe', 'relay'] as const) describe(`REPL interrupts, timeouts and restarts (${transport} bridge)`, () => {
   let session: ReplSession;
   const gate: Gate = { aborted: 0, started: 0, streamed: [] };
 
   before(async () => {
-    session = await startSession({ bridge: scriptedBridge(gate), hardTimeoutGraceMs: 1500 });
+    session = await startSession({ bridge: scriptedBridge(gate), hardTimeoutGraceMs: 1500, bridgeTransport: transport });
+    assert.equal(session.startup?.bridgeTransport, transport);
     await session.bindContext({ kind: 'text', text: 'line one\nline two\n' });
     session.onOutput((e) => gate.streamed.push(e.text));
   });

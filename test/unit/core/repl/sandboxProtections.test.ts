@@ -4,8 +4,8 @@ import { emptyProtections, protectionsFrom } from '../../../../src/core/repl/san
 import type { ReadyInfo } from '../../../../src/core/repl/replProtocol';
 
 const ready: ReadyInfo = {
-  loadMode: 'snapshot', loadMs: 1, pyodideVersion: '1', permissionModel: false, jsGlobalsRestricted: true,
-  pyodideJsUnregistered: true, networkApisRemoved: true, codeGenerationFromStringsDisallowed: false, notes: ['from worker'],
+  loadMode: 'snapshot', loadMs: 1, pyodideVersion: '1', snapshotKey: '1+k', permissionModel: false, jsGlobalsRestricted: true,
+  pyodideJsUnregistered: true, networkApisRemoved: true, codeGenerationFromStringsDisallowed: false, bridgeTransport: 'pipe', notes: ['from worker'],
 };
 
 test('protections mirror what the child found, and every gap gets a note', () => {

@@ -1,0 +1,137 @@
+// The bridge pipe's two ends in isolation: the host's frame decoder and call handling (holding a call
+// for earlier output, cancelling, refusing malformed frames), and the worker's synchronous fd I/O.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Duplex } from 'node:stream';
+import { BridgeFrameError, BridgePipe, FrameDecoder, encodeFrame, isBridgeCall } from '../../../../src/core/repl/bridgePipe';
+import type { BridgeReply } from '../../../../src/core/repl/replProtocol';
+import type { BridgeCall } from '../../../../src/core/repl/replTypes';
+import { BridgePipeClosedError, fdFrameIo, probeBridgePipe } from '../../../../src/worker/bridgePipeSync';
+
+const call: BridgeCall = { kind: 'llm_query', prompts: ['q'], batched: false };
+
+/** A socket stand-in: what the host writes is decoded into `written`; `feed` plays the worker. */
+function fakeSocket() {
+  const written: unknown[] = [];
+  const decoder = new FrameDecoder();
+  const socket = new Duplex({
+    read() {},
+    write(chunk: Buffer, _encoding, done) {
+      written.push(...decoder.push(chunk));
+      done();
+    },
+  });
+  return { socket, written, feed: (value: unknown) => socket.push(encodeFrame(value)) };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('FrameDecoder', () => {
+  it('reassembles frames cut anywhere, and several in one chunk', () => {
+    const bytes = Buffer.concat([encodeFrame({ a: 1 }), encodeFrame({ b: 'é'.repeat(70_000) }), encodeFrame([3])]);
+    for (const cut of [1, 3, 5, 4096, bytes.length - 2]) {
+      const decoder = new FrameDecoder();
+      const frames = [...decoder.push(bytes.subarray(0, cut)), ...decoder.push(bytes.subarray(cut))];
+      assert.deepEqual(frames, [{ a: 1 }, { b: 'é'.repeat(70_000) }, [3]], `cut at ${cut}`);
+    }
+    const decoder = new FrameDecoder();
+    const one: unknown[] = [];
+    for (const byte of encodeFrame({ x: 'y' })) one.push(...decoder.push(Buffer.from([byte])));
+    assert.deepEqual(one, [{ x: 'y' }], 'byte by byte');
+  });
+
+  it('refuses a body that is not JSON', () => {
+    const frame = Buffer.concat([Buffer.from([0, 0, 0, 3]), Buffer.from('{{{')]);
+    assert.throws(() => new FrameDecoder().push(frame), BridgeFrameError);
+  });
+});
+
+describe('isBridgeCall', () => {
+  it('accepts what the prelude sends and nothing else', () => {
+    assert.ok(isBridgeCall(call));
+    assert.ok(isBridgeCall({ kind: 'llm_query', prompts: ['a', 'b'], model: null, batched: true }));
+    assert.ok(isBridgeCall({ kind: 'rlm_query', prompts: ['a'], contexts: [{ x: 1 }], batched: false }));
+    for (const bad of [null, 'x', { kind: 'llm_query', prompts: 'q', batched: false }, { kind: 'llm_query', prompts: [1], batched: false }, { kind: 'rlm_query', prompts: ['a'], contexts: [], batched: false }, { kind: 'shell', prompts: [], batched: false }, { kind: 'llm_query', prompts: [], batched: false, model: 3 }]) {
+      assert.equal(isBridgeCall(bad), false, JSON.stringify(bad));
+    }
+  });
+});
+
+describe('BridgePipe (host end)', () => {
+  it('echoes the probe, answers a call, and holds a call until the output printed before it has arrived', async () => {
+    const { socket, written, feed } = fakeSocket();
+    const calls: Array<{ callId: number; reply: (r: BridgeReply) => void }> = [];
+    const pipe = new BridgePipe(socket, { call: (callId, _call, reply) => calls.push({ callId, reply }), malformed: (e) => assert.fail(e.message) });
+    feed({ callId: 0, hello: true });
+    await tick();
+    assert.deepEqual(written, [{ callId: 0, hello: true }]);
+    feed({ callId: 1, afterOutputs: 0, call });
+    await tick();
+    calls[0]!.reply({ callId: 1, ok: true, result: ['a'] });
+    assert.deepEqual(written[1], { callId: 1, ok: true, result: ['a'] });
+    feed({ callId: 2, afterOutputs: 2, call });
+    await tick();
+    pipe.outputArrived();
+    assert.equal(calls.length, 1, 'one of two earlier outputs is still on its way');
+    pipe.outputArrived();
+    assert.equal(calls.length, 2);
+    assert.equal(calls[1]!.callId, 2);
+  });
+
+  it('cancels the call in flight on an interrupt, and drops its late answer', async () => {
+    const { socket, written, feed } = fakeSocket();
+    let late: ((r: BridgeReply) => void) | undefined;
+    const pipe = new BridgePipe(socket, { call: (_id, _call, reply) => (late = reply), malformed: (e) => assert.fail(e.message) });
+    pipe.cancelPending();
+    assert.deepEqual(written, [], 'nothing to cancel');
+    feed({ callId: 5, afterOutputs: 0, call });
+    await tick();
+    pipe.cancelPending();
+    late?.({ callId: 5, ok: true, result: ['too late'] });
+    assert.deepEqual(written, [{ callId: 5, cancelled: true }]);
+  });
+
+  it('reports frames that are not calls instead of dispatching them', async () => {
+    const { socket, feed } = fakeSocket();
+    const problems: string[] = [];
+    new BridgePipe(socket, { call: () => assert.fail('dispatched'), malformed: (e) => problems.push(e.detail) });
+    feed({ callId: 1, afterOutputs: 0, call: { kind: 'llm_query', prompts: 'not a list', batched: false } });
+    feed({ nothing: true });
+    socket.push(Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.from('{')]));
+    await tick();
+    assert.equal(problems.length, 3);
+  });
+});
+
+describe('fdFrameIo (worker end)', () => {
+  it('writes frames the host decodes, reads frames of any size, and says when the pipe is closed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlm-frames-'));
+    try {
+      const out = openSync(join(dir, 'out'), 'w');
+      fdFrameIo(out).write('{"callId":1,"x":"é"}');
+      closeSync(out);
+      assert.deepEqual(new FrameDecoder().push(readFileSync(join(dir, 'out'))), [{ callId: 1, x: 'é' }]);
+
+      const big = 'z'.repeat(200_000);
+      writeFileSync(join(dir, 'in'), Buffer.concat([encodeFrame({ callId: 0, hello: true }), encodeFrame({ n: 1 }), encodeFrame({ big }), encodeFrame({ n: 2 })]));
+      const fd = openSync(join(dir, 'in'), 'r');
+      const io = fdFrameIo(fd);
+      assert.deepEqual(JSON.parse(io.read()), { callId: 0, hello: true });
+      assert.deepEqual(JSON.parse(io.read()), { n: 1 });
+      assert.equal((JSON.parse(io.read()) as { big: string }).big.length, 200_000);
+      assert.deepEqual(JSON.parse(io.read()), { n: 2 });
+      assert.throws(() => io.read(), BridgePipeClosedError);
+      closeSync(fd);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the probe reports a pipe that cannot be used, rather than throwing', () => {
+    const problem = probeBridgePipe(fdFrameIo(987_654));
+    assert.match(problem ?? '', /EBADF/);
+  });
+});
