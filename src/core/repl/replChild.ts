@@ -82,7 +82,7 @@ export class ReplChild {
         if (settled) return;
         settled = true;
         child.kill();
-        reject(new ReplStartError(`the REPL did not become ready within ${options.startTimeoutMs} ms`, child.stderrTail, null));
+        reject(new ReplStartError(`the REPL did not become ready within ${options.startTimeoutMs} ms`, child.stderrTail, null, true));
       }, options.startTimeoutMs);
       proc.on('message', (message: ChildToHost) => {
         if (!settled && message.type === 'ready') {

@@ -19,6 +19,8 @@ export class ReplStartError extends Error {
     message: string,
     readonly stderr: string,
     readonly exitCode: number | null,
+    /** The child was alive but never said it was ready within the start timeout. */
+    readonly timedOut = false,
   ) {
     super(stderr ? `${message}\n${stderr}` : message);
   }

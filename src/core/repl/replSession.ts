@@ -57,6 +57,7 @@ class PyodideReplSession implements ReplSession {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private usePermissionModel = true;
+  private bridgeTransport: BridgeTransportKind;
   /** The snapshot key the last child reported: the cache entry to offer next time. */
   private knownKey?: string;
   private lost?: LostReason;
@@ -72,6 +73,7 @@ class PyodideReplSession implements ReplSession {
     this.distDir = options.distDir ?? (typeof __dirname === 'string' ? __dirname : process.cwd());
     this.cache = options.snapshotCacheDir ? new SnapshotCache(options.snapshotCacheDir) : undefined;
     this.dispatcher = new BridgeDispatcher(options.bridge);
+    this.bridgeTransport = options.bridgeTransport ?? 'pipe';
   }
 
   get captureMaxChars(): number {
@@ -97,6 +99,11 @@ class PyodideReplSession implements ReplSession {
         if (this.usePermissionModel && isFlagRejection(err.stderr)) {
           this.log(`REPL start failed under the permission model; retrying without it: ${err.message}`);
           this.usePermissionModel = false;
+        } else if (err.timedOut && this.bridgeTransport === 'pipe') {
+          // The worker's probe of the bridge pipe blocks if a platform's pipe never delivers the echo;
+          // the relay needs nothing from the pipe. Tried before blaming (and deleting) the snapshot.
+          this.log(`REPL start timed out; retrying with sub-calls relayed instead of the bridge pipe: ${err.message}`);
+          this.bridgeTransport = 'relay';
         } else if (snapshotPath && this.cache) {
           this.log(`REPL start from the snapshot ${snapshotPath} failed; removing it and loading cold: ${err.message}`);
           await this.cache.remove(snapshotPath);
@@ -117,7 +124,7 @@ class PyodideReplSession implements ReplSession {
       distDir: this.distDir,
       execPath: this.options.execPath,
       plan,
-      config: { indexURL: join(this.distDir, 'pyodide') + '/', snapshotPath, makeSnapshot: !!this.cache && !snapshotPath, captureMaxChars: this.captureMaxChars, bridgePipe: this.options.bridgeTransport !== 'relay' },
+      config: { indexURL: join(this.distDir, 'pyodide') + '/', snapshotPath, makeSnapshot: !!this.cache && !snapshotPath, captureMaxChars: this.captureMaxChars, bridgePipe: this.bridgeTransport === 'pipe' },
       startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
       log: this.options.log,
       listeners: {

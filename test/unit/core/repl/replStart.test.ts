@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReplSession } from '../../../../src/core/repl/replSession';
 import { ReplStartError } from '../../../../src/core/repl/replErrors';
+import { repoRoot } from './replTestKit';
 
 test('a missing REPL bundle is a ReplStartError that says how to fix it, and nothing is forked', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rlm-nodist-'));
@@ -16,4 +17,14 @@ test('a missing REPL bundle is a ReplStartError that says how to fix it, and not
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a start that times out is retried with the relay before the session gives up, and says so', async () => {
+  const logs: string[] = [];
+  // 1 ms: no start can make it, so every fallback is tried and the last error is the timeout.
+  await assert.rejects(
+    createReplSession({ distDir: join(repoRoot, 'dist'), bridge: async () => [], startTimeoutMs: 1, log: (m) => logs.push(m) }),
+    (err: unknown) => err instanceof ReplStartError && err.timedOut && /did not become ready within 1 ms/.test(err.message),
+  );
+  assert.ok(logs.some((m) => /retrying with sub-calls relayed/.test(m)), logs.join('\n'));
 });
