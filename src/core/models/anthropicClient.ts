@@ -2,12 +2,13 @@
 // its own field and max_tokens is always sent (default 4096). Retries are the SDK's.
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, perRequestSignal, preflight } from './clientSetup';
+import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
 import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
 import { makeUsage } from './pricing';
-import { abortedSignalError, toModelError } from './sdkErrorMapping';
+import { abortedSignalError } from './sdkErrorMapping';
+import { runSdkRequest, sdkClientOptions } from './sdkRequest';
 
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
 
@@ -32,15 +33,7 @@ export class AnthropicModelClient implements ModelClient {
     this.model = setup.config.model;
     this.endpoint = setup.endpoint.display;
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
-    this.#sdk = new Anthropic({
-      apiKey: setup.sdkApiKey,
-      baseURL: setup.endpoint.sdkBaseUrl,
-      maxRetries: setup.maxRetries,
-      // Explicit, so the SDK never refuses a large max_tokens for non-streamed calls on its own estimate.
-      timeout: setup.timeoutMs,
-      logLevel: 'off',
-      ...(setup.fetch ? { fetch: setup.fetch } : {}),
-    });
+    this.#sdk = new Anthropic(sdkClientOptions(setup));
   }
 
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
@@ -58,23 +51,7 @@ export class AnthropicModelClient implements ModelClient {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop_sequences: options.stop } : {}),
     };
-    const link = perRequestSignal(options.signal);
-    const sdkOptions: CompleteOptions = { ...options, ...(link.signal ? { signal: link.signal } : {}) };
-    try {
-      const result = options.onDelta ? await this.streamed(params, sdkOptions) : await this.plain(params, sdkOptions);
-      return { ...result, latencyMs: this.#setup.now() - started };
-    } catch (error) {
-      if (error instanceof DeltaCallbackFailure) throw error.original;
-      throw toModelError(error, {
-        ...errorInfo(this.#setup),
-        ...(this.#setup.config.apiKey ? { apiKey: this.#setup.config.apiKey } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        timeoutMs: this.#setup.timeoutMs,
-        sdk: Anthropic,
-      });
-    } finally {
-      link.dispose();
-    }
+    return runSdkRequest(this.#setup, Anthropic, options, started, (o) => (options.onDelta ? this.streamed(params, o) : this.plain(params, o)));
   }
 
   private async plain(params: MessageCreateParamsBase, options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {

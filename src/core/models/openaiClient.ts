@@ -2,13 +2,14 @@
 // `openai` SDK, Chat Completions. Retries and Retry-After are the SDK's; failures become ModelErrors.
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, perRequestSignal, preflight } from './clientSetup';
+import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
 import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
 import { makeUsage } from './pricing';
 import type { TokenCounts } from './pricing';
-import { abortedSignalError, toModelError } from './sdkErrorMapping';
+import { abortedSignalError } from './sdkErrorMapping';
+import { runSdkRequest, sdkClientOptions } from './sdkRequest';
 import { estimateMessagesTokens, estimateTokens } from './tokenEstimate';
 
 interface OpenAIUsage {
@@ -31,15 +32,7 @@ export class OpenAIModelClient implements ModelClient {
     this.model = setup.config.model;
     this.endpoint = setup.endpoint.display;
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
-    this.#sdk = new OpenAI({
-      apiKey: setup.sdkApiKey,
-      baseURL: setup.endpoint.sdkBaseUrl,
-      maxRetries: setup.maxRetries,
-      timeout: setup.timeoutMs,
-      // Our typed errors carry everything; the SDK's own console logging would only duplicate them.
-      logLevel: 'off',
-      ...(setup.fetch ? { fetch: setup.fetch } : {}),
-    });
+    this.#sdk = new OpenAI(sdkClientOptions(setup));
   }
 
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
@@ -52,23 +45,7 @@ export class OpenAIModelClient implements ModelClient {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
     };
-    const link = perRequestSignal(options.signal);
-    const sdkOptions: CompleteOptions = { ...options, ...(link.signal ? { signal: link.signal } : {}) };
-    try {
-      const result = options.onDelta ? await this.streamed(params, messages, sdkOptions) : await this.plain(params, messages, sdkOptions);
-      return { ...result, latencyMs: this.#setup.now() - started };
-    } catch (error) {
-      if (error instanceof DeltaCallbackFailure) throw error.original;
-      throw toModelError(error, {
-        ...errorInfo(this.#setup),
-        ...(this.#setup.config.apiKey ? { apiKey: this.#setup.config.apiKey } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        timeoutMs: this.#setup.timeoutMs,
-        sdk: OpenAI,
-      });
-    } finally {
-      link.dispose();
-    }
+    return runSdkRequest(this.#setup, OpenAI, options, started, (o) => (options.onDelta ? this.streamed(params, messages, o) : this.plain(params, messages, o)));
   }
 
   /** OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers know max_tokens. */
