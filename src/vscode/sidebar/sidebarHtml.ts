@@ -1,6 +1,6 @@
 // The sidebar webview's HTML: a strict CSP with a fresh nonce, and every resource through
 // asWebviewUri (passed in as plain strings so this stays testable without `vscode`).
-import { escapeAttr, newNonce, webviewCsp } from '../webviewSecurity';
+import { newNonce, webviewPage } from '../webviewSecurity';
 
 export interface SidebarHtmlInputs {
   cspSource: string;
@@ -11,21 +11,13 @@ export interface SidebarHtmlInputs {
 }
 
 export function sidebarHtml(inputs: SidebarHtmlInputs): string {
-  const nonce = inputs.nonce ?? newNonce();
-  const csp = webviewCsp(inputs.cspSource, nonce);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeAttr(inputs.codiconCssUri)}" id="vscode-codicon-stylesheet">
-<link rel="stylesheet" href="${escapeAttr(inputs.styleUri)}">
-<title>RLM</title>
-</head>
-<body>
-<div id="app" aria-live="polite"><p class="loading">Loading RLM…</p></div>
-<script nonce="${nonce}" src="${escapeAttr(inputs.scriptUri)}"></script>
-</body>
-</html>`;
+  return webviewPage({
+    cspSource: inputs.cspSource,
+    nonce: inputs.nonce ?? newNonce(),
+    title: 'RLM',
+    // vscode-elements finds the codicon font through this id.
+    stylesheets: [{ href: inputs.codiconCssUri, id: 'vscode-codicon-stylesheet' }, { href: inputs.styleUri }],
+    bodyHtml: '<div id="app" aria-live="polite"><p class="loading">Loading RLM…</p></div>\n',
+    scriptUri: inputs.scriptUri,
+  });
 }
