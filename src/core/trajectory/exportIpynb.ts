@@ -2,7 +2,7 @@
 // kernel: a markdown cell per turn with the root's reasoning, a code cell per executed cell with its
 // recorded output, and sub-calls and costs in each cell's metadata. Child runs stay in metadata.
 import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
-import { formatDuration, formatTokens, reasoningOf, totalsCost } from './exportText';
+import { formatDuration, formatTokens, reasoningText, totalsCost } from './exportText';
 
 export interface NotebookOutput {
   output_type: 'stream' | 'error';
@@ -155,7 +155,7 @@ function summaryMarkdown(run: RunNode): string {
 }
 
 function turnMarkdown(turn: TurnNode): string {
-  const reasoning = turn.modelText !== undefined ? reasoningOf(turn.modelText) : '';
+  const reasoning = reasoningText(turn);
   const notices = turn.notices.map((n) => `> **${n.kind}:** ${oneLine(n.message)}`);
   return [`## Turn ${turn.turn}`, '', reasoning || '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
 }

@@ -1,7 +1,7 @@
 // Exports a run as a readable Markdown report: question, answer, a totals table, then every turn
 // with the root's reasoning, its code, clipped output and sub-calls. Child runs are nested inline.
 import type { CellNode, NodeTotals, RunNode, SubCallNode } from './treeTypes';
-import { clipMiddle, fenceFor, formatDuration, reasoningOf, totalsCost } from './exportText';
+import { clipMiddle, fenceFor, formatDuration, reasoningText, totalsCost } from './exportText';
 
 export interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -51,7 +51,7 @@ function appendTurns(out: string[], run: RunNode, level: number, opts: Opts): vo
   const h = '#'.repeat(Math.min(level, 6));
   for (const turn of run.turns) {
     out.push(`${h} Turn ${turn.turn}`, '');
-    const reasoning = turn.modelText !== undefined ? reasoningOf(turn.modelText) : '';
+    const reasoning = reasoningText(turn);
     if (reasoning) out.push(quote(reasoning), '');
     for (const n of turn.notices) out.push(`> **${n.kind}:** ${n.message.replace(/\n/g, ' ')}`, '');
     for (const cell of turn.cells) appendCell(out, run, cell, level + 1, opts);

@@ -1,4 +1,4 @@
-// Text helpers shared by the Markdown and notebook exports and `rlm show`.
+// Text helpers shared by the Markdown and notebook exports, `rlm show` and the trajectory view.
 import type { NodeTotals } from './treeTypes';
 
 /** Keeps the head and tail of a long text, saying how much was left out. */
@@ -33,9 +33,19 @@ export function totalsCost(t: NodeTotals): string {
   return formatCost(t.costUnknown && t.costUsd === 0 ? null : t.costUsd, t.costUnknown);
 }
 
-/** The model's text with its fenced code blocks removed: the reasoning around the code. */
-export function reasoningOf(modelText: string): string {
-  return modelText.replace(/```[^\n]*\n[\s\S]*?(?:```|$)/g, '').replace(/\n{3,}/g, '\n\n').trim();
+/**
+ * The reasoning around a turn's code: the model's text without the fenced blocks that ran as cells
+ * (those are shown as cells). Blocks that did not run, such as an example of expected output, stay.
+ * The view, the exports and search all use this, so they agree on what the reasoning is.
+ */
+export function reasoningText(turn: { modelText?: string; cells: ReadonlyArray<{ code: string }> }): string {
+  const text = turn.modelText ?? '';
+  if (turn.cells.length === 0) return text.trim();
+  const ran = new Set(turn.cells.map((c) => c.code.trim()));
+  return text
+    .replace(/```[^\n`]*\n([\s\S]*?)(?:```|$)/g, (block, body: string) => (ran.has(body.trim()) ? '' : block))
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** A backtick fence longer than any run of backticks inside the text, so the text cannot close it. */

@@ -2,7 +2,7 @@
 // requests without walking a 25,000-node tree each time. A live tree grows, so a miss re-indexes once.
 import type { CellNode, RunNode, SubCallNode } from '../../core/trajectory/treeTypes';
 import type { TextRef } from '../../shared/trajectoryProtocol';
-import { reasoningText } from './runProjection';
+import { reasoningText } from '../../core/trajectory/exportText';
 
 export interface IndexedRun {
   run: RunNode;

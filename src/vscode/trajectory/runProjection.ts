@@ -2,6 +2,7 @@
 // instead of full texts, batches grouped, child runs referenced by id. No `vscode` import: unit-tested.
 import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
 import type { ModelRef } from '../../core/trajectory/events';
+import { reasoningText } from '../../core/trajectory/exportText';
 import {
   PAGE,
   type CellView,
@@ -75,17 +76,6 @@ export function outlineOf(run: RunNode, from = 0, count = Infinity): TurnSummary
   const out: TurnSummary[] = [];
   for (let i = from; i < end; i++) out.push(turnSummary(run.turns[i]!, i, finished));
   return out;
-}
-
-/** The model's text without the fenced blocks that were executed as cells (they are shown as cells). */
-export function reasoningText(turn: TurnNode): string {
-  const text = turn.modelText ?? '';
-  if (turn.cells.length === 0) return text;
-  const codes = new Set(turn.cells.map((c) => c.code.trim()));
-  return text
-    .replace(/```[^\n`]*\n([\s\S]*?)```/g, (block, body: string) => (codes.has(body.trim()) ? '' : block))
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }
 
 /** Says what the root model saw of a cell's output, when it did not see all of it. */

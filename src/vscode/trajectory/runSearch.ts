@@ -2,7 +2,7 @@
 // with the view's filters. Runs on the host, which holds the full text; the webview gets excerpts.
 import type { CellNode, RunNode, SubCallNode } from '../../core/trajectory/treeTypes';
 import { PAGE, type SearchFilters, type SearchHit } from '../../shared/trajectoryProtocol';
-import { reasoningText } from './runProjection';
+import { reasoningText } from '../../core/trajectory/exportText';
 
 export interface SearchResult {
   hits: SearchHit[];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { notebookJson, toLines, toNotebook } from '../../../../src/core/trajectory/exportIpynb';
 import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
-import { clipMiddle, fenceFor, formatCost, reasoningOf } from '../../../../src/core/trajectory/exportText';
+import { clipMiddle, fenceFor, formatCost, reasoningText } from '../../../../src/core/trajectory/exportText';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import type { RunNode } from '../../../../src/core/trajectory/treeTypes';
@@ -78,7 +78,10 @@ test('the Markdown report has the question, answer, totals table and clipped tur
 test('text helpers', () => {
   assert.equal(clipMiddle('abcdef', 10), 'abcdef');
   assert.match(clipMiddle('a'.repeat(100), 10), /^a{6}\n… \[90 characters omitted\] …\na{4}$/);
-  assert.equal(reasoningOf('Think.\n```repl\nx = 1\n```\nMore.'), 'Think.\n\nMore.');
+  assert.equal(reasoningText({ modelText: 'Think.\n```repl\nx = 1\n```\nMore.', cells: [{ code: 'x = 1' }] }), 'Think.\n\nMore.');
+  // A block that did not run stays, as in the view; so does an unclosed block that ran, minus itself.
+  assert.equal(reasoningText({ modelText: 'A:\n```text\n42\n```\n```repl\nx = 1', cells: [{ code: 'x = 1' }] }), 'A:\n```text\n42\n```');
+  assert.equal(reasoningText({ modelText: '  Just words.  ', cells: [] }), 'Just words.');
   assert.equal(fenceFor('a ```` b'), '`````');
   assert.deepEqual([0, 0.00012, 0.0062, 1.5].map((c) => formatCost(c, false)), ['$0.00', '$0.00012', '$0.0062', '$1.50']);
   assert.equal(formatCost(null, true), 'unknown');

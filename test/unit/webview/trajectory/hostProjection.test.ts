@@ -6,7 +6,8 @@ import type { CellNode, SubCallNode, TurnNode } from '../../../../src/core/traje
 import { LiveFeed, type StreamPush } from '../../../../src/vscode/trajectory/liveFeed';
 import type { LiveRun } from '../../../../src/vscode/trajectory/liveRunTypes';
 import { headerView } from '../../../../src/vscode/trajectory/runHeaderProjection';
-import { groupSubCalls, preview, reasoningText, rootSawNote, turnView } from '../../../../src/vscode/trajectory/runProjection';
+import { reasoningText } from '../../../../src/core/trajectory/exportText';
+import { groupSubCalls, preview, rootSawNote, turnView } from '../../../../src/vscode/trajectory/runProjection';
 import { searchRun } from '../../../../src/vscode/trajectory/runSearch';
 import type { RunChange } from '../../../../src/vscode/trajectory/trajectorySession';
 import { syntheticConfig, syntheticEvents } from '../../../fixtures/trajectories/generate';
