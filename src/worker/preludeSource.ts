@@ -258,7 +258,33 @@ def _rlm_install():
         return state['final']['value']
 
     answer = {'content': '', 'ready': False}
-    out_store = {}
+
+    class OutStore(dict):
+        # _out[n]: each cell's captured stdout, so later cells can slice it without printing again. Kept
+        # newest first up to 100 cells' worth at the capture limit in total, so a long run cannot grow the
+        # REPL's memory without end; a dropped entry says why instead of a bare KeyError.
+        def __init__(self):
+            super().__init__()
+            self.dropped = set()
+        def record(self, n, text):
+            self[n] = text
+            keep = 100 * capture_max_chars
+            total = sum(len(v) for v in self.values() if isinstance(v, str))
+            for old in list(self.keys()):
+                if total <= keep or old == n:
+                    break
+                value = dict.pop(self, old)
+                total -= len(value) if isinstance(value, str) else 0
+                self.dropped.add(old)
+        def clear(self):
+            dict.clear(self)
+            self.dropped.clear()
+        def __missing__(self, key):
+            if key in self.dropped:
+                raise KeyError('_out[%r] was dropped to bound memory (outputs are kept newest first, up to %d characters in all); recompute it' % (key, 100 * capture_max_chars))
+            raise KeyError(key)
+
+    out_store = OutStore()
     reserved = {
         'context': None, 'context_meta': context_meta, 'peek': peek, 'search': search,
         'llm_query': llm_query, 'llm_query_batched': llm_query_batched,
@@ -415,7 +441,7 @@ def _rlm_install():
             final = {'value': str(answer.get('content', '')), 'via': 'answer'}
             answer['ready'] = False
         out_text = out.text()
-        out_store[n] = out_text
+        out_store.record(n, out_text)
         new_vars = sorted(k for k in ns if k not in before and not k.startswith('__') and k not in reserved)
         return json.dumps({'stdout': out_text, 'stderr': err.text(), 'stdoutChars': out.total, 'stderrChars': err.total,
                            'error': error, 'newVariables': new_vars, 'final': final, 'outIndex': n,

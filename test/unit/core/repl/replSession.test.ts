@@ -83,8 +83,21 @@ describe('REPL session: a single text context', () => {
   it('protects the prelude names and says so', async () => {
     const r = await session.execute('context = "gone"\nllm_query = None\nFINAL = 3\n_out = {}');
     assert.match(r.stderr, /restored reserved name\(s\) context, llm_query, FINAL, _out/);
-    const after = await session.execute('len(context) > 1000, callable(llm_query), callable(FINAL), type(_out).__name__');
-    assert.equal(pyValue(after.stdout), "(True, True, True, 'dict')");
+    const after = await session.execute('len(context) > 1000, callable(llm_query), callable(FINAL), isinstance(_out, dict)');
+    assert.equal(pyValue(after.stdout), '(True, True, True, True)');
+  });
+
+  it('keeps _out within 100 cells\' worth of output, newest first, and says when an entry was dropped', async () => {
+    // The capture limit here is 10,000 characters, so _out keeps 1,000,000 in all.
+    const first = await session.execute('print("x" * 9_999)');
+    for (let i = 0; i < 110; i++) await session.execute('print("y" * 9_999)');
+    const r = await session.execute(`print(len(_out) <= 100, sum(map(len, _out.values())) <= 1_000_000, ${first.outIndex} in _out)
+_out[${first.outIndex}]`);
+    assert.equal(r.stdout, 'True True False\n');
+    assert.equal(r.error?.type, 'KeyError');
+    assert.match(r.error?.message ?? '', /was dropped to bound memory/);
+    const newest = await session.execute(`len(_out[${r.outIndex - 1}])`);
+    assert.equal(newest.stdout, '10000\n');
   });
 
   it('FINAL, FINAL_VAR and the answer dict end the run; a missing name is an error, never the answer', async () => {
