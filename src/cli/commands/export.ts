@@ -1,38 +1,47 @@
 // `rlm export <file> --to ipynb|md [-o out]`: turns a recorded run (ours or the Python reference's)
 // into a notebook or a Markdown report.
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { toNotebook, notebookJson } from '../../core/trajectory/exportIpynb';
 import { toMarkdown } from '../../core/trajectory/exportMarkdown';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { TrajectoryReadResult } from '../../core/trajectory/trajectoryReader';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
-import { UsageError } from '../modelArgs';
-import { parseArgs } from './showArgs';
-import type { CommandIo } from './showArgs';
+import { UsageError, usageErrorFrom } from '../modelArgs';
+import type { CommandIo } from './commandIo';
 
 export const EXPORT_USAGE = 'usage: rlm export <file> --to ipynb|md [-o <out>]';
 
 const TARGETS = ['ipynb', 'md'] as const;
 type Target = (typeof TARGETS)[number];
 
+function parseCommandLine(argv: string[]) {
+  try {
+    const options = { to: { type: 'string' }, out: { type: 'string', short: 'o' }, output: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageErrorFrom(error);
+  }
+}
+
 export async function runExport(argv: string[], io: CommandIo): Promise<number> {
   let input: string;
   let target: Target;
   let output: string;
   try {
-    const args = parseArgs(argv, { to: 'to', o: 'out', out: 'out', output: 'out' }, ['help', 'h']);
-    if (args.flags.has('help') || args.flags.has('h')) {
+    const args = parseCommandLine(argv);
+    if (args.values.help) {
       io.stdout.write(`${EXPORT_USAGE}\n`);
       return 0;
     }
     if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one file' : 'missing <file>');
     input = args.positionals[0]!;
-    const to = args.flags.get('to');
+    const to = args.values.to;
     if (to === undefined) throw new UsageError('missing --to ipynb|md');
     if (!TARGETS.includes(to as Target)) throw new UsageError(`--to must be ipynb or md, got "${String(to)}"`);
     target = to as Target;
-    const out = args.flags.get('out');
-    output = typeof out === 'string' ? out : defaultOutput(input, target);
+    if (args.values.out !== undefined && args.values.output !== undefined) throw new UsageError('give the output once: -o/--out or --output');
+    output = args.values.out ?? args.values.output ?? defaultOutput(input, target);
     if (output === input) throw new UsageError('the output would overwrite the input; pass -o <out>');
   } catch (error) {
     if (error instanceof UsageError) {

@@ -4,29 +4,37 @@ import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
 import { formatCost, formatDuration, formatTokens } from '../../core/trajectory/exportText';
-import { UsageError } from '../modelArgs';
-import { parseArgs } from './showArgs';
-import type { CommandIo } from './showArgs';
+import { parseArgs } from 'node:util';
+import { UsageError, usageErrorFrom } from '../modelArgs';
+import type { CommandIo } from './commandIo';
 
 export const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
 
 /** Problems listed by default; --problems changes it. */
 const DEFAULT_PROBLEMS_SHOWN = 10;
 
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: { problems: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageErrorFrom(error);
+  }
+}
+
 export async function runShow(argv: string[], io: CommandIo): Promise<number> {
   let path: string;
   let json: boolean;
   let problemsShown: number;
   try {
-    const args = parseArgs(argv, { problems: 'problems' }, ['json', 'help', 'h']);
-    if (args.flags.has('help') || args.flags.has('h')) {
+    const args = parseCommandLine(argv);
+    if (args.values.help) {
       io.stdout.write(`${SHOW_USAGE}\n`);
       return 0;
     }
     if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'give exactly one file' : 'missing <file>');
     path = args.positionals[0]!;
-    json = args.flags.has('json');
-    const raw = args.flags.get('problems');
+    json = args.values.json ?? false;
+    const raw = args.values.problems;
     problemsShown = raw === undefined ? DEFAULT_PROBLEMS_SHOWN : Number(raw);
     if (!Number.isInteger(problemsShown) || problemsShown < 0) throw new UsageError(`--problems must be a whole number, got ${String(raw)}`);
   } catch (error) {

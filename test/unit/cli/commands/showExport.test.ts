@@ -55,7 +55,7 @@ test('rlm show: clear errors and exit codes for bad input', async () => {
   const cases: Array<[string[], number, RegExp]> = [
     [[], 2, /missing <file>/],
     [['a', 'b'], 2, /exactly one file/],
-    [[native, '--frobnicate'], 2, /unknown option --frobnicate/],
+    [[native, '--frobnicate'], 2, /Unknown option '--frobnicate'/],
     [[native, '--problems', 'x'], 2, /whole number/],
     [[notTrajectory], 1, /is not an RLM trajectory: it does not start with a JSON object/],
     [[join(dir, 'nope.rlm.jsonl')], 1, /does not exist/],
@@ -86,7 +86,8 @@ test('rlm export: usage errors', async () => {
     [[native], /missing --to/],
     [[native, '--to', 'pdf'], /--to must be ipynb or md/],
     [[native, '--to', 'md', '-o', native], /overwrite the input/],
-    [[native, '--to'], /--to needs a value/],
+    [[native, '--to'], /Option '--to <value>' argument missing/],
+    [[native, '--to', 'md', '-o', 'a.md', '--output', 'b.md'], /give the output once/],
   ];
   for (const [argv, message] of cases) {
     const { io, err } = bufferIo();
