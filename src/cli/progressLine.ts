@@ -1,5 +1,6 @@
 // The live progress line on stderr: turn, sub-calls, tokens, cost and elapsed time. On a terminal it
 // rewrites one line; with --verbose on a pipe it prints a line per turn instead.
+import { formatCost, formatTokenCount } from '../shared/format';
 import type { EventRecord } from '../core/trajectory/events';
 
 export interface ProgressStream {
@@ -70,9 +71,8 @@ export class ProgressLine {
 
   text(): string {
     const tokens = this.inputTokens + this.outputTokens;
-    const cost = this.costUnknown ? `≥$${this.cost.toFixed(4)}` : `$${this.cost.toFixed(4)}`;
     const elapsed = ((this.now() - this.startedAt) / 1000).toFixed(1);
-    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokens(tokens)} tokens · ${cost} · ${elapsed}s`;
+    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokenCount(tokens)} tokens · ${formatCost(this.cost, this.costUnknown)} · ${elapsed}s`;
   }
 
   private render(): void {
@@ -84,8 +84,4 @@ export class ProgressLine {
     if (this.stream.isTTY && this.shown) this.stream.write('\r\x1b[2K');
     this.shown = false;
   }
-}
-
-function formatTokens(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }

@@ -4,20 +4,11 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
+import { formatLiveLine } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
 import { button, h, icon, linkAction } from './dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
-
-export function formatLive(entry: ChatEntry): string {
-  const { turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown } = entry.live;
-  const tokens = inputTokens + outputTokens;
-  const tokenText = tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
-  // A local server is a known $0; an unknown price is never shown as $0.
-  const cost =
-    costUsd === null || costUsd === 0 ? (costUnknown ? 'cost unknown' : '$0') : `${costUnknown ? '≥ ' : ''}$${costUsd < 0.01 ? costUsd.toFixed(4) : costUsd.toFixed(2)}`;
-  return `turn ${turn} · ${subCalls} sub-call${subCalls === 1 ? '' : 's'} · ${tokenText} tokens · ${cost}`;
-}
 
 export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   const active = isActiveStatus(entry.status);
@@ -27,7 +18,7 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
     'div',
     { class: `live-line status-${entry.status}`, 'data-testid': 'live-line' },
     active ? h('vscode-progress-ring', { class: 'ring' }) : icon(entry.status === 'completed' ? 'check' : entry.status === 'error' ? 'error' : entry.status === 'cancelled' ? 'debug-stop' : 'info'),
-    h('span', {}, `${statusText(entry.status)}${entry.status === 'gathering' ? '' : ` · ${formatLive(entry)}`}`),
+    h('span', {}, `${statusText(entry.status)}${entry.status === 'gathering' ? '' : ` · ${formatLiveLine(entry.live)}`}`),
     active && entry.live.activity ? h('span', { class: 'activity' }, ` — ${entry.live.activity}`) : null,
   );
   const body = h('div', { class: 'entry-body' });

@@ -5,7 +5,8 @@ import { codeView } from './codeView';
 import { el, icon } from './dom';
 import { subCallTree } from './subCallView';
 import { textBlock } from './textBlock';
-import { formatDuration, formatUsage } from './viewFormat';
+import { formatDuration } from '../../src/shared/format';
+import { formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 export function cellView(ctx: RenderContext, cell: CellView, runId: string, turnNumber: number): HTMLElement {

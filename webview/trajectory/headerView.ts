@@ -4,7 +4,8 @@ import type { RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { renderMarkdown } from '../common/markdown';
 import { el, icon, iconButton } from './dom';
 import { textBlock } from './textBlock';
-import { formatCost, formatDuration, formatTokens, statusIcon, statusLabel } from './viewFormat';
+import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
+import { statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function stat(label: string, value: string): HTMLElement {
@@ -46,8 +47,8 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Sub model', h.subModel ?? (h.models.join(', ') || '–')),
       stat('Iterations', String(h.iterations)),
       stat('Sub-calls', String(h.totals.subCalls)),
-      stat('Input tokens', formatTokens(h.totals.inputTokens)),
-      stat('Output tokens', formatTokens(h.totals.outputTokens)),
+      stat('Input tokens', formatTokenCount(h.totals.inputTokens)),
+      stat('Output tokens', formatTokenCount(h.totals.outputTokens)),
       stat('Cost', formatCost(h.totals.costUsd, h.totals.costUnknown)),
       stat('Wall time', formatDuration(h.totals.wallTimeMs || wall)),
     ]),

@@ -1,6 +1,6 @@
 // What an outline entry says and how it is marked. Pure: unit-tested.
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
-import { formatCost, formatDuration } from './viewFormat';
+import { formatCost, formatDuration } from '../../src/shared/format';
 
 export interface OutlineLabel {
   text: string;

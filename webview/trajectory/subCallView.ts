@@ -4,7 +4,8 @@
 import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { el, icon } from './dom';
 import { textBlock } from './textBlock';
-import { formatCost, formatDuration, formatTokens, formatUsage, statusIcon, statusLabel } from './viewFormat';
+import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
+import { formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLElement, open = false): HTMLDetailsElement {
@@ -29,7 +30,7 @@ function callSummary(call: SubCallView): HTMLElement {
   const state = call.status === 'error' ? 'error' : call.status === 'running' ? 'loading' : 'pass';
   const usage =
     call.inputTokens !== undefined
-      ? `${formatTokens(call.inputTokens)} in · ${formatTokens(call.outputTokens ?? 0)} out · ${formatCost(call.costUsd)}`
+      ? `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${formatCost(call.costUsd)}`
       : '';
   return el('summary', { className: `call-summary status-${call.status}` }, [
     icon(state, call.status === 'running' ? 'codicon-modifier-spin' : ''),

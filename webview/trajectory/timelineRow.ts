@@ -3,7 +3,7 @@
 import type { RunHeaderView, TurnSummary, TurnView } from '../../src/shared/trajectoryProtocol';
 import { el } from './dom';
 import { layoutWaterfall, placeOnTrack, type Span } from './timelineLayout';
-import { formatDuration } from './viewFormat';
+import { formatDuration } from '../../src/shared/format';
 
 function bar(className: string, left: number, width: number, lane: number, title: string): HTMLElement {
   const node = el('div', { className: `wf-bar ${className}`, title });

@@ -5,7 +5,8 @@ import { renderMarkdown } from '../common/markdown';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
 import { el, icon } from './dom';
-import { formatCost, formatDuration, formatTokens, formatUsage } from './viewFormat';
+import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
+import { formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
@@ -34,7 +35,7 @@ function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
 
 export function turnHeader(turn: TurnView): HTMLElement {
   const modelUsage =
-    turn.inputTokens !== undefined ? `root ${formatTokens(turn.inputTokens)} in · ${formatTokens(turn.outputTokens ?? 0)} out · ${formatCost(turn.costUsd)} · ${formatDuration(turn.latencyMs)}` : '';
+    turn.inputTokens !== undefined ? `root ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${formatCost(turn.costUsd)} · ${formatDuration(turn.latencyMs)}` : '';
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
     turn.forcedFinal ? el('span', { className: 'badge warn', text: 'forced final answer' }) : null,

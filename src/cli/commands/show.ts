@@ -3,7 +3,7 @@
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
-import { formatCost, formatDuration, formatTokens } from '../../core/trajectory/exportText';
+import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { parseArgs } from 'node:util';
 import { UsageError, usageErrorFrom } from '../modelArgs';
 import type { CommandIo } from './commandIo';
@@ -70,7 +70,7 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   const childCells = s.cells > s.rootCells ? ` (${s.cells} with child runs)` : '';
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
-  lines.push(`Tokens:     ${formatTokens(s.inputTokens, s.outputTokens)}`);
+  lines.push(`Tokens:     ${formatTokenPair(s.inputTokens, s.outputTokens)}`);
   lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown)}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
   const sandbox = sandboxOf(s);

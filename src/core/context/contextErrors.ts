@@ -1,4 +1,5 @@
 // Typed errors for turning paths into `context`. Each message says what to do next.
+import { formatBytes } from '../../shared/format';
 
 export class ContextReadError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -51,10 +52,4 @@ export class NoReadableFilesError extends ContextReadError {
         (skippedCount ? ` (${skippedCount} skipped as binary, too large, ignored or unreadable; --verbose lists them)` : ''),
     );
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

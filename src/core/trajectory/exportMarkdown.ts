@@ -1,7 +1,8 @@
 // Exports a run as a readable Markdown report: question, answer, a totals table, then every turn
 // with the root's reasoning, its code, clipped output and sub-calls. Child runs are nested inline.
 import type { CellNode, NodeTotals, RunNode, SubCallNode } from './treeTypes';
-import { clipMiddle, fenceFor, formatDuration, reasoningText, totalsCost } from './exportText';
+import { formatDuration, formatTokenPair } from '../../shared/format';
+import { clipMiddle, fenceFor, reasoningText, totalsCost } from './exportText';
 
 export interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -87,7 +88,7 @@ function appendSubCall(out: string[], run: RunNode, call: SubCallNode, level: nu
 }
 
 function totalsText(t: NodeTotals): string {
-  return `${t.inputTokens.toLocaleString('en-US')} in / ${t.outputTokens.toLocaleString('en-US')} out tokens, ${totalsCost(t)}, ${formatDuration(t.wallTimeMs)}`;
+  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${totalsCost(t)}, ${formatDuration(t.wallTimeMs)}`;
 }
 
 function block(text: string, lang: string): string {

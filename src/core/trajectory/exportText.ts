@@ -1,4 +1,5 @@
 // Text helpers shared by the Markdown and notebook exports, `rlm show` and the trajectory view.
+import { formatCost } from '../../shared/format';
 import type { NodeTotals } from './treeTypes';
 
 /** Keeps the head and tail of a long text, saying how much was left out. */
@@ -10,27 +11,8 @@ export function clipMiddle(text: string, maxChars: number): string {
   return `${text.slice(0, head)}\n… [${omitted.toLocaleString('en-US')} characters omitted] …\n${tail > 0 ? text.slice(-tail) : ''}`;
 }
 
-export function formatCost(costUsd: number | null, unknown: boolean): string {
-  if (costUsd === null) return 'unknown';
-  // Sub-cent costs keep two significant digits: a run of cheap calls must not read as $0.00.
-  const digits = costUsd > 0 && costUsd < 0.01 ? Math.min(8, Math.ceil(-Math.log10(costUsd)) + 1) : 2;
-  return `$${costUsd.toFixed(digits)}${unknown ? ' (some prices unknown)' : ''}`;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${Math.round(s - m * 60)} s`;
-}
-
-export function formatTokens(input: number, output: number): string {
-  return `${input.toLocaleString('en-US')} in / ${output.toLocaleString('en-US')} out`;
-}
-
 export function totalsCost(t: NodeTotals): string {
-  return formatCost(t.costUnknown && t.costUsd === 0 ? null : t.costUsd, t.costUnknown);
+  return formatCost(t.costUsd, t.costUnknown);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ContextSource, TargetDescription } from '../../core/context/contex
 import { TargetRefusedError } from '../errors/extensionErrors';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetection';
-import { formatBytes } from './targetSummary';
+import { formatBytes } from '../../shared/format';
 
 export interface FileContext {
   source: ContextSource;

@@ -1,12 +1,7 @@
 // The sentence shown before anything is sent: what will be bound, how big, and what was left out.
 import type { TargetDescription } from '../../core/context/contextTypes';
+import { formatBytes } from '../../shared/format';
 import type { SkipReason } from './gatherBudget';
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 const REASON_TEXT: Record<SkipReason, string> = {
   binary: 'binary',

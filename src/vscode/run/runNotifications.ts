@@ -5,7 +5,7 @@ import type { RunResult } from '../../core/loop/loopTypes';
 import { describeRunError } from '../errors/describeError';
 import { showUserMessage } from '../userMessages';
 import type { ActiveRun } from './activeRun';
-import { formatLiveLine } from './runProgress';
+import { formatLiveLine } from '../../shared/format';
 
 /** Follows `run` in a cancellable progress notification until it ends. */
 export function followWithProgress(run: ActiveRun, title: string): Thenable<RunResult> {

@@ -88,25 +88,3 @@ export function reduceProgress(previous: RunProgress, record: EventRecord): RunP
   }
   return p;
 }
-
-/** "turn 3 · 12 sub-calls · 45.2k tokens · $0.012". */
-export function formatLiveLine(line: RunLiveLine): string {
-  const tokens = line.inputTokens + line.outputTokens;
-  const parts = [`turn ${line.turn}`, `${line.subCalls} sub-call${line.subCalls === 1 ? '' : 's'}`, `${formatTokens(tokens)} tokens`];
-  parts.push(formatCost(line.costUsd, line.costUnknown));
-  return parts.join(' · ');
-}
-
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
-  return `${(n / 1_000_000).toFixed(2)}M`;
-}
-
-/** An unknown price is never shown as $0. */
-export function formatCost(costUsd: number | null, unknown: boolean): string {
-  if (costUsd === null) return unknown ? 'cost unknown' : '$0';
-  if (costUsd === 0) return unknown ? 'cost unknown' : '$0';
-  const text = costUsd < 0.01 ? `$${costUsd.toFixed(4)}` : `$${costUsd.toFixed(2)}`;
-  return unknown ? `≥ ${text}` : text;
-}

@@ -1,7 +1,7 @@
 // The status bar item of running questions: live turn, sub-calls, tokens and cost; a click stops.
 import * as vscode from 'vscode';
 import type { ActiveRun } from './activeRun';
-import { formatLiveLine } from './runProgress';
+import { formatLiveLine } from '../../shared/format';
 import type { RunRegistry } from './runRegistry';
 
 const REFRESH_MS = 250;

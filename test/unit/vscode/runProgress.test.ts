@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCost, formatLiveLine, initialProgress, reduceProgress } from '../../../src/vscode/run/runProgress';
+import { formatCost, formatLiveLine } from '../../../src/shared/format';
+import { initialProgress, reduceProgress } from '../../../src/vscode/run/runProgress';
 import type { EventRecord, RunEvent } from '../../../src/core/trajectory/events';
 import { runStarted, usage } from './runFakes';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { notebookJson, toLines, toNotebook } from '../../../../src/core/trajectory/exportIpynb';
 import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
-import { clipMiddle, fenceFor, formatCost, reasoningText } from '../../../../src/core/trajectory/exportText';
+import { clipMiddle, fenceFor, reasoningText } from '../../../../src/core/trajectory/exportText';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import type { RunNode } from '../../../../src/core/trajectory/treeTypes';
@@ -83,9 +83,6 @@ test('text helpers', () => {
   assert.equal(reasoningText({ modelText: 'A:\n```text\n42\n```\n```repl\nx = 1', cells: [{ code: 'x = 1' }] }), 'A:\n```text\n42\n```');
   assert.equal(reasoningText({ modelText: '  Just words.  ', cells: [] }), 'Just words.');
   assert.equal(fenceFor('a ```` b'), '`````');
-  assert.deepEqual([0, 0.00012, 0.0062, 1.5].map((c) => formatCost(c, false)), ['$0.00', '$0.00012', '$0.0062', '$1.50']);
-  assert.equal(formatCost(null, true), 'unknown');
-  assert.equal(formatCost(0.5, true), '$0.50 (some prices unknown)');
   assert.deepEqual(toLines('a\nb\n'), ['a\n', 'b\n']);
   assert.deepEqual(toLines('a\n\nb'), ['a\n', '\n', 'b']);
 });

@@ -1,0 +1,50 @@
+// How numbers, money, times and sizes read everywhere: the trajectory view, the sidebar, progress in
+// VS Code and the CLI, `rlm show` and the exports. One place, so a run's cost reads the same in each.
+import type { RunLiveLine } from './sidebarState';
+
+/**
+ * Never "$0" for a price we do not know: wholly unknown is "cost unknown", partly unknown is a lower
+ * bound ("≥ $0.12"). Sub-cent amounts keep two significant digits, so cheap calls do not read as $0.00.
+ */
+export function formatCost(usd: number | null | undefined, unknown = false): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd) || (unknown && usd === 0)) return 'cost unknown';
+  const digits = usd > 0 && usd < 0.01 ? Math.min(8, Math.ceil(-Math.log10(usd)) + 1) : 2;
+  const text = `$${usd.toFixed(digits)}`;
+  return unknown ? `≥ ${text}` : text;
+}
+
+/** 950, 1.2k, 12k, 1.23M, 12.3M. */
+export function formatTokenCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
+}
+
+/** "12,345 in / 678 out": exact, for reports. */
+export function formatTokenPair(input: number, output: number): string {
+  return `${input.toLocaleString('en-US')} in / ${output.toLocaleString('en-US')} out`;
+}
+
+/** 420 ms, 1.5 s, 2 min 5 s; "–" when there is no duration. */
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '–';
+  // Thresholds sit where rounding would otherwise print "1000 ms" or "60.0 s".
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** 512 B, 3.4 KB, 56.7 MB (binary units). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** "turn 3 · 12 sub-calls · 45k tokens · $0.012": the status bar, notifications and the sidebar. */
+export function formatLiveLine(line: RunLiveLine): string {
+  const tokens = line.inputTokens + line.outputTokens;
+  const calls = `${line.subCalls} sub-call${line.subCalls === 1 ? '' : 's'}`;
+  return [`turn ${line.turn}`, calls, `${formatTokenCount(tokens)} tokens`, formatCost(line.costUsd, line.costUnknown)].join(' · ');
+}
