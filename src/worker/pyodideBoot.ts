@@ -26,7 +26,43 @@ export interface BootResult {
   /** What a snapshot of this build is cached under (SnapshotCache file name). */
   snapshotKey: string;
   networkApisRemoved: boolean;
+  /** Checked after boot (probeJsBridge), from a snapshot as after a cold load. */
+  jsGlobalsRestricted: boolean;
+  pyodideJsUnregistered: boolean;
   notes: string[];
+}
+
+/**
+ * What Python can actually reach of JavaScript once the hardening is done, checked rather than
+ * assumed: `import js` must see none of the worker's globals, and `import pyodide_js` must fail.
+ * Runs in its own namespace and leaves neither module imported.
+ */
+const JS_BRIDGE_PROBE = `
+import sys, json
+def _rlm_probe():
+    try:
+        import js
+        reachable = [n for n in ('process', 'require', 'globalThis', 'fetch', 'setTimeout', 'Function', 'WebAssembly') if hasattr(js, n)]
+    except ImportError:
+        reachable = []
+    try:
+        import pyodide_js
+        unregistered = False
+    except ImportError:
+        unregistered = True
+    for name in [m for m in sys.modules if m in ('js', 'pyodide_js') or m.startswith(('js.', 'pyodide_js.'))]:
+        sys.modules.pop(name, None)
+    return json.dumps({'jsGlobalsRestricted': not reachable, 'pyodideJsUnregistered': unregistered})
+_rlm_probe()
+`;
+
+export function probeJsBridge(pyodide: PyodideAPI): { jsGlobalsRestricted: boolean; pyodideJsUnregistered: boolean } {
+  const globals = pyodide.toPy({}) as PyProxy;
+  try {
+    return JSON.parse(pyodide.runPython(JS_BRIDGE_PROBE, { globals }) as string) as { jsGlobalsRestricted: boolean; pyodideJsUnregistered: boolean };
+  } finally {
+    globals.destroy();
+  }
 }
 
 /**
@@ -127,6 +163,9 @@ export async function bootPyodide({ config, onStray, snapshotBytes }: BootOption
     // Its own globals: the model's namespace was fixed when the prelude took its baseline.
     { globals: pyodide.toPy({}) as PyProxy },
   );
+  const bridge = probeJsBridge(pyodide);
+  if (!bridge.jsGlobalsRestricted) notes.push('`import js` still reaches JavaScript globals');
+  if (!bridge.pyodideJsUnregistered) notes.push('`import pyodide_js` still works');
   const g = globalThis as Record<string, unknown>;
   // Pyodide's Node init leaves a `require` on globalThis that hands out child_process and ws.
   delete g.require;
@@ -140,5 +179,5 @@ export async function bootPyodide({ config, onStray, snapshotBytes }: BootOption
     }
   }
   if (!networkApisRemoved) notes.push('some network globals could not be removed from the worker');
-  return { pyodide, api, loadMode, snapshotError, snapshot, version: pyodideVersion, snapshotKey, networkApisRemoved, notes };
+  return { pyodide, api, loadMode, snapshotError, snapshot, version: pyodideVersion, snapshotKey, networkApisRemoved, ...bridge, notes };
 }
