@@ -299,9 +299,21 @@ def _rlm_install():
     def _no_exit(*args, **kwargs):
         raise OSError('exiting the interpreter is not available in the RLM REPL; end the run with FINAL(answer)')
 
+    # Measured: past ~12,000 nested Python frames the wasm stack overflows and the REPL crashes (all
+    # variables lost); a RecursionError is the answer the model can act on, so the limit is capped.
+    max_recursion = 10_000
+    real_setrecursionlimit = sys.setrecursionlimit
+
+    def _setrecursionlimit(limit):
+        limit = int(limit)
+        if limit > max_recursion:
+            sys.stderr.write('[rlm] recursion limit capped at %d (asked for %d): deeper recursion would crash the REPL; use an explicit stack instead.\n' % (max_recursion, limit))
+        real_setrecursionlimit(min(limit, max_recursion))
+
     def _harden():
         # Defence in depth only: the real barriers are outside Python (no JS globals, no codegen, permissions).
         time.sleep = _sleep
+        sys.setrecursionlimit = _setrecursionlimit
         os.system = _no_process
         os.popen = _no_process
         os._exit = os.abort = _no_exit

@@ -80,6 +80,14 @@ describe('REPL session: a single text context', () => {
     assert.equal(pyValue(back.stdout), "(10000, 'line 0\\n')");
   });
 
+  it('caps the recursion limit below the depth that would crash the REPL, and says so', async () => {
+    const r = await session.execute('import sys\nsys.setrecursionlimit(100_000)\ndef f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept RecursionError:\n    print("caught", sys.getrecursionlimit())');
+    assert.equal(r.stdout, 'caught 10000\n');
+    assert.match(r.stderr, /recursion limit capped at 10000 \(asked for 100000\)/);
+    assert.equal(r.restarted, undefined);
+    assert.equal((await session.execute('sys.setrecursionlimit(2000)\nsys.getrecursionlimit()')).stdout, '2000\n');
+  });
+
   it('protects the prelude names and says so', async () => {
     const r = await session.execute('context = "gone"\nllm_query = None\nFINAL = 3\n_out = {}');
     assert.match(r.stderr, /restored reserved name\(s\) context, llm_query, FINAL, _out/);
