@@ -168,6 +168,7 @@ export class ReferenceImporter {
       runId,
       callId,
       ...optional('response', str(call.response)),
+      ...optional('error', callError(call)),
       usage: nested && depth < MAX_NESTING ? this.unrecordedUsage(`${runId}/${callId}`, usageOf(call.usage_summary, call)) : usageOf(call.usage_summary, call),
       latencyMs: ms ?? 0,
     });
@@ -201,6 +202,14 @@ export class ReferenceImporter {
     this.tallies.apply(record);
     this.emit(record);
   }
+}
+
+/** A failed call: newer reference logs add `error`, `error_type` and `status_code` to the call. */
+function callError(call: Obj): { kind: string; message: string } | undefined {
+  const message = str(call.error);
+  if (message === undefined) return undefined;
+  const status = num(call.status_code);
+  return { kind: str(call.error_type) ?? 'error', message: status !== undefined ? `${message} (HTTP ${status})` : message };
 }
 
 function nestedIterations(call: Obj): Obj[] | undefined {

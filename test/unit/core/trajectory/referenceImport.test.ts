@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
@@ -82,4 +84,31 @@ test('older reference logs with missing fields still import; unknown entry types
   assert.equal(tree.status, 'incomplete');
   assert.deepEqual(read.unknownEvents.map((u) => u.line), [4]);
   assert.deepEqual(read.problems.map((p) => [p.line, p.kind]), [[4, 'unknown-event'], [3, 'missing-end']]);
+});
+
+test('a failed call in a reference log keeps its error, type and HTTP status', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-ref-'));
+  try {
+    const file = join(dir, 'rlm_failed.jsonl');
+    const call = (extra: Record<string, unknown>) => ({ root_model: 'gpt-5-mini', prompt: 'q', response: '', usage_summary: { model_usage_summaries: {} }, execution_time: 0.2, ...extra });
+    const lines = [
+      { type: 'metadata', root_model: 'gpt-5', max_depth: 1, max_iterations: 5, backend: 'openai', backend_kwargs: {}, environment_type: 'local', environment_kwargs: {} },
+      {
+        type: 'iteration', iteration: 1, prompt: 'p', response: '```repl\nllm_query_batched(["a", "b"])\n```', final_answer: 'done', iteration_time: 1,
+        code_blocks: [{ code: 'llm_query_batched(["a", "b"])', result: { stdout: '', stderr: '', locals: {}, execution_time: 0.3, rlm_calls: [
+          call({ error: 'rate limited', error_type: 'RateLimitError', status_code: 429 }),
+          call({ response: 'ok' }),
+        ] } }],
+      },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const read = await readTrajectory(file);
+    const [failed, fine] = read.tree!.turns[0]!.cells[0]!.subCalls;
+    assert.deepEqual(failed!.error, { kind: 'RateLimitError', message: 'rate limited (HTTP 429)' });
+    assert.equal(fine!.error, undefined);
+    assert.equal(fine!.response, 'ok');
+    assert.equal(read.tree!.totals.errors, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
