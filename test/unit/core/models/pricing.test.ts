@@ -20,10 +20,17 @@ test('known models resolve, including dated snapshots, aliases and router prefix
   assert.equal(lookupPricing('claude-opus-4-5')?.outputPerMTok, 25);
   assert.equal(lookupPricing('claude-haiku-4-5-20251001')?.cacheWritePerMTok, 1.25);
   assert.equal(lookupPricing('GPT-4O')?.inputPerMTok, 2.5, 'case-insensitive');
+  // 2026-12 additions (Anthropic's pricing page; OpenAI's gpt-5.2).
+  assert.equal(lookupPricing('claude-opus-4-6')?.inputPerMTok, 5);
+  assert.equal(lookupPricing('claude-sonnet-4-6')?.cacheReadPerMTok, 0.3);
+  assert.equal(lookupPricing('claude-fable-5-1')?.cacheReadPerMTok, 0.25);
+  assert.equal(lookupPricing('claude-fable-5')?.cacheReadPerMTok, 1, 'not the 5.1 cache price');
+  assert.equal(lookupPricing('gpt-5.2')?.outputPerMTok, 14);
+  assert.equal(lookupPricing('gpt-5.2-pro')?.inputPerMTok, 21, 'the longer key wins');
 });
 
 test('a model that merely starts like a listed one is unknown, not mispriced', () => {
-  for (const model of ['gpt-4o-audio-preview', 'gpt-5.2', 'claude-opus-4-9', 'o3-deep-research', 'llama3.1:8b', 'qwen2.5-coder', '']) {
+  for (const model of ['gpt-4o-audio-preview', 'gpt-5.4', 'gpt-5.2-codex', 'claude-opus-4-9', 'o3-deep-research', 'llama3.1:8b', 'qwen2.5-coder', '']) {
     assert.equal(lookupPricing(model), undefined, model);
   }
 });
