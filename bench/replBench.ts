@@ -93,8 +93,9 @@ async function sessionFigures(session: ReplSession, text: Buffer, textFile: stri
     const r = await session.execute('import time\nt = time.perf_counter()\nfor _ in range(2000):\n    llm_query("q")\nprint((time.perf_counter() - t) / 2000 * 1000)');
     bridge.push(Number(r.stdout.trim()));
   }
-  // Side by side: each round times one search() in Pyodide and then the same regex in a native
-  // python3 over the same text, so both see the same machine load; the figure is the median ratio.
+  // Side by side: each round times search() in Pyodide and then the same regex in a native python3 over
+  // the same text, so both see the same machine load; the figure is the median ratio. Each side takes
+  // the best of 5 runs: one ~25 ms run is too short to tell the code from a scheduling hiccup.
   const ours: number[] = [];
   const native: number[] = [];
   const ratios: number[] = [];
@@ -102,12 +103,21 @@ async function sessionFigures(session: ReplSession, text: Buffer, textFile: stri
     'import re, sys, time',
     'text = open(sys.argv[1], encoding="utf-8").read()',
     `rx = re.compile(r"${NEEDLE_PATTERN}", re.MULTILINE)`,
-    't = time.perf_counter(); n = len(rx.findall(text)); ms = (time.perf_counter() - t) * 1000',
-    'assert n == 100, n',
-    'print(ms)',
+    'best = float("inf")',
+    'for _ in range(5):',
+    '    t = time.perf_counter(); n = len(rx.findall(text)); best = min(best, (time.perf_counter() - t) * 1000)',
+    '    assert n == 100, n',
+    'print(best)',
   ].join('\n');
-  const searchCell = `t = time.perf_counter()\nh = search(r"${NEEDLE_PATTERN}", max_hits=1000)\nassert len(h) == 100, len(h)\nprint((time.perf_counter() - t) * 1000)`;
-  const first = await session.execute(searchCell);
+  const searchCell = [
+    'best = float("inf")',
+    'for _ in range(5):',
+    `    t = time.perf_counter(); h = search(r"${NEEDLE_PATTERN}", max_hits=1000); best = min(best, (time.perf_counter() - t) * 1000)`,
+    '    assert len(h) == 100, len(h)',
+    'print(best)',
+  ].join('\n');
+  const firstCell = `t = time.perf_counter()\nh = search(r"${NEEDLE_PATTERN}", max_hits=1000)\nassert len(h) == 100, len(h)\nprint((time.perf_counter() - t) * 1000)`;
+  const first = await session.execute(firstCell);
   if (first.error) throw new Error(`search failed: ${first.error.traceback}`);
   for (let round = 0; round < 7; round++) {
     const r = await session.execute(searchCell);
@@ -126,7 +136,7 @@ async function sessionFigures(session: ReplSession, text: Buffer, textFile: stri
       'x',
       1.3,
       '≤ 1.3x',
-      `Pyodide search() median ${median(ours).toFixed(0)} ms, native python3 re.findall median ${median(native).toFixed(0)} ms; ` +
+      `best of 5 per round: Pyodide search() median ${median(ours).toFixed(0)} ms, native python3 re.findall median ${median(native).toFixed(0)} ms; ` +
         `the first search of a context also builds its line index: ${Number(first.stdout.trim()).toFixed(0)} ms`,
     ),
   ];
