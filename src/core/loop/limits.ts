@@ -17,6 +17,13 @@ export const DEFAULT_LIMITS: Readonly<RunLimits> = Object.freeze({
   outputCaptureMaxChars: 200_000,
 });
 
+/**
+ * Child RLM runs in one rlm_query_batched call that run at once. Each needs its own REPL process
+ * (~150 MB before its context, and a CPU-heavy Pyodide start), so a batch of 16 would start 16 of
+ * them together; plain llm_query batches keep subCallConcurrency.
+ */
+export const CHILD_RUN_CONCURRENCY = 4;
+
 const INTEGER_MIN: Array<[keyof RunLimits, number]> = [
   ['maxIterations', 1],
   ['maxDepth', 0],

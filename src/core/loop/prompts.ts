@@ -1,6 +1,7 @@
 // What the root model is told. The system prompt teaches the protocol; the first user message
 // carries the question and only the *metadata* of `context`, never its text.
 import type { ContextMetadata } from '../context/contextTypes';
+import { CHILD_RUN_CONCURRENCY } from './limits';
 import type { ChatMessage } from '../models/modelTypes';
 
 export interface PromptFacts {
@@ -43,7 +44,7 @@ export function systemPrompt(facts: PromptFacts): string {
     '- `llm_query(prompt)`: asks a sub model and returns its reply as a str.',
     `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,
     canRecurse
-      ? '- `rlm_query(prompt, context=None)` / `rlm_query_batched(prompts, contexts=None)`: hands a sub-question and a piece of\n  text to a helper that works like you, with its own REPL, and returns its answer.'
+      ? `- \`rlm_query(prompt, context=None)\` / \`rlm_query_batched(prompts, contexts=None)\`: hands a sub-question and a piece of\n  text to a helper that works like you, with its own REPL, and returns its answer (${Math.min(facts.subCallConcurrency, CHILD_RUN_CONCURRENCY)} helpers run at once).`
       : '- `rlm_query(prompt, context=None)`: at this depth it acts like `llm_query` on the prompt and context.',
     '- `SHOW_VARS()`: lists the variables you have defined.',
     '',

@@ -7,7 +7,7 @@ import type { BridgeCall, BridgeHandler, BridgeResult } from '../repl/replTypes'
 import type { ModelClient, TokenUsage } from '../models/modelTypes';
 import { boundedMap, linkSignals } from './boundedMap';
 import { childContextSource } from './childContext';
-import { modelRef } from './limits';
+import { CHILD_RUN_CONCURRENCY, modelRef } from './limits';
 import { errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
 import type { RunResult } from './loopTypes';
 import type { RunTree } from './runTree';
@@ -50,9 +50,10 @@ export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
         prompt,
         context: call.kind === 'rlm_query' ? call.contexts[i] : undefined,
       }));
+      const concurrency = call.kind === 'rlm_query' ? Math.min(scope.tree.limits.subCallConcurrency, CHILD_RUN_CONCURRENCY) : scope.tree.limits.subCallConcurrency;
       return await boundedMap(
         items,
-        scope.tree.limits.subCallConcurrency,
+        concurrency,
         linked.signal,
         (item, index) => {
           const position = batchId ? { batchId, batchIndex: index, batchSize: items.length } : {};

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { fence, isRootRequest, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import { CHILD_RUN_CONCURRENCY } from '../../../../src/core/loop/limits';
 
 function firstUser(request: FakeModelRequest): string {
   return request.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -26,6 +27,13 @@ function script(request: FakeModelRequest): string {
       ? fence('import re\nd = re.findall(r"\\d+", context)\nhello = rlm_query("say hi", "tiny context")\nprint(d, hello)')
       : fence('FINAL(d[0] + " | " + hello)');
   }
+  if (question.includes('Question: Ask six helpers')) {
+    return turn === 0
+      ? fence('rs = rlm_query_batched([f"Helper {i}: say your number" for i in range(6)], contexts=[str(i) for i in range(6)])\nprint(rs)')
+      : fence('FINAL(" ".join(rs))');
+  }
+  const helper = /Question: Helper (\d+)/.exec(question);
+  if (helper) return fence(`FINAL("h${helper[1]}")`);
   return fence('FINAL("unexpected question")');
 }
 
@@ -71,6 +79,27 @@ describe('RLM loop: recursion', () => {
     assert.ok(rootFinished && childFinished);
     assert.ok(rootFinished.totals.inputTokens > childFinished.totals.inputTokens);
     assert.equal(rootFinished.totals.subCalls, 3);
+  });
+
+  it('runs at most CHILD_RUN_CONCURRENCY children of one batch at once, each with its own REPL, answers in order', async () => {
+    const { result, events } = await runCollect({
+      question: 'Ask six helpers',
+      context: { kind: 'text', text: 'irrelevant' },
+      root: model.client,
+      repl,
+      limits: { maxDepth: 1, subCallConcurrency: 16 },
+    });
+    assert.equal(result.status, 'completed', JSON.stringify(result.error));
+    assert.equal(result.answer, 'h0 h1 h2 h3 h4 h5');
+    let running = 0;
+    let peak = 0;
+    for (const e of events) {
+      if (e.type === 'child.started') peak = Math.max(peak, ++running);
+      if (e.type === 'child.finished') running--;
+    }
+    assert.equal(ofType(events, 'child.started').length, 6);
+    assert.ok(peak <= CHILD_RUN_CONCURRENCY, `${peak} children ran at once`);
+    assert.ok(peak >= 2, 'children of a batch still run concurrently');
   });
 
   it('falls back to llm_query at max depth 1 and records it', async () => {
