@@ -4,7 +4,7 @@
 import type { EventOf, EventRecord, RunEvent } from './events';
 import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import {
-  addToTotals, cellNodeId, emptyNodeTotals, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
+  addToTotals, cellNodeId, emptyNodeTotals, newRunNode, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
 } from './treeNodes';
 import type { TotalsDelta, TreeNode } from './treeNodes';
 
@@ -174,24 +174,15 @@ export class TreeBuilder {
     const id = runNodeId(r.runId);
     if (this.nodes.has(id)) return { changed: [], problem: { kind: 'orphan-event', message: `run ${r.runId} started twice` } };
     const run: RunNode = {
-      runId: r.runId,
+      ...newRunNode(r.runId, r.depth, r.question, r.ts),
       ...(r.parentRunId !== undefined && { parentRunId: r.parentRunId }),
       ...(r.parentCellId !== undefined && { parentCellId: r.parentCellId }),
       ...(r.parentCallId !== undefined && { parentCallId: r.parentCallId }),
-      depth: r.depth,
-      question: r.question,
       ...(r.context !== undefined && { context: r.context }),
       ...(r.target !== undefined && { target: r.target }),
       ...(r.config !== undefined && { config: r.config }),
       ...(r.protections !== undefined && { protections: r.protections }),
       ...(r.priorTurns !== undefined && { priorTurns: r.priorTurns }),
-      startedAt: r.ts,
-      status: 'running',
-      forced: false,
-      turns: [],
-      limitWarnings: [],
-      fallbacks: [],
-      totals: emptyNodeTotals(),
     };
     this.nodes.set(id, { item: { kind: 'run', node: run }, startedAt: r.ts, finished: () => run.finishedAt !== undefined });
     if (r.parentRunId === undefined) {

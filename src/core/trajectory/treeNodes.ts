@@ -26,6 +26,11 @@ export function emptyNodeTotals(): NodeTotals {
   return { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, errors: 0, wallTimeMs: 0 };
 }
 
+/** A run that has started and holds nothing yet: turns, warnings and totals empty. */
+export function newRunNode(runId: string, depth: number, question: string, startedAt: number): RunNode {
+  return { runId, depth, question, startedAt, status: 'running', forced: false, turns: [], limitWarnings: [], fallbacks: [], totals: emptyNodeTotals() };
+}
+
 /** A change to add to a node and all its ancestors. */
 export interface TotalsDelta {
   inputTokens?: number;

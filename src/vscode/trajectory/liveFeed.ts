@@ -2,7 +2,7 @@
 // one update per flush interval however fast events arrive. Streamed model text is pushed on its own
 // (the whole text so far for the turn), without re-sending the turn body.
 import { TreeBuilder } from '../../core/trajectory/treeBuilder';
-import { emptyNodeTotals } from '../../core/trajectory/treeNodes';
+import { newRunNode } from '../../core/trajectory/treeNodes';
 import type { EventRecord } from '../../core/trajectory/events';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { ChangeCollector, type StreamPush } from './changeCollector';
@@ -28,18 +28,7 @@ export const defaultTimer: SetTimer = (fn, ms) => {
 
 /** A run with nothing in it yet, shown until its run.started arrives. */
 export function emptyRunningRun(runId: string, startedAt: number): RunNode {
-  return {
-    runId,
-    depth: 0,
-    question: '',
-    startedAt,
-    status: 'running',
-    forced: false,
-    turns: [],
-    limitWarnings: [],
-    fallbacks: [],
-    totals: emptyNodeTotals(),
-  };
+  return newRunNode(runId, 0, '', startedAt);
 }
 
 export class LiveFeed {
