@@ -3,7 +3,7 @@
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
 import type { CellError, FinalAnswer, SandboxProtections } from '../repl/replTypes';
-import type { LimitKind, ModelRef, RunConfigRecord, RunStatus } from './events';
+import type { LimitKind, RunConfigRecord, RunEvent, RunStatus } from './events';
 
 export interface NodeTotals {
   inputTokens: number;
@@ -18,20 +18,13 @@ export interface NodeTotals {
   wallTimeMs: number;
 }
 
-export interface SubCallNode {
-  callId: string;
-  kind: 'llm_query' | 'rlm_query';
-  batchId?: string;
-  batchIndex?: number;
-  batchSize?: number;
-  depth: number;
-  model: ModelRef;
-  prompt: string;
-  response?: string;
-  error?: { kind: string; message: string };
-  usage?: TokenUsage;
-  latencyMs?: number;
-  fallback?: 'depth-limit';
+type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
+type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
+
+/** What the call's two events say (declared once there), plus its place in the tree. */
+export interface SubCallNode
+  extends Omit<SubCallStarted, 'type' | 'runId' | 'cellId'>,
+    Partial<Pick<SubCallFinished, 'response' | 'error' | 'usage' | 'latencyMs' | 'fallback'>> {
   startedAt: number;
   finishedAt?: number;
   /** The nested run started by rlm_query, if any. */
