@@ -25,24 +25,25 @@ export interface PreludeApi {
 }
 
 /** Runs the warm imports, builds the API and warms it; holds no JS object, so a snapshot may follow. */
-export function installPrelude(pyodide: PyodideAPI, stdlibId: string): void {
+/** `key`: preludeKey() of this build, stored with the API so a restored snapshot can be checked. */
+export function installPrelude(pyodide: PyodideAPI, key: string): void {
   pyodide.runPython(WARM_IMPORTS);
   const moduleDict = pyodide.runPython(
     "import sys, types\n_rlm_m = types.ModuleType('_rlm_prelude')\nsys.modules['_rlm_prelude'] = _rlm_m\n_rlm_m.__dict__",
     { globals: pyodide.toPy({}) as PyProxy },
   ) as PyProxy;
   try {
-    pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(preludeKey(stdlibId))}\n`, { globals: moduleDict });
+    pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(key)}\n`, { globals: moduleDict });
   } finally {
     moduleDict.destroy();
   }
 }
 
 /** The API built by installPrelude, in this process or in the snapshot it was restored from. */
-export function preludeApi(pyodide: PyodideAPI, stdlibId: string): PyProxy & PreludeApi {
+export function preludeApi(pyodide: PyodideAPI, key: string): PyProxy & PreludeApi {
   const api = pyodide.runPython(
     "import sys\n_rlm_m = sys.modules.get('_rlm_prelude')\n_rlm_m._rlm_api if _rlm_m is not None and getattr(_rlm_m, '_rlm_key', None) == KEY else None",
-    { globals: pyodide.toPy({ KEY: preludeKey(stdlibId) }) as PyProxy },
+    { globals: pyodide.toPy({ KEY: key }) as PyProxy },
   ) as (PyProxy & PreludeApi) | undefined;
   if (!api) throw new Error('the snapshot was made by a different build of the REPL (prelude or standard library)');
   return api;

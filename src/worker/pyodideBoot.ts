@@ -111,9 +111,9 @@ export function compileWasmSynchronously(): void {
 
 export async function bootPyodide({ config, onStray, snapshotBytes }: BootOptions): Promise<BootResult> {
   compileWasmSynchronously();
-  const stdlibId = stdlibIdentity(join(config.indexURL, 'python_stdlib.zip'));
+  const buildKey = preludeKey(stdlibIdentity(join(config.indexURL, 'python_stdlib.zip')));
   // Names the snapshot file, so a snapshot of another build is refused before it is loaded.
-  const snapshotKey = `${pyodideVersion}+${preludeKey(stdlibId)}`;
+  const snapshotKey = `${pyodideVersion}+${buildKey}`;
   // `import js` sees only this empty object, so Python cannot reach `process`, `require` or timers.
   const jsglobals = Object.create(null) as object;
   const base = {
@@ -132,7 +132,7 @@ export async function bootPyodide({ config, onStray, snapshotBytes }: BootOption
       const expected = /pyodide-([^/\\]+)\.snapshot$/.exec(config.snapshotPath)?.[1];
       if (expected !== snapshotKey) throw new Error(`the snapshot is for ${expected ?? '?'}, this REPL needs ${snapshotKey} (Pyodide version + prelude and stdlib key)`);
       pyodide = await loadPyodide({ ...base, _loadSnapshot: await snapshotBytes() });
-      api = preludeApi(pyodide, stdlibId);
+      api = preludeApi(pyodide, buildKey);
       loadMode = 'snapshot';
     } catch (err) {
       snapshotError = err instanceof Error ? err.message : String(err);
@@ -145,7 +145,7 @@ export async function bootPyodide({ config, onStray, snapshotBytes }: BootOption
     const makeSnapshot = config.makeSnapshot || loadMode === 'cold-snapshot-failed';
     pyodide = await loadPyodide({ ...base, _makeSnapshot: makeSnapshot });
     // The prelude is built before the snapshot, so that a start from the snapshot need not compile it.
-    installPrelude(pyodide, stdlibId);
+    installPrelude(pyodide, buildKey);
     if (makeSnapshot) {
       try {
         snapshot = pyodide.makeMemorySnapshot();
@@ -154,7 +154,7 @@ export async function bootPyodide({ config, onStray, snapshotBytes }: BootOption
       }
     }
   }
-  api ??= preludeApi(pyodide, stdlibId);
+  api ??= preludeApi(pyodide, buildKey);
   const notes: string[] = [];
   pyodide.unregisterJsModule('pyodide_js');
   // `pyodide_js._api` stays in sys.modules after unregistering and exposes Pyodide's internal API object.

@@ -2,8 +2,8 @@
 // kernel: a markdown cell per turn with the root's reasoning, a code cell per executed cell with its
 // recorded output, and sub-calls and costs in each cell's metadata. Child runs stay in metadata.
 import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
-import { formatDuration, formatTokenPair } from '../../shared/format';
-import { reasoningText, totalsCost } from './exportText';
+import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
+import { reasoningText } from './exportText';
 
 export interface NotebookOutput {
   output_type: 'stream' | 'error';
@@ -162,7 +162,7 @@ function turnMarkdown(turn: TurnNode): string {
 }
 
 function totalsLine(t: NodeTotals): string {
-  return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${totalsCost(t)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
+  return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${formatCost(t.costUsd, t.costUnknown)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
 }
 
 function withOmission(text: string, totalChars: number | undefined): string {

@@ -1,8 +1,8 @@
 // Exports a run as a readable Markdown report: question, answer, a totals table, then every turn
 // with the root's reasoning, its code, clipped output and sub-calls. Child runs are nested inline.
 import type { CellNode, NodeTotals, RunNode, SubCallNode } from './treeTypes';
-import { formatDuration, formatTokenPair } from '../../shared/format';
-import { clipMiddle, fenceFor, reasoningText, totalsCost } from './exportText';
+import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
+import { clipMiddle, fenceFor, reasoningText } from './exportText';
 
 export interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -40,7 +40,7 @@ function totalsTable(run: RunNode): string[] {
     `| Sub-calls | ${t.subCalls} |`,
     `| Input tokens | ${t.inputTokens.toLocaleString('en-US')} |`,
     `| Output tokens | ${t.outputTokens.toLocaleString('en-US')} |`,
-    `| Cost | ${totalsCost(t)} |`,
+    `| Cost | ${formatCost(t.costUsd, t.costUnknown)} |`,
     `| Errors | ${t.errors} |`,
     `| Wall time | ${formatDuration(t.wallTimeMs)} |`,
   ];
@@ -88,7 +88,7 @@ function appendSubCall(out: string[], run: RunNode, call: SubCallNode, level: nu
 }
 
 function totalsText(t: NodeTotals): string {
-  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${totalsCost(t)}, ${formatDuration(t.wallTimeMs)}`;
+  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${formatCost(t.costUsd, t.costUnknown)}, ${formatDuration(t.wallTimeMs)}`;
 }
 
 function block(text: string, lang: string): string {

@@ -1,6 +1,4 @@
 // Text helpers shared by the Markdown and notebook exports, `rlm show` and the trajectory view.
-import { formatCost } from '../../shared/format';
-import type { NodeTotals } from './treeTypes';
 
 /** Keeps the head and tail of a long text, saying how much was left out. */
 export function clipMiddle(text: string, maxChars: number): string {
@@ -9,10 +7,6 @@ export function clipMiddle(text: string, maxChars: number): string {
   const tail = maxChars - head;
   const omitted = text.length - head - tail;
   return `${text.slice(0, head)}\n… [${omitted.toLocaleString('en-US')} characters omitted] …\n${tail > 0 ? text.slice(-tail) : ''}`;
-}
-
-export function totalsCost(t: NodeTotals): string {
-  return formatCost(t.costUsd, t.costUnknown);
 }
 
 /**
