@@ -26,6 +26,8 @@ export function bundleSpecs(outdir) {
     { name: 'replProcess', entry: 'src/worker/replProcess.ts', outfile: join(outdir, 'replProcess.js'), ...node },
     // Bundles Pyodide's ESM loader, which reads import.meta.url: give it the bundle's own file URL.
     { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node, importMetaShim: true },
+    // The import() guard of the REPL sandbox: an ES module that Node runs on its loader thread.
+    { name: 'esmGuardHooks', entry: 'src/worker/esmGuardHooks.ts', outfile: join(outdir, 'esmGuardHooks.mjs'), platform: 'node', target: 'node20', format: 'esm' },
     { name: 'sidebar', entry: 'webview/sidebar/main.ts', outfile: join(outdir, 'webview', 'sidebar.js'), ...browser },
     { name: 'trajectory', entry: 'webview/trajectory/main.ts', outfile: join(outdir, 'webview', 'trajectory.js'), ...browser },
   ];
@@ -60,6 +62,8 @@ function esbuildOptions(spec, production) {
     sourcemap: production ? false : 'linked',
     minify: production,
     logLevel: 'warning',
+    // The REPL's Python (src/worker/python/*.py) is bundled as text; the build key hashes it.
+    loader: { '.py': 'text' },
     // Only where asked: an injected shim adds an init call to every bundled module.
     define: spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : undefined,
     inject: spec.importMetaShim ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,

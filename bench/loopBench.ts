@@ -7,8 +7,7 @@ import { join, resolve } from 'node:path';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
 import { boundedMap } from '../src/core/loop/boundedMap';
-import { createRoutedReplFactory } from '../src/core/loop/routedReplFactory';
-import { createRlmRun } from '../src/core/loop/rlmRun';
+import { createBridgeRouter, createRlmRun } from '../src/core/loop/rlmRun';
 import type { RunLimits, RunResult } from '../src/core/loop/loopTypes';
 import { createModelClient } from '../src/core/models/createModelClient';
 import type { ModelClient } from '../src/core/models/modelTypes';
@@ -31,8 +30,7 @@ type Responder = (request: FakeModelRequest) => FakeResponse;
 interface Rig {
   server: FakeModelServer;
   client: ModelClient;
-  repl: ReturnType<typeof createRoutedReplFactory>;
-  pool?: ReplPool;
+  repl: ReplPool;
   setRespond(respond: Responder): void;
   close(): Promise<void>;
 }
@@ -41,20 +39,14 @@ async function startRig(latencyMs = 0): Promise<Rig> {
   let respond: Responder = () => 'unset';
   const server = await startFakeModelServer({ protocol: 'openai', respond: (r) => respond(r), latencyMs });
   const client = createModelClient({ provider: 'openai', baseUrl: server.baseUrl, model: 'bench-model', maxRetries: 0 });
-  let pool: ReplPool | undefined;
-  const repl = createRoutedReplFactory(
-    (bridge) => createReplSession({ bridge, distDir: DIST, snapshotCacheDir: SNAPSHOTS }),
-    (create) => (pool = new ReplPool({ session: { bridge: () => Promise.reject(new Error('unrouted')), distDir: DIST }, create: () => create() })),
-    { prewarmOnRelease: true },
-  );
+  const repl = new ReplPool({ create: (bridge) => createReplSession({ bridge, distDir: DIST, snapshotCacheDir: SNAPSHOTS }), createBridgeRouter, spares: 1 });
   return {
     server,
     client,
     repl,
-    pool,
     setRespond: (next) => (respond = next),
     close: async () => {
-      await pool?.dispose();
+      await repl.dispose();
       await server.close();
     },
   };
@@ -113,24 +105,22 @@ async function turnOverhead(rig: Rig): Promise<BenchFigure> {
   return { group: GROUP, name: 'loop overhead per turn (trivial cell, excluding model latency)', value, unit: 'ms', runs: overheads.length, target: '≤ 5 ms', met: value <= 5 };
 }
 
+/** As a user's run goes: a fresh REPL from the pool's spare (already started), bound to 50 MB, two turns. */
 async function needleWarm(rig: Rig): Promise<BenchFigure> {
   rig.setRespond(needle);
-  const session = await rig.repl.acquire();
   const times: number[] = [];
-  try {
-    await collect(rig, haystack(1024), {}, { session });
-    for (let i = 0; i < 3; i++) {
-      // A different text each time: the REPL skips rebinding an identical context, and this figure includes the bind.
-      const text = `run ${i}\n${haystack(50 * 1024 * 1024)}`;
-      const { result, ms } = await collect(rig, text, {}, { session });
-      if (result.answer !== SECRET) throw new Error(`needle run answered ${result.answer}`);
-      times.push(ms);
-    }
-  } finally {
-    await rig.repl.release(session, false);
+  rig.repl.prewarm();
+  await rig.repl.sparesReady();
+  await collect(rig, haystack(1024));
+  for (let i = 0; i < 3; i++) {
+    await rig.repl.sparesReady();
+    const text = `run ${i}\n${haystack(50 * 1024 * 1024)}`;
+    const { result, ms } = await collect(rig, text);
+    if (result.answer !== SECRET) throw new Error(`needle run answered ${result.answer}`);
+    times.push(ms);
   }
   const value = median(times) / 1000;
-  return { group: GROUP, name: '50 MB needle run end to end, warm REPL', value, unit: 's', runs: times.length, target: '≤ 1.5 s', met: value <= 1.5 };
+  return { group: GROUP, name: '50 MB needle run end to end, REPL taken from the started spare', value, unit: 's', runs: times.length, target: '≤ 1.5 s', met: value <= 1.5 };
 }
 
 async function fanOut(): Promise<BenchFigure> {

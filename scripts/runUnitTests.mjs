@@ -22,7 +22,7 @@ if (files.length === 0) {
   process.exit(1);
 }
 console.log(`Running ${files.length} test files: ${files.map((f) => relative('.', f)).join(' ')}`);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+const result = spawnSync(process.execPath, ['--require', './scripts/pyTextRequire.cjs', '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

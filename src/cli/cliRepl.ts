@@ -1,35 +1,31 @@
-// The CLI's REPL sessions: the REPL engine's pool, with each session's bridge routed to the run using it.
-// A run gives its session back reset and warm, so the next run (rlm eval) skips the Pyodide start.
+// The CLI's REPL sessions: the REPL engine's pool, each session's bridge routed to the run using it.
+// Every run (and every child run, and every eval task) gets a session no other run has touched; a spare
+// is started as soon as the command starts, in parallel with reading the input and the first model call.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createRoutedReplFactory } from '../core/loop/routedReplFactory';
-import type { RoutedReplFactory } from '../core/loop/routedReplFactory';
+import { createBridgeRouter } from '../core/loop/rlmRun';
 import { ReplPool } from '../core/repl/replPool';
 import { createReplSession } from '../core/repl/replSession';
 
 export interface CliReplOptions {
   distDir: string;
   snapshotCacheDir?: string;
-  /**
-   * For many runs in one process (rlm eval): when a released session is closed rather than kept warm
-   * (it could not be reset), start its replacement at once.
-   */
-  prewarm?: boolean;
+  /** Never-used sessions kept ready: 1 for `rlm ask`, more for `rlm eval` and wide rlm_query batches. */
+  spares?: number;
+  log?: (message: string) => void;
 }
 
-export function createCliReplFactory(options: CliReplOptions): RoutedReplFactory & { dispose(): Promise<void> } {
-  let pool: ReplPool | undefined;
+export function createCliReplFactory(options: CliReplOptions): ReplPool {
   const snapshotCacheDir = options.snapshotCacheDir ?? defaultSnapshotCacheDir();
-  const factory = createRoutedReplFactory(
-    (bridge) => createReplSession({ bridge, distDir: options.distDir, snapshotCacheDir }),
-    (create) => {
-      // The pool's own session options are unused: `create` supplies a routed bridge per session.
-      pool = new ReplPool({ session: { bridge: () => Promise.reject(new Error('unrouted bridge call')), distDir: options.distDir }, create: () => create() });
-      return pool;
-    },
-    { prewarmOnRelease: options.prewarm ?? false },
-  );
-  return { ...factory, dispose: async () => pool?.dispose() };
+  const pool = new ReplPool({
+    create: (bridge) => createReplSession({ bridge, distDir: options.distDir, snapshotCacheDir, ...(options.log ? { log: options.log } : {}) }),
+    createBridgeRouter,
+    spares: options.spares ?? 1,
+    // A spare that failed is retried by the run that needs it, which reports the error itself.
+    onSpareError: (error) => options.log?.(`a spare REPL failed to start: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  pool.prewarm();
+  return pool;
 }
 
 function defaultSnapshotCacheDir(): string {

@@ -1,14 +1,13 @@
 // One-line notes for --verbose: the events a user should see while a run goes on.
+import { protectionsSummary, readProtections } from '../core/repl/sandboxReport';
 import type { EventRecord } from '../core/trajectory/events';
 
 export function describeEventForLog(record: EventRecord): string | undefined {
   switch (record.type) {
     case 'run.started': {
-      const off = Object.entries(record.protections)
-        .filter(([key, value]) => key !== 'notes' && value === false)
-        .map(([key]) => key);
       const where = record.depth > 0 ? ` (child run, depth ${record.depth})` : '';
-      return `rlm: run ${record.runId}${where} started; sandbox protections off: ${off.length ? off.join(', ') : 'none'}`;
+      const protections = readProtections(record.protections);
+      return `rlm: run ${record.runId}${where} started; sandbox: ${protections ? protectionsSummary(protections) : 'not recorded'}`;
     }
     case 'protocol.notice':
       return `rlm: turn ${record.turn}: ${record.kind}: ${record.message}`;

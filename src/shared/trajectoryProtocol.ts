@@ -32,9 +32,12 @@ export interface TextPreview {
   totalChars: number;
 }
 
+/** One sandbox layer as the view shows it: on only when every probe made at start held. */
 export interface ProtectionView {
   label: string;
   on: boolean;
+  probes: Array<{ name: string; held: boolean; detail: string }>;
+  notes: string[];
 }
 
 export interface RunHeaderView {

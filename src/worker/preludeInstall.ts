@@ -6,7 +6,11 @@
 import { createHash } from 'node:crypto';
 import type { PyodideAPI } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
-import { PRELUDE_SOURCE } from './preludeSource';
+import PRELUDE_PY from './python/prelude.py';
+import ISOLATION_PY from './python/isolation.py';
+
+/** Both run in the prelude's module namespace: the cell API, and the layer-1 cut and probe. */
+const PRELUDE_SOURCE = `${PRELUDE_PY}\n${ISOLATION_PY}\n`;
 
 /** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
 const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
@@ -16,12 +20,18 @@ export const preludeKey = (stdlibId: string): string =>
   createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).update('\0').update(stdlibId).digest('hex').slice(0, 16);
 
 export interface PreludeApi {
-  bind(u8: Uint8Array, layoutJson: string): string;
+  /** Reads `byteLength` bytes of context from the channel device and binds them. */
+  bind(byteLength: number, layoutJson: string): string;
   run_cell(code: string): string;
   recover(): void;
   warm(): void;
-  reset(): void;
-  attach(host: unknown, captureMaxChars: number): void;
+  attach(captureMaxChars: number): void;
+  /** isolation.py: cuts Python off from JS by emptying the holders Pyodide is known to leave. */
+  lock_down(): string;
+  /** isolation.py: the slow fallback that searches the whole object graph; returns a JSON report. */
+  cut_generic(): string;
+  /** isolation.py: layer 1's probes as JSON, [name, held, detail][]. */
+  probe(disabledBuiltins: string): string;
 }
 
 /** Runs the warm imports, builds the API and warms it; holds no JS object, so a snapshot may follow. */
@@ -33,7 +43,10 @@ export function installPrelude(pyodide: PyodideAPI, key: string): void {
     { globals: pyodide.toPy({}) as PyProxy },
   ) as PyProxy;
   try {
-    pyodide.runPython(`${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(key)}\n`, { globals: moduleDict });
+    pyodide.runPython(
+      `${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.lock_down = _iso_lock_down\n_rlm_api.cut_generic = _iso_cut_generic\n_iso_prepare()\n_rlm_api.probe = lambda names: _iso_probe(json.loads(names))\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(key)}\n`,
+      { globals: moduleDict },
+    );
   } finally {
     moduleDict.destroy();
   }

@@ -1,33 +1,44 @@
-// Entry of the forked REPL child process. Its main thread never runs Python: it relays messages between
-// the host (IPC) and the Pyodide worker thread, owns the shared words the worker parks on, and writes
-// interrupts into Pyodide's interrupt buffer directly, which works even while a cell blocks the worker.
-// Bridge calls normally bypass it (worker <-> host on fd 4); it relays them only when that pipe is unusable.
-// `context` bytes arrive on a raw pipe (fd 3) rather than IPC: measured ~2x faster for 50 MB.
-import { readFile } from 'node:fs/promises';
+// Entry of the REPL child process. Its main thread never runs Python: it probes the network (layer 3),
+// starts the Pyodide worker thread, relays messages between it and the host (IPC), owns the shared words
+// the worker parks on, and writes interrupts into Pyodide's interrupt buffer directly, which works even
+// while a cell blocks the worker. Bridge calls normally bypass it (worker <-> host on fd 4); it relays
+// them only when that pipe is unusable. `context` bytes arrive on a raw pipe (fd 3) rather than IPC.
+// It also caps what it relays: whatever the worker posts, the host gets at most the capture limit of
+// output per cell, so a worker that escaped the prelude still cannot flood the host.
+import { readFile } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import type { BridgeReply, ChildToHost, ChildToWorker, HostToChild, WorkerBootData, WorkerToChild } from '../core/repl/replProtocol';
+import type { BridgeReply, ChildToHost, ChildToWorker, HostToChild, ReadyInfo, WorkerBootData, WorkerToChild } from '../core/repl/replProtocol';
 import { BRIDGE_CANCELLED, BRIDGE_PIPE_FD, BRIDGE_REPLIED, CONTEXT_PIPE_FD, SIGINT } from '../core/repl/replProtocol';
+import type { SandboxProbe } from '../core/repl/replTypes';
 import { createByteReader } from './byteReader';
+import { probeNetwork } from './networkProbe';
+import { freezeStackTraceApi } from './runtimeLockdown';
 
 const send = (message: ChildToHost): void => {
   if (process.send) process.send(message);
 };
 
-function codeGenerationDisallowed(): boolean {
-  try {
-    // Probing that the flag is in force: this must throw an EvalError.
-    new Function('return 1');
-    return false;
-  } catch {
-    return true;
-  }
-}
+/** Variables Node itself puts in a forked child's environment; anything else would be a leak. */
+const NODE_IPC_VARIABLES = new Set(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'ELECTRON_RUN_AS_NODE', 'NODE_UNIQUE_ID']);
+/** What the worker may print on its own stdout/stderr (Pyodide's fatal errors), kept for the host's log. */
+const WORKER_STDIO_MAX = 64 * 1024;
 
-function permissionModelActive(): boolean {
-  const permission = (process as unknown as { permission?: { has(scope: string, ref?: string): boolean } }).permission;
-  return !!permission && !permission.has('child') && !permission.has('fs.write', '/tmp');
+function processProbes(): SandboxProbe[] {
+  const extra = Object.keys(process.env).filter((k) => !NODE_IPC_VARIABLES.has(k));
+  let codeFromStrings: SandboxProbe;
+  try {
+    new Function('return 1');
+    codeFromStrings = { name: 'code from strings in the REPL process', held: false, detail: 'new Function compiled' };
+  } catch (error) {
+    codeFromStrings = { name: 'code from strings in the REPL process', held: true, detail: (error as Error).name };
+  }
+  return [
+    { name: 'a separate operating-system process', held: true, detail: `pid ${process.pid}, parent ${process.ppid}` },
+    { name: 'empty environment (no API keys)', held: extra.length === 0, detail: extra.length ? `holds ${extra.join(', ')}` : 'only Node\'s IPC variables' },
+    codeFromStrings,
+  ];
 }
 
 const interruptBuffer = new SharedArrayBuffer(4);
@@ -38,9 +49,31 @@ const { port1: bridgeHostPort, port2: bridgeWorkerPort } = new MessageChannel();
 const contextPipe = createByteReader(new Socket({ fd: CONTEXT_PIPE_FD, readable: true, writable: false }));
 let worker: Worker | undefined;
 let pendingCallId: number | undefined;
+let captureMaxChars = 200_000;
+let relayed = { stdout: 0, stderr: 0 };
+let extraProbes: { networkProbes: SandboxProbe[]; processProbes: SandboxProbe[] } = { networkProbes: [], processProbes: [] };
+let readySent = false;
 
 function fromWorker(message: WorkerToChild): void {
+  // Start-up messages are believed only before the first cell could run: after `ready`, a snapshot
+  // would come from a process the model's code has touched.
+  if ((message.type === 'snapshot' || message.type === 'ready') && readySent) return;
   if (message.type === 'bridgeCall') pendingCallId = message.callId;
+  if (message.type === 'result') {
+    const r = message.result;
+    message = { ...message, result: { ...r, stdout: String(r.stdout).slice(0, captureMaxChars), stderr: String(r.stderr).slice(0, captureMaxChars) } };
+  }
+  if (message.type === 'output') {
+    const room = captureMaxChars - relayed[message.stream];
+    if (room <= 0) return;
+    if (message.text.length > room) message = { ...message, text: message.text.slice(0, room) };
+    relayed[message.stream] += message.text.length;
+  }
+  if (message.type === 'ready') {
+    readySent = true;
+    const info: ReadyInfo = { ...message.info, ...extraProbes };
+    message = { type: 'ready', info };
+  }
   send(message);
   if (message.type === 'fatal') process.exit(1);
 }
@@ -63,48 +96,69 @@ function interrupt(): void {
   }
 }
 
+function keepTail(stream: NodeJS.ReadableStream | null, label: string): void {
+  let kept = 0;
+  stream?.on('data', (chunk: Buffer) => {
+    if (kept >= WORKER_STDIO_MAX) return;
+    const text = chunk.toString('utf8').slice(0, WORKER_STDIO_MAX - kept);
+    kept += text.length;
+    process.stderr.write(`[${label}] ${text}`);
+  });
+}
+
+async function start(message: Extract<HostToChild, { type: 'start' }>): Promise<void> {
+  const { config } = message;
+  captureMaxChars = config.captureMaxChars;
+  // Layer 3's probe needs the network module, so it runs before this thread's own lockdown.
+  extraProbes = { networkProbes: await probeNetwork(config.canary), processProbes: processProbes() };
+  freezeStackTraceApi();
+  const boot: WorkerBootData & { bridgePort: typeof bridgeWorkerPort } = {
+    config,
+    interruptBuffer,
+    bridgeBuffer,
+    bridgePort: bridgeWorkerPort,
+    bridgeFd: config.bridgePipe ? BRIDGE_PIPE_FD : undefined,
+  };
+  worker = new Worker(join(__dirname, 'replWorker.js'), { workerData: boot, transferList: [bridgeWorkerPort], env: {}, stdout: true, stderr: true });
+  keepTail(worker.stdout, 'worker stdout');
+  keepTail(worker.stderr, 'worker stderr');
+  if (config.snapshotPath) {
+    // Read here, while the worker thread is still starting up, rather than in the worker after it. The
+    // host opened the file for us (snapshotFd): this process has no read access to the cache folder.
+    const started = worker;
+    new Promise<Buffer>((resolve, reject) => readFile(config.snapshotFd ?? config.snapshotPath!, (err, data) => (err ? reject(err) : resolve(data)))).then(
+      (bytes) => {
+        const buffer = (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
+        started.postMessage({ type: 'snapshotBytes', buffer } satisfies ChildToWorker, [buffer]);
+      },
+      (err: unknown) => started.postMessage({ type: 'snapshotBytes', error: err instanceof Error ? err.message : String(err) } satisfies ChildToWorker),
+    );
+  }
+  worker.on('message', fromWorker);
+  worker.on('error', (err) => {
+    const text = `${err.name}: ${err.message}`;
+    send({ type: 'fatal', reason: /memory|OOM/i.test(text) ? 'out-of-memory' : 'crash', message: text });
+    process.exit(1);
+  });
+  worker.on('exit', (code) => {
+    send({ type: 'fatal', reason: 'crash', message: `the Python worker exited (code ${code})` });
+    process.exit(1);
+  });
+}
+
 process.on('message', (message: HostToChild) => {
   switch (message.type) {
-    case 'start': {
-      const boot: WorkerBootData & { bridgePort: typeof bridgeWorkerPort } = {
-        config: message.config,
-        interruptBuffer,
-        bridgeBuffer,
-        bridgePort: bridgeWorkerPort,
-        codeGenerationFromStringsDisallowed: codeGenerationDisallowed(),
-        permissionModel: permissionModelActive(),
-        bridgeFd: message.config.bridgePipe ? BRIDGE_PIPE_FD : undefined,
-      };
-      worker = new Worker(join(__dirname, 'replWorker.js'), { workerData: boot, transferList: [bridgeWorkerPort], env: {}, stdout: false, stderr: false });
-      const { snapshotPath } = message.config;
-      if (snapshotPath) {
-        // Read here, while the worker thread is still starting up, rather than in the worker after it.
-        const started = worker;
-        readFile(snapshotPath).then(
-          (bytes) => {
-            const buffer = (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
-            started.postMessage({ type: 'snapshotBytes', buffer } satisfies ChildToWorker, [buffer]);
-          },
-          (err: unknown) => started.postMessage({ type: 'snapshotBytes', error: err instanceof Error ? err.message : String(err) } satisfies ChildToWorker),
-        );
-      }
-      worker.on('message', fromWorker);
-      worker.on('error', (err) => {
-        const text = `${err.name}: ${err.message}`;
-        send({ type: 'fatal', reason: /memory|OOM/i.test(text) ? 'out-of-memory' : 'crash', message: text });
-        process.exit(1);
-      });
-      worker.on('exit', (code) => {
-        send({ type: 'fatal', reason: 'crash', message: `the Python worker exited (code ${code})` });
+    case 'start':
+      start(message).catch((err: unknown) => {
+        send({ type: 'fatal', reason: 'start-failed', message: err instanceof Error ? err.message : String(err) });
         process.exit(1);
       });
       break;
-    }
     case 'bind': {
       const { id, layout, byteLength } = message;
-      // Binding runs Python too (it clears the namespace): an interrupt that arrived after the last cell
-      // ended must not land here.
+      // Binding runs Python too: an interrupt that arrived after the last cell ended must not land here.
       Atomics.store(interruptState, 0, 0);
+      relayed = { stdout: 0, stderr: 0 };
       contextPipe
         .read(byteLength)
         .then((bytes) => {
@@ -118,11 +172,8 @@ process.on('message', (message: HostToChild) => {
       // Cleared here, in message order, so a late interrupt of the previous cell cannot hit this one
       // while an interrupt sent right after this exec still does.
       Atomics.store(interruptState, 0, 0);
+      relayed = { stdout: 0, stderr: 0 };
       worker?.postMessage({ type: 'exec', id: message.id, code: message.code });
-      break;
-    case 'reset':
-      Atomics.store(interruptState, 0, 0); // as for exec: a stale interrupt must not hit the reset
-      worker?.postMessage({ type: 'reset', id: message.id });
       break;
     case 'interrupt':
       interrupt();

@@ -1,16 +1,27 @@
-// Entry of the Pyodide worker thread inside the forked REPL process. It runs one cell at a time; while a
-// cell runs, this thread's event loop is blocked, so interrupts and bridge replies reach it only through
-// shared memory (see syncHost.ts), never through messages.
+// Entry of the Pyodide worker thread inside the REPL process. It locks down its own runtime before
+// Pyodide loads (layer 2), cuts Python off from JS after it has (layer 1), probes both, and then runs
+// one cell at a time. While a cell runs this thread's event loop is blocked, so interrupts and bridge
+// replies reach it only through shared memory and the bridge pipe (syncHost.ts), never as messages.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BoundSummary, ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
-import { bootPyodide, disableChildProcesses, shimProcessBinding } from './pyodideBoot';
+import type { SandboxProbe } from '../core/repl/replTypes';
+import { DISABLED_BUILTINS } from './builtinModules';
 import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
+import { trackCellTimers } from './cellTimers';
+import { bootPyodide } from './pyodideBoot';
+import { PythonChannel } from './pythonChannel';
+import { lockDownRuntime } from './runtimeLockdown';
+import type { RuntimeLockdown } from './runtimeLockdown';
+import { probeRuntime } from './runtimeProbe';
 import { createSyncHost } from './syncHost';
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
 const port = parentPort;
 const boot = workerData as WorkerBootData & { bridgePort: MessagePort };
+const weaken = boot.config.weaken ?? {};
 let outputsPosted = 0;
 const post = (message: WorkerToChild): void => {
   if (message.type === 'output') outputsPosted++;
@@ -26,13 +37,25 @@ function fatalReason(err: unknown): 'out-of-memory' | 'crash' {
   return /out of memory|OOM|Cannot enlarge memory|Array buffer allocation failed|RangeError: .*[Mm]emory/.test(text) ? 'out-of-memory' : 'crash';
 }
 
+function parseProbes(json: string): SandboxProbe[] {
+  return (JSON.parse(json) as Array<[string, boolean, string]>).map(([name, held, detail]) => ({ name, held, detail }));
+}
+
+const skipped = (what: string): SandboxProbe[] => [{ name: what, held: false, detail: 'weakened for a test: not applied' }];
+
 async function main(): Promise<void> {
-  shimProcessBinding();
-  disableChildProcesses();
   const started = performance.now();
+  const indexDir = boot.config.indexURL.startsWith('file:') ? fileURLToPath(boot.config.indexURL) : boot.config.indexURL;
+  // Layer 2 first: nothing Pyodide or anything after it loads may reach the network.
+  const lockdown: RuntimeLockdown | undefined = weaken.runtime ? undefined : lockDownRuntime({ esmHooksPath: join(__dirname, 'esmGuardHooks.mjs'), importableDir: dirname(join(indexDir, 'x')) });
+  const timers = trackCellTimers();
   const interruptState = new Int32Array(boot.interruptBuffer);
   const bridgeState = new Int32Array(boot.bridgeBuffer);
-  const stray = { stdout: '', stderr: '' };
+  const pipe = boot.bridgeFd === undefined ? undefined : fdFrameIo(boot.bridgeFd);
+  const pipeProblem = pipe ? probeBridgePipe(pipe) : 'the session asked for the relay';
+  const relay = { post, bridgePort: boot.bridgePort, bridgeState };
+  const sync = createSyncHost({ post, outputsPosted: () => outputsPosted, interruptState, pipe: pipeProblem ? undefined : pipe, relay });
+  const channel = new PythonChannel({ bridge: sync.bridge, sleep: sync.sleep, output: (stream, text) => post({ type: 'output', stream, text }) }, boot.config.captureMaxChars);
   // The child's main thread reads the snapshot while this thread starts, and sends it as the first message.
   const snapshot = boot.config.snapshotPath
     ? new Promise<Uint8Array>((resolve, reject) => {
@@ -43,66 +66,79 @@ async function main(): Promise<void> {
       })
     : undefined;
   snapshot?.catch(() => undefined); // a version mismatch skips the snapshot before awaiting it
-  const booted = await bootPyodide({
-    config: boot.config,
-    snapshotBytes: snapshot && (() => snapshot),
-    onStray: (stream, text) => {
-      // Output written past our capture (e.g. after `sys.stdout = sys.__stdout__`) still reaches the host.
-      post({ type: 'output', stream, text });
-      if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
-    },
-  });
+  const stray = { stdout: '', stderr: '' };
+  const onStray = (stream: 'stdout' | 'stderr', text: string): void => {
+    // Output written past the prelude's capture shares the cell's cap, and is added to its result.
+    channel.output(stream, text);
+    if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
+  };
+  const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot) });
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
-  const pipe = boot.bridgeFd === undefined ? undefined : fdFrameIo(boot.bridgeFd);
-  const pipeProblem = pipe ? probeBridgePipe(pipe) : 'the session asked for the relay';
-  const relay = { post, bridgePort: boot.bridgePort, bridgeState };
-  api.attach(createSyncHost({ post, outputsPosted: () => outputsPosted, interruptState, pipe: pipeProblem ? undefined : pipe, relay }), boot.config.captureMaxChars);
+  api.attach(boot.config.captureMaxChars);
   // A cold load warmed the cell path while building the prelude; after a restore, run it once in this
   // process too, so the first real cell does not pay for cold code paths.
   if (booted.loadMode === 'snapshot') api.warm();
-
   if (booted.snapshot) post({ type: 'snapshot', bytes: booted.snapshot, key: booted.snapshotKey });
+
+  const notes: string[] = [...(lockdown?.problems ?? [])];
+  let pythonProbes: SandboxProbe[];
+  if (weaken.python) {
+    pyodide.registerJsModule('js', globalThis);
+    pythonProbes = skipped('Python cut off from JavaScript');
+  } else {
+    // Layer 1: no JS object left where Python can reach it.
+    pyodide.unregisterJsModule('js');
+    pyodide.unregisterJsModule('pyodide_js');
+    api.lock_down();
+    pythonProbes = parseProbes(api.probe(JSON.stringify(DISABLED_BUILTINS)));
+    if (!pythonProbes[0]?.held) {
+      // Something this Pyodide build holds that the known list missed: search for it, and probe again.
+      const cut = JSON.parse(api.cut_generic()) as { cut: number; stuck: string[] };
+      notes.push(`the quick cut missed ${cut.cut} JS value(s); the full search removed them${cut.stuck.length ? `, except in ${cut.stuck.join(', ')}` : ''}`);
+      pythonProbes = parseProbes(api.probe(JSON.stringify(DISABLED_BUILTINS)));
+    }
+    if (booted.builtinPatch?.absent.length) notes.push(`not built into this Pyodide: ${booted.builtinPatch.absent.join(', ')}`);
+  }
+  lockdown?.enterCellPhase();
+  const runtimeProbes = lockdown ? await probeRuntime((specifier) => import(specifier)) : skipped('REPL process locked down');
+
   const info: ReadyInfo = {
     loadMode: booted.loadMode,
     loadMs: performance.now() - started,
     pyodideVersion: booted.version,
     snapshotKey: booted.snapshotKey,
     snapshotError: booted.snapshotError,
-    permissionModel: boot.permissionModel,
-    jsGlobalsRestricted: booted.jsGlobalsRestricted,
-    pyodideJsUnregistered: booted.pyodideJsUnregistered,
-    networkApisRemoved: booted.networkApisRemoved,
-    codeGenerationFromStringsDisallowed: boot.codeGenerationFromStringsDisallowed,
     bridgeTransport: pipeProblem ? 'relay' : 'pipe',
-    notes: pipeProblem ? [...booted.notes, `sub-calls are relayed through the REPL process (slower): ${pipeProblem}`] : booted.notes,
+    pythonProbes,
+    runtimeProbes,
+    networkProbes: [],
+    processProbes: [],
+    notes: pipeProblem ? [...notes, `sub-calls are relayed through the REPL process (slower): ${pipeProblem}`] : notes,
   };
-  // Let anything Pyodide queued during start-up run now, so that `ready` means the first cell starts
-  // at once (this was ~0.1 s of background wasm compilation before compileWasmSynchronously).
+  // Let anything Pyodide queued during start-up run now, so that `ready` means the first cell starts at once.
   await new Promise((resolve) => setTimeout(resolve, 0));
   info.loadMs = performance.now() - started;
   post({ type: 'ready', info });
 
   port.on('message', (message: ChildToWorker) => {
     if (message.type === 'bind') {
+      channel.beginCell();
       try {
-        const summary = JSON.parse(api.bind(new Uint8Array(message.buffer), JSON.stringify(message.layout))) as BoundSummary;
+        channel.offerContext(new Uint8Array(message.buffer));
+        const summary = JSON.parse(api.bind(message.buffer.byteLength, JSON.stringify(message.layout))) as BoundSummary;
         post({ type: 'bound', id: message.id, summary });
       } catch (err) {
         post({ type: 'bindFailed', id: message.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
-      }
-      return;
-    }
-    if (message.type === 'reset') {
-      try {
-        api.reset();
-        post({ type: 'resetDone', id: message.id });
-      } catch (err) {
-        post({ type: 'resetFailed', id: message.id, message: describe(err) });
+      } finally {
+        channel.offerContext(new Uint8Array(0));
+        timers.end();
       }
       return;
     }
     if (message.type === 'snapshotBytes') return; // consumed during start-up
+    channel.beginCell();
+    timers.begin();
     stray.stdout = '';
     stray.stderr = '';
     let result: WorkerCellResult;
@@ -117,11 +153,17 @@ async function main(): Promise<void> {
         error: { type: 'Interrupted', message: 'interrupted while the cell was finishing', traceback: '' },
       };
     }
+    const cleared = timers.end();
+    if (cleared) result.timersCleared = cleared;
     for (const stream of ['stdout', 'stderr'] as const) {
       if (!stray[stream]) continue;
-      result[stream] = (result[stream] + stray[stream]).slice(0, boot.config.captureMaxChars);
+      result[stream] += stray[stream];
       result[`${stream}Chars`] += stray[stream].length;
     }
+    // Python's own counts can be forged by the cell; the device's are not, and bound what the host gets.
+    const cap = boot.config.captureMaxChars;
+    result.stdout = result.stdout.slice(0, cap);
+    result.stderr = result.stderr.slice(0, cap);
     post({ type: 'result', id: message.id, result });
   });
 }

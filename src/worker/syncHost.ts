@@ -1,4 +1,4 @@
-// The synchronous functions Python calls out to (the `host` object of the prelude). A bridge call goes
+// The synchronous work behind the channel device's `B` and `S` requests (pythonChannel.ts). A bridge call goes
 // one of two ways (BridgeTransportKind):
 // - pipe: the call is written to the bridge pipe and this thread blocks reading the host's reply frame
 //   (bridgePipeSync.ts); an interrupt arrives as a `cancelled` frame.
@@ -70,7 +70,6 @@ function relayRoundTrip(deps: RelayDeps, callId: number, call: BridgeCall): stri
 
 export interface SyncHost {
   bridge(callJson: string): string;
-  emit(stream: string, text: string): void;
   /** Sleeps up to `ms`; returns 1 when an interrupt cut the sleep short (Python then raises). */
   sleep(ms: number): number;
 }
@@ -90,9 +89,6 @@ export function createSyncHost(deps: SyncHostDeps): SyncHost {
       if (outcome !== 'cancelled') return outcome;
       consumeInterrupt();
       return INTERRUPTED;
-    },
-    emit(stream: string, text: string): void {
-      deps.post({ type: 'output', stream: stream === 'stderr' ? 'stderr' : 'stdout', text });
     },
     sleep(ms: number): number {
       if (Atomics.load(deps.interruptState, 0) === 0) Atomics.wait(deps.interruptState, 0, 0, Math.max(0, ms));

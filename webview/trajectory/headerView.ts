@@ -1,6 +1,6 @@
 // The run header: question, answer (markdown, copy), status, models, counts, tokens, cost, time,
 // badges for errors, fallbacks and limits, sandbox protections, and Stop while live.
-import type { RunHeaderView } from '../../src/shared/trajectoryProtocol';
+import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { renderMarkdown } from '../common/markdown';
 import { el, icon, iconButton } from './dom';
 import { textBlock } from './textBlock';
@@ -61,7 +61,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       el('div', { text: `Source: ${h.source} (${h.format} format)` }),
       h.models.length ? el('div', { text: `Sub-call models: ${h.models.join(', ')} · deepest depth ${h.maxDepth}` }) : null,
       h.protections.length
-        ? el('ul', { className: 'protections' }, h.protections.map((p) => el('li', { className: p.on ? 'on' : 'off' }, [icon(p.on ? 'shield' : 'circle-slash'), ` ${p.label}: ${p.on ? 'on' : 'off'}`])))
+        ? el('ul', { className: 'protections' }, h.protections.map(protectionItem))
         : el('div', { className: 'muted', text: 'Sandbox protections were not recorded.' }),
       ...h.protectionNotes.map((n) => el('div', { className: 'note', text: n })),
       ...h.fallbacks.map((f) => el('div', { className: 'note warn', text: `Fallback ${f.kind}: ${f.detail}` })),
@@ -70,4 +70,21 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
   );
   root.appendChild(details);
   return root;
+}
+
+/** One sandbox layer: on/off, and what was probed at start (the failed probes first). */
+function protectionItem(p: ProtectionView): HTMLElement {
+  const held = p.probes.filter((x) => x.held).length;
+  const counts = p.probes.length ? ` · ${held} of ${p.probes.length} probes held` : '';
+  const item = el('li', { className: p.on ? 'on' : 'off' }, [icon(p.on ? 'shield' : 'warning'), ` ${p.label}: ${p.on ? 'on' : 'off'}${counts}`]);
+  if (p.probes.length || p.notes.length) {
+    const probes = [...p.probes].sort((a, b) => Number(a.held) - Number(b.held));
+    const list = el('details', { className: 'probes' }, [
+      el('summary', { text: 'What was probed' }),
+      el('ul', {}, probes.map((x) => el('li', { className: x.held ? 'held' : 'failed', text: `${x.held ? 'held' : 'FAILED'}: ${x.name} (${x.detail})` }))),
+      ...p.notes.map((n) => el('div', { className: 'note', text: n })),
+    ]);
+    item.appendChild(list);
+  }
+  return item;
 }

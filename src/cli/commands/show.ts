@@ -3,6 +3,7 @@
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
+import { LAYER_TITLES, protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { parseArgs } from 'node:util';
 import { UsageError, usageErrorFrom } from '../modelArgs';
@@ -74,7 +75,7 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown)}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
   const sandbox = sandboxOf(s);
-  if (sandbox) lines.push(`Sandbox:    ${sandbox}`);
+  if (sandbox) lines.push(`Sandbox:    ${sandbox[0]}`, ...sandbox.slice(1).map((l) => `          ${l}`));
   lines.push(`Problems:   ${s.problemCount === 0 ? 'none' : s.problemCount}${s.unknownEvents ? ` (${s.unknownEvents} unknown events kept)` : ''}`);
   for (const p of s.problems.slice(0, problemsShown)) lines.push(`  line ${p.line}: ${p.kind}: ${p.message}`);
   const hidden = s.problemCount - Math.min(problemsShown, s.problems.length);
@@ -94,20 +95,17 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-/** The REPL protections that were in force, so a reader can tell how isolated the model's code was. */
-function sandboxOf(s: TrajectorySummary): string | undefined {
+/** The sandbox layers as probed when the run started, so a reader can tell how isolated the model's code was. */
+function sandboxOf(s: TrajectorySummary): string[] | undefined {
   const h = s.header;
-  if (!h || !('protections' in h) || !h.protections) return undefined;
-  const p = h.protections;
-  const checks: Array<[boolean, string]> = [
-    [p.separateProcess, 'separate process'],
-    [p.emptyEnvironment, 'empty environment'],
-    [p.codeGenerationFromStringsDisallowed, 'no code from strings'],
-    [p.permissionModel, 'permission model'],
-    [p.jsGlobalsRestricted && p.pyodideJsUnregistered, 'no JS bridge'],
-    [p.networkApisRemoved, 'no network'],
-  ];
-  const off = checks.filter(([on]) => !on).map(([, name]) => name);
-  const on = checks.filter(([on]) => on).map(([, name]) => name);
-  return off.length === 0 ? `all protections on (${on.join(', ')})` : `OFF: ${off.join(', ')}; on: ${on.join(', ') || 'none'}`;
+  if (!h || !('protections' in h)) return undefined;
+  const p = readProtections(h.protections);
+  if (!p) return undefined;
+  const lines = [protectionsSummary(p)];
+  for (const layer of p.layers) {
+    lines.push(`  ${LAYER_TITLES[layer.id]}: ${layer.on ? 'on' : 'OFF'}${layer.probes.length ? ` (${layer.probes.filter((x) => x.held).length} of ${layer.probes.length} probes held)` : ''}`);
+    for (const probe of layer.probes.filter((x) => !x.held)) lines.push(`    failed: ${probe.name}: ${probe.detail}`);
+    for (const note of layer.notes) lines.push(`    ${note}`);
+  }
+  return lines;
 }

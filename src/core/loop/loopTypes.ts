@@ -33,16 +33,16 @@ export interface ReplAcquireOptions {
   signal?: AbortSignal;
 }
 
-/** Creates REPL sessions: one per run, and one per child run (a parked parent cannot run a child's cells). */
+/**
+ * Hands out REPL sessions: one per run, and one per child run (a parked parent cannot run a child's
+ * cells). Every session it hands out is one no code has touched, and release() kills it: no REPL
+ * serves two runs (docs/security.md, layer 4). Follow-ups keep theirs by passing RunOptions.session.
+ */
 export interface ReplFactory {
-  /**
-   * `bridge` answers this run's llm_query / rlm_query calls from Python. A pooled session is shared
-   * across runs over time, so the pool must route bridge calls to the handler given by whoever
-   * acquired it last (the loop always passes one).
-   */
+  /** `bridge` answers this run's llm_query / rlm_query calls from Python (the loop always passes one). */
   acquire(options?: ReplAcquireOptions): Promise<ReplSession>;
-  /** Returns a session for reuse (warm) or disposal. */
-  release(session: ReplSession, reusable: boolean): Promise<void>;
+  /** Ends the session: its process is killed. */
+  release(session: ReplSession): Promise<void>;
 }
 
 export interface RunOptions {

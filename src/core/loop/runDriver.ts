@@ -41,18 +41,6 @@ const PROSE_HISTORY_MAX_CHARS = 1500;
 
 type Answer = { text: string; via: EventOf<'answer'>['via'] };
 
-/**
- * Gives a session back warm for the next run, with this run's variables gone: reset here as well as in
- * the pool, so that a pool which does not reset cannot leak them (a clean namespace makes the pool's own
- * reset free). A session that cannot be reset is closed. Follow-ups that should keep the variables pass
- * RunOptions.session instead, which is never released here.
- */
-async function releaseClean(repl: RunTree['repl'], session: ReplSession): Promise<void> {
-  let clean = false;
-  if (session.resetNamespace) clean = await session.resetNamespace().then(() => true, () => false);
-  await repl.release(session, clean);
-}
-
 export async function executeRun(tree: RunTree, input: RunInput): Promise<RunResult> {
   return new RunDriver(tree, input).execute();
 }
@@ -119,9 +107,11 @@ class RunDriver {
         this.cleanups.push(input.sessionBridge.route(handler));
       } else {
         // A cold REPL start takes seconds; a Stop during it must not wait for it.
-        const session = await raceAbort(tree.repl.acquire({ bridge: handler, signal: input.signal }), input.signal, (late) => tree.repl.release(late, true));
+        // The session is this run's alone and is killed when the run ends (RunOptions.session, used by
+        // follow-ups, is never released here).
+        const session = await raceAbort(tree.repl.acquire({ bridge: handler, signal: input.signal }), input.signal, (late) => tree.repl.release(late));
         this.session = session;
-        this.release = () => releaseClean(tree.repl, session);
+        this.release = () => tree.repl.release(session);
       }
       const session = this.session;
       this.cleanups.push(

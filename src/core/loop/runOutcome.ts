@@ -1,6 +1,7 @@
 // How a run ends: the status, typed error and answer that go into run.finished and the RunResult.
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import type { SandboxProtections } from '../repl/replTypes';
+import { emptyProtections } from '../repl/sandboxProtections';
 import type { LimitKind, RunStatus } from '../trajectory/events';
 import { BudgetExceededError, errorKind, errorMessage, RunCancelledError } from './loopErrors';
 
@@ -15,9 +16,10 @@ export function outcomeOf(error: unknown, signal: AbortSignal): Outcome {
   if (cause instanceof BudgetExceededError) {
     return { status: 'limit', error: { kind: 'BudgetExceededError', message: cause.message, limit: cause.limitKind } };
   }
-  if (signal.aborted || cause instanceof RunCancelledError) {
-    const cancelled = cause instanceof RunCancelledError ? cause : new RunCancelledError();
-    return { status: 'cancelled', error: { kind: 'RunCancelledError', message: cancelled.message } };
+  if (cause instanceof RunCancelledError) return { status: 'cancelled', error: { kind: 'RunCancelledError', message: cause.message } };
+  if (signal.aborted) {
+    // Stopped by something other than the user (a parent cell's timeout, a REPL that died): say what.
+    return { status: 'cancelled', error: { kind: errorKind(cause), message: errorMessage(cause) } };
   }
   return { status: 'error', error: { kind: errorKind(cause), message: errorMessage(cause) } };
 }
@@ -40,13 +42,4 @@ export function metadataWithoutRepl(source: ContextSource): ContextMetadata {
   };
 }
 
-export const NO_PROTECTIONS: SandboxProtections = Object.freeze({
-  separateProcess: false,
-  emptyEnvironment: false,
-  codeGenerationFromStringsDisallowed: false,
-  permissionModel: false,
-  jsGlobalsRestricted: false,
-  pyodideJsUnregistered: false,
-  networkApisRemoved: false,
-  notes: ['The REPL did not start, so no protections were in force.'],
-}) as SandboxProtections;
+export const NO_PROTECTIONS: SandboxProtections = emptyProtections('The REPL did not start, so no model-written code ran and no layer was probed.');

@@ -42,9 +42,17 @@ export class BridgeDispatcher {
       .finally(() => this.inFlight.delete(callId));
   }
 
-  /** Aborts every call in flight (interrupt, timeout, or the REPL going away). */
+  /** Aborts every call in flight (interrupt, timeout, or the REPL going away), saying why. */
   abortAll(reason: string): void {
-    for (const controller of this.inFlight.values()) controller.abort(new Error(reason));
+    for (const controller of this.inFlight.values()) controller.abort(new SubCallAbortedError(reason));
     this.inFlight.clear();
+  }
+}
+
+/** Why a sub-call (and a child run it started) was stopped from the REPL side: never a user's Stop. */
+export class SubCallAbortedError extends Error {
+  override readonly name = 'SubCallAbortedError';
+  constructor(readonly reason: string) {
+    super(`stopped because ${reason}`);
   }
 }

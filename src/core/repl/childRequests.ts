@@ -1,10 +1,10 @@
 // The host's requests to the REPL child outside cells, each answered by one reply with the same id:
-// binding `context` (bytes on the pipe) and resetting the namespace between runs. All pending requests
+// binding `context` (bytes on the pipe), with a time limit. All pending requests
 // fail at once when the process dies, so no caller waits on a dead process.
 import type { ContextMetadata } from '../context/contextTypes';
 import { buildMetadata } from './contextEncoding';
 import type { EncodedContext } from './contextEncoding';
-import { ContextBindError, ReplResetError } from './replErrors';
+import { ContextBindError, ReplHungError } from './replErrors';
 import type { ReplChild } from './replChild';
 import type { BoundSummary, ChildToHost } from './replProtocol';
 
@@ -31,10 +31,17 @@ class PendingReplies<T> {
   }
 }
 
+/** Binding gets this long, plus BIND_MS_PER_MB for each MB: decoding 200 MB takes about a second here. */
+export const BIND_BASE_MS = 30_000;
+export const BIND_MS_PER_MB = 200;
+
+export function bindLimitMs(byteLength: number): number {
+  return BIND_BASE_MS + Math.ceil(byteLength / (1024 * 1024)) * BIND_MS_PER_MB;
+}
+
 export class ChildRequests {
   private nextId = 0;
   private readonly binds = new PendingReplies<BoundSummary>();
-  private readonly resets = new PendingReplies<void>();
 
   /** Settles the request a reply answers; false when the message is not such a reply. */
   handle(message: ChildToHost): boolean {
@@ -45,51 +52,35 @@ export class ChildRequests {
       case 'bindFailed':
         this.binds.settle(message.id, { error: new ContextBindError(`binding context failed in Python: ${message.message}`, message.errorType, 0) });
         return true;
-      case 'resetDone':
-        this.resets.settle(message.id, { value: undefined });
-        return true;
-      case 'resetFailed':
-        this.resets.settle(message.id, { error: new ReplResetError('python-error', message.message) });
-        return true;
       default:
         return false;
     }
   }
 
-  /** Sends `context` and waits until Python has decoded it (after clearing the namespace). */
-  async bind(child: ReplChild, encoded: EncodedContext): Promise<ContextMetadata> {
+  /**
+   * Sends `context` and waits until Python has decoded it. A process that does not answer within
+   * `limitMs` is killed (the session replaces it on next use) and this throws ReplHungError.
+   */
+  async bind(child: ReplChild, encoded: EncodedContext, limitMs = bindLimitMs(encoded.byteLength)): Promise<ContextMetadata> {
     const id = ++this.nextId;
     const summary = this.binds.expect(id);
-    child.send({ type: 'bind', id, layout: encoded.layout, byteLength: encoded.byteLength });
-    await child.writeContext(encoded.chunks);
-    try {
-      return buildMetadata(encoded, await summary);
-    } catch (err) {
-      if (err instanceof ContextBindError) throw new ContextBindError(err.message, err.pythonError, encoded.byteLength);
-      throw err;
-    }
-  }
-
-  /**
-   * Clears the namespace. A reset is a dict sweep, so only a wedged process takes `limitMs`: then the
-   * process is killed (the session sees it exit, and replaces it on next use) and this throws
-   * ReplResetError('timeout').
-   */
-  async reset(child: ReplChild, limitMs: number): Promise<void> {
-    const id = ++this.nextId;
-    const done = this.resets.expect(id);
-    child.send({ type: 'reset', id });
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
+    const hung = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new ReplResetError('timeout', `no reply within ${limitMs} ms`);
-        this.resets.settle(id, { error });
+        const error = new ReplHungError('bind', limitMs);
+        this.binds.settle(id, { error });
         child.kill();
         reject(error);
       }, limitMs);
     });
+    hung.catch(() => undefined);
     try {
-      await Promise.race([done, timedOut]);
+      child.send({ type: 'bind', id, layout: encoded.layout, byteLength: encoded.byteLength });
+      await Promise.race([child.writeContext(encoded.chunks), hung]);
+      return buildMetadata(encoded, await Promise.race([summary, hung]));
+    } catch (err) {
+      if (err instanceof ContextBindError) throw new ContextBindError(err.message, err.pythonError, encoded.byteLength);
+      throw err;
     } finally {
       clearTimeout(timer);
     }
@@ -97,6 +88,5 @@ export class ChildRequests {
 
   failAll(error: Error): void {
     this.binds.rejectAll(error);
-    this.resets.rejectAll(error);
   }
 }

@@ -1,9 +1,8 @@
 // One forked REPL process as the host sees it: start it and wait for `ready`, send typed messages,
 // stream `context` bytes down its pipe, answer bridge calls (from the bridge pipe, or relayed over IPC),
 // and kill it. It knows nothing of cells or timeouts.
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import type { Duplex, Writable } from 'node:stream';
 import { BridgePipe } from './bridgePipe';
 import { ReplStartError } from './replErrors';
@@ -22,9 +21,9 @@ export interface ChildListeners {
 }
 
 export interface ChildStartOptions {
-  distDir: string;
-  execPath?: string;
   plan: LaunchPlan;
+  /** An open file descriptor of the snapshot, handed to the child as SNAPSHOT_FD. */
+  snapshotFd?: number;
   config: StartConfig;
   startTimeoutMs: number;
   listeners: ChildListeners;
@@ -45,15 +44,13 @@ export class ReplChild {
     return this.proc.pid;
   }
 
-  /** Forks the child and resolves once Pyodide is loaded and the prelude installed. */
+  /** Starts the child (through the plan's OS wrapper) and resolves once Pyodide is loaded and locked down. */
   static start(options: ChildStartOptions): Promise<{ child: ReplChild; ready: ReadyInfo }> {
-    const proc = fork(join(options.distDir, 'replProcess.js'), [], {
-      execPath: options.execPath,
-      execArgv: options.plan.execArgv,
+    const proc = spawn(options.plan.command, options.plan.args, {
       env: options.plan.env,
       serialization: 'advanced',
-      // fd 3: context bytes; fd 4: bridge frames (BRIDGE_PIPE_FD); then the IPC channel.
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ipc'],
+      // fd 3: context bytes; fd 4: bridge frames (BRIDGE_PIPE_FD); 5: the IPC channel; 6: the snapshot.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ipc', options.snapshotFd ?? 'ignore'],
     });
     const pipe = proc.stdio[CONTEXT_PIPE_FD] as Writable | null;
     const bridgeSocket = proc.stdio[BRIDGE_PIPE_FD] as Duplex | null;
@@ -78,6 +75,7 @@ export class ReplChild {
     });
     return new Promise((resolve, reject) => {
       let settled = false;
+      let ready = false;
       const timer = setTimeout(() => {
         if (settled) return;
         settled = true;
@@ -85,8 +83,11 @@ export class ReplChild {
         reject(new ReplStartError(`the REPL did not become ready within ${options.startTimeoutMs} ms`, child.stderrTail, null, true));
       }, options.startTimeoutMs);
       proc.on('message', (message: ChildToHost) => {
+        // Start-up messages count only before `ready`: later ones would come from code a cell steered.
+        if ((message.type === 'ready' || message.type === 'snapshot') && ready) return;
         if (!settled && message.type === 'ready') {
           settled = true;
+          ready = true;
           clearTimeout(timer);
           resolve({ child, ready: message.info });
           return;

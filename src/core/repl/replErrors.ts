@@ -57,13 +57,24 @@ export class ReplCrashedError extends Error {
   }
 }
 
-/** Clearing the namespace between runs failed or hung; the session must not be handed to another run. */
-export class ReplResetError extends Error {
-  override readonly name = 'ReplResetError';
+/**
+ * The REPL's sandbox did not hold at start: layer 1 (Python reaches no JS) or the blocking part of layer 2
+ * (no network or process module, no stack-trace API) failed its probes. No run may use this REPL.
+ */
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+  constructor(readonly failures: string[]) {
+    super(`the REPL sandbox did not hold, so no model-written code will run: ${failures.join('; ')}`);
+  }
+}
+
+/** A request outside a cell (binding `context`) got no answer in time; the process was killed. */
+export class ReplHungError extends Error {
+  override readonly name = 'ReplHungError';
   constructor(
-    readonly reason: 'python-error' | 'timeout',
-    readonly detail: string,
+    readonly operation: 'bind',
+    readonly limitMs: number,
   ) {
-    super(`resetting the REPL namespace failed (${reason}): ${detail}`);
+    super(`the REPL did not finish ${operation === 'bind' ? 'binding context' : operation} within ${limitMs} ms and was stopped`);
   }
 }

@@ -1,100 +1,109 @@
-// A ReplFactory that keeps one idle warm session for reuse, so the next run skips the Pyodide start (and,
-// on the same context, the bind). Nothing starts until the first acquire() or prewarm(). A session given
-// back as reusable has its namespace reset first, so no run sees another's variables. A pooled session
-// outlives the run that created it, so its bridge is routed to whoever acquired it last.
-import type { ReplAcquireOptions, ReplFactory } from '../loop/loopTypes';
-import { createReplSession } from './replSession';
-import type { ReplSessionOptions } from './replSession';
+// Where runs get their REPL sessions. No session serves two runs (docs/security.md, layer 4): every
+// acquire() hands out a session no code has touched, and release() kills it. To keep that fast, the pool
+// keeps `spares` never-used sessions started ahead of need; taking one costs nothing, and a replacement
+// starts in the background at once. Nothing starts until prewarm() or the first acquire().
+//
+// A session is created with a fixed bridge handler, but is handed to whichever run acquires it, so each
+// session gets its own BridgeRouter: acquire() points it at the caller's handler.
+import type { BridgeRouter, ReplAcquireOptions, ReplFactory } from '../loop/loopTypes';
 import type { BridgeHandler, ReplSession } from './replTypes';
 
 export interface ReplPoolOptions {
-  /** `bridge` here is the fallback for sessions acquired without one. */
-  session: ReplSessionOptions;
-  /** Injected for tests; default createReplSession. */
-  create?: (options: ReplSessionOptions) => Promise<ReplSession>;
+  /** Starts a session whose bridge calls go to `bridge`. */
+  create(bridge: BridgeHandler): Promise<ReplSession>;
+  createBridgeRouter(): BridgeRouter;
+  /** Never-used sessions kept ready (default 1; 0 starts one per acquire). */
+  spares?: number;
+  /** A spare that failed to start; the next acquire() starts its own and reports the error to its run. */
+  onSpareError?: (error: unknown) => void;
+}
+
+interface Routed {
+  session: ReplSession;
+  router: BridgeRouter;
+  unroute?: () => void;
 }
 
 export class ReplPool implements ReplFactory {
-  private idle?: Promise<ReplSession>;
-  private readonly leased = new Set<ReplSession>();
-  private readonly routes = new WeakMap<ReplSession, { target: BridgeHandler }>();
+  private readonly spares: Array<Promise<Routed>> = [];
+  private readonly leased = new Map<ReplSession, Routed>();
   private disposed = false;
+  private wanted: number;
 
-  constructor(private readonly options: ReplPoolOptions) {}
-
-  private async create(): Promise<ReplSession> {
-    const route = { target: this.options.session.bridge };
-    const bridge: BridgeHandler = (call, signal) => route.target(call, signal);
-    const session = await (this.options.create ?? createReplSession)({ ...this.options.session, bridge });
-    this.routes.set(session, route);
-    return session;
+  constructor(private readonly options: ReplPoolOptions) {
+    this.wanted = options.spares ?? 1;
   }
 
-  /** Starts a session in the background so the next acquire() finds it warm. */
-  prewarm(): void {
-    if (this.disposed || this.idle) return;
-    const warming = this.create();
-    warming.catch(() => {
-      if (this.idle === warming) this.idle = undefined;
-    });
-    this.idle = warming;
+  private start(): Promise<Routed> {
+    const router = this.options.createBridgeRouter();
+    return this.options.create(router.handler).then((session) => ({ session, router }));
+  }
+
+  /** Starts spares up to the wanted count (at least one), so the next acquire() finds one ready. */
+  prewarm(onError?: (error: unknown) => void): void {
+    if (this.disposed) return;
+    const target = Math.max(1, this.wanted);
+    while (this.spares.length < target) {
+      const starting = this.start();
+      starting.catch((error: unknown) => {
+        const at = this.spares.indexOf(starting);
+        if (at >= 0) this.spares.splice(at, 1);
+        (onError ?? this.options.onSpareError)?.(error);
+      });
+      this.spares.push(starting);
+    }
   }
 
   async acquire(options: ReplAcquireOptions = {}): Promise<ReplSession> {
-    if (this.disposed) throw new Error('the REPL pool is disposed');
+    if (this.disposed) throw new Error('the REPL pool is shut down');
     options.signal?.throwIfAborted();
-    const idle = this.idle;
-    this.idle = undefined;
-    const session = idle ? await idle.catch(() => this.create()) : await this.create();
-    if (options.signal?.aborted) {
-      // Nobody will use it now; keep it warm for the next caller instead of wasting the start.
-      await this.release(session, true);
-      options.signal.throwIfAborted();
+    const spare = this.spares.shift();
+    const routed = spare ? await spare.catch(() => this.start()) : await this.start();
+    if (this.wanted > 0) this.prewarm();
+    if (this.disposed || options.signal?.aborted) {
+      await routed.session.close();
+      options.signal?.throwIfAborted();
+      throw new Error('the REPL pool is shut down');
     }
-    const route = this.routes.get(session);
-    if (route) route.target = options.bridge ?? this.options.session.bridge;
-    this.leased.add(session);
-    return session;
+    if (options.bridge) routed.unroute = routed.router.route(options.bridge);
+    this.leased.set(routed.session, routed);
+    return routed.session;
   }
 
-  /**
-   * Keeps a reusable session as the idle one (closing any older idle one) once its namespace is reset;
-   * closes the rest, and any session that cannot be reset. Resolves when the session is idle or closed.
-   */
-  async release(session: ReplSession, reusable: boolean): Promise<void> {
+  /** The router of a leased session: pass it as RunOptions.sessionBridge when a follow-up reuses it. */
+  routerOf(session: ReplSession): BridgeRouter | undefined {
+    return this.leased.get(session)?.router;
+  }
+
+  /** Ends a session: its process is killed, never handed to another run. */
+  async release(session: ReplSession): Promise<void> {
+    const routed = this.leased.get(session);
     this.leased.delete(session);
-    const route = this.routes.get(session);
-    if (route) route.target = this.options.session.bridge;
-    if (!reusable || this.disposed || !session.resetNamespace) {
-      await session.close();
-      return;
-    }
-    const resetting = session.resetNamespace().then(
-      () => session,
-      async (err: unknown) => {
-        await session.close().catch(() => undefined);
-        throw err;
-      },
-    );
-    const previous = this.idle;
-    this.idle = resetting;
-    resetting.catch(() => {
-      if (this.idle === resetting) this.idle = undefined;
-    });
-    if (previous) await (await previous.catch(() => undefined))?.close();
-    await resetting.catch(() => undefined);
+    routed?.unroute?.();
+    await session.close();
   }
 
   get leasedCount(): number {
     return this.leased.size;
   }
 
+  get spareCount(): number {
+    return this.spares.length;
+  }
+
+  /** Resolves once every spare started so far has finished starting (or failed). */
+  async sparesReady(): Promise<void> {
+    await Promise.all(this.spares.map((s) => s.then(() => undefined, () => undefined)));
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
-    const idle = this.idle;
-    this.idle = undefined;
-    const sessions = [...this.leased];
+    const spares = this.spares.splice(0);
+    const leased = [...this.leased.keys()];
     this.leased.clear();
-    await Promise.all([...sessions.map((s) => s.close()), idle?.then((s) => s.close(), () => undefined)]);
+    await Promise.all([
+      ...leased.map((s) => s.close().catch(() => undefined)),
+      ...spares.map((s) => s.then((r) => r.session.close(), () => undefined)),
+    ]);
   }
 }

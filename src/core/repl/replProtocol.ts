@@ -1,7 +1,7 @@
 // The typed messages between the three parties of a REPL session: the host (extension or CLI), the
 // forked child process, and the Pyodide worker thread inside it. Every message is declared once here and
 // imported by all three, so a renamed field is a compile error rather than a silent hang.
-import type { BridgeCall, CellResult, ReplStartupInfo } from './replTypes';
+import type { BridgeCall, CellResult, ReplStartupInfo, SandboxProbe } from './replTypes';
 
 /** How `context` is laid out in the transferred UTF-8 buffer. */
 export type ContextLayout =
@@ -17,7 +17,7 @@ export interface BoundSummary {
 
 export type LoadMode = ReplStartupInfo['loadMode'];
 
-/** Facts the REPL side knows about its own start-up and hardening. */
+/** Facts the REPL side knows about its own start-up, and what its sandbox probes found. */
 export interface ReadyInfo {
   loadMode: LoadMode;
   loadMs: number;
@@ -25,14 +25,38 @@ export interface ReadyInfo {
   /** The SnapshotCache key this build's snapshots use. */
   snapshotKey: string;
   snapshotError?: string;
-  permissionModel: boolean;
-  jsGlobalsRestricted: boolean;
-  pyodideJsUnregistered: boolean;
-  networkApisRemoved: boolean;
-  codeGenerationFromStringsDisallowed: boolean;
   /** How bridge calls travel: straight between worker and host on the bridge pipe, or relayed. */
   bridgeTransport: BridgeTransportKind;
+  /** Layer 1, tried from Python after the cut (isolation.py). */
+  pythonProbes: SandboxProbe[];
+  /** Layer 2, tried from JS in the worker after the lockdown (runtimeProbe.ts). */
+  runtimeProbes: SandboxProbe[];
+  /** Layer 3, tried by the REPL process's main thread before the worker starts (networkProbe.ts). */
+  networkProbes: SandboxProbe[];
+  /** Layer 4: what the process itself holds (its environment). */
+  processProbes: SandboxProbe[];
+  /** Anything that could not be applied, in words. */
   notes: string[];
+}
+
+/** Where the host listens for the layer-3 probe: a connection that arrives means the network was reachable. */
+export interface CanaryTargets {
+  /** Written by a probe that got through, so the host can tell whose probe it was. */
+  token?: string;
+  tcpPort?: number;
+  /** A Unix socket in the host's temporary directory (hidden by the mount namespace where possible). */
+  unixPath?: string;
+}
+
+/**
+ * Only for tests that prove one layer holds with another bypassed: never set by the product, and a
+ * session started with it reports the weakened layer as off.
+ */
+export interface WeakenedLayers {
+  /** Leave Python a route to JS: `import js` sees the worker's real globals, nothing is cut. */
+  python?: boolean;
+  /** Skip the JS lockdown in the worker (module guards, stack-trace freeze, global removal). */
+  runtime?: boolean;
 }
 
 /**
@@ -46,6 +70,8 @@ export type BridgeTransportKind = ReplStartupInfo['bridgeTransport'];
 export const CONTEXT_PIPE_FD = 3;
 /** The child's fd that carries bridge frames, both ways, between the worker and the host. */
 export const BRIDGE_PIPE_FD = 4;
+/** The child's fd of the memory snapshot file, opened by the host (after the IPC channel at 5). */
+export const SNAPSHOT_FD = 6;
 
 /**
  * Worker -> host on the bridge pipe. `hello` is the start-up probe that the host echoes.
@@ -57,17 +83,26 @@ export type BridgeRequestFrame = { callId: number; afterOutputs: number; call: B
 export type BridgeReplyFrame = BridgeReply | { callId: number; cancelled: true } | { callId: 0; hello: true };
 
 /** The cell outcome as the worker reports it; the host adds timing, timeout and restart facts. */
-export type WorkerCellResult = Omit<CellResult, 'durationMs' | 'timedOut' | 'interrupted' | 'restarted'> & { interrupted: boolean };
+export type WorkerCellResult = Omit<CellResult, 'durationMs' | 'timedOut' | 'interrupted' | 'restarted'> & {
+  interrupted: boolean;
+  /** Timers the cell left armed, cleared by the worker when it ended (nothing of a cell runs after it). */
+  timersCleared?: number;
+};
 
 export interface StartConfig {
   indexURL: string;
-  /** Absolute path of a memory snapshot to load; absent for a cold load. */
+  /** Names the memory snapshot to load (its key is in the name); absent for a cold load. */
   snapshotPath?: string;
+  /** The child's fd holding that snapshot, opened by the host: the child needs no read access to the cache. */
+  snapshotFd?: number;
   /** Produce a snapshot after a cold load and send it to the host for caching. */
   makeSnapshot: boolean;
   captureMaxChars: number;
   /** Offer the worker the bridge pipe; false forces the relay. */
   bridgePipe: boolean;
+  canary: CanaryTargets;
+  /** Test-only; see WeakenedLayers. */
+  weaken?: WeakenedLayers;
 }
 
 /** Host -> child, over the IPC channel. The context bytes travel separately, on a raw pipe (fd 3). */
@@ -75,7 +110,6 @@ export type HostToChild =
   | { type: 'start'; config: StartConfig }
   | { type: 'bind'; id: number; layout: ContextLayout; byteLength: number }
   | { type: 'exec'; id: number; code: string }
-  | { type: 'reset'; id: number }
   | { type: 'interrupt' }
   | { type: 'bridgeReply'; callId: number; result: string[] }
   | { type: 'bridgeFailed'; callId: number; message: string };
@@ -87,8 +121,6 @@ export type ChildToHost =
   | { type: 'snapshot'; bytes: Uint8Array; key: string }
   | { type: 'bound'; id: number; summary: BoundSummary }
   | { type: 'bindFailed'; id: number; errorType: string; message: string }
-  | { type: 'resetDone'; id: number }
-  | { type: 'resetFailed'; id: number; message: string }
   | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'result'; id: number; result: WorkerCellResult }
   | { type: 'bridgeCall'; callId: number; call: BridgeCall }
@@ -100,7 +132,6 @@ export type ChildToHost =
 export type ChildToWorker =
   | { type: 'bind'; id: number; layout: ContextLayout; buffer: ArrayBuffer }
   | { type: 'exec'; id: number; code: string }
-  | { type: 'reset'; id: number }
   /** The memory snapshot file, read by the child's main thread while the worker starts; or why it could not be. */
   | { type: 'snapshotBytes'; buffer?: ArrayBuffer; error?: string };
 
@@ -118,8 +149,6 @@ export interface WorkerBootData {
   interruptBuffer: SharedArrayBuffer;
   /** Int32Array[1]: bridge state word the worker parks on (see BRIDGE_*). */
   bridgeBuffer: SharedArrayBuffer;
-  codeGenerationFromStringsDisallowed: boolean;
-  permissionModel: boolean;
   /** The fd for direct bridge frames (BRIDGE_PIPE_FD); absent to use the relay. */
   bridgeFd?: number;
 }

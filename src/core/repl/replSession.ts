@@ -1,18 +1,23 @@
-// A REPL session: one hardened child process at a time, replaced when it hangs past the hard timeout,
+// A REPL session: one sandboxed child process at a time, replaced when it hangs past the hard timeout,
 // crashes or runs out of memory, with `context` rebound each time. Operations run one after another.
-// Between runs, resetNamespace() clears the variables but keeps the process and `context` warm.
-import { existsSync } from 'node:fs';
+// A session serves one run (or one conversation of follow-ups) and is then closed: nothing is reset
+// for another run (docs/security.md, layer 4). Its sandbox is probed at every start, and a start whose
+// layer 1 or layer 2 did not hold fails with SandboxError instead of running anything.
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import { BridgeDispatcher } from './bridgeDispatcher';
-import { ChildRequests } from './childRequests';
+import { BIND_BASE_MS, bindLimitMs, ChildRequests } from './childRequests';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, encodeContext, sameContextSource } from './contextEncoding';
 import { CellTracker } from './cellTracker';
 import { ReplChild } from './replChild';
-import { ReplClosedError, ReplCrashedError, ReplStartError } from './replErrors';
-import { defaultLaunchInputs, isFlagRejection, planLaunch } from './replLaunch';
-import type { BridgeTransportKind, ChildToHost } from './replProtocol';
-import { emptyProtections, protectionsFrom } from './sandboxProtections';
+import { ReplClosedError, ReplCrashedError, ReplStartError, SandboxError } from './replErrors';
+import { defaultLaunchInputs, isFlagRejection, isOsIsolationRejection, planLaunch } from './replLaunch';
+import { SNAPSHOT_FD } from './replProtocol';
+import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replProtocol';
+import { sharedCanary } from './sandboxCanary';
+import type { SandboxCanary } from './sandboxCanary';
+import { blockingFailures, emptyProtections, protectionsFrom } from './sandboxProtections';
 import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
 import { SnapshotCache } from './snapshotCache';
 
@@ -30,10 +35,21 @@ export interface ReplSessionOptions {
   /** Hard timeout = soft + this grace. */
   hardTimeoutGraceMs?: number;
   startTimeoutMs?: number;
+  /** Binding gets this long plus a little per MB (default BIND_BASE_MS); a REPL that misses it is replaced. */
+  bindTimeoutMs?: number;
   /** The Node binary for the child; default process.execPath. */
   execPath?: string;
   /** 'pipe' (default) when the platform allows it; 'relay' forces the fallback path (tests, diagnosis). */
   bridgeTransport?: BridgeTransportKind;
+  /** Where layer 3's probe reaches for the host; default: the process-wide canary. */
+  canary?: SandboxCanary;
+  /** false skips the OS layer (diagnosis only; the protections then say it is off). */
+  osIsolation?: boolean;
+  /**
+   * Only for the tests that prove one layer holds while another is bypassed. A session started with a
+   * weakened layer reports it off, and is allowed to run only because the caller asked for exactly that.
+   */
+  weakenForTest?: WeakenedLayers;
   log?: (message: string) => void;
 }
 
@@ -57,6 +73,7 @@ class PyodideReplSession implements ReplSession {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private usePermissionModel = true;
+  private useOsIsolation: boolean;
   private bridgeTransport: BridgeTransportKind;
   /** The snapshot key the last child reported: the cache entry to offer next time. */
   private knownKey?: string;
@@ -64,8 +81,8 @@ class PyodideReplSession implements ReplSession {
   private fatal?: { reason: 'crash' | 'out-of-memory'; message: string };
   private bound?: { source: ContextSource; metadata: ContextMetadata };
   private cell?: CellTracker;
-  /** A cell ran since the namespace was last clean (fresh process, new context or reset). */
-  private dirty = false;
+  /** No cell has run in this session yet. */
+  private untouched = true;
   protections: SandboxProtections = emptyProtections();
   startup?: ReplStartupInfo;
 
@@ -74,6 +91,11 @@ class PyodideReplSession implements ReplSession {
     this.cache = options.snapshotCacheDir ? new SnapshotCache(options.snapshotCacheDir) : undefined;
     this.dispatcher = new BridgeDispatcher(options.bridge);
     this.bridgeTransport = options.bridgeTransport ?? 'pipe';
+    this.useOsIsolation = options.osIsolation ?? true;
+  }
+
+  get unused(): boolean {
+    return this.untouched;
   }
 
   get captureMaxChars(): number {
@@ -82,7 +104,7 @@ class PyodideReplSession implements ReplSession {
 
   async start(): Promise<void> {
     const began = performance.now();
-    for (const file of ['replProcess.js', 'replWorker.js', join('pyodide', 'pyodide.asm.wasm')]) {
+    for (const file of ['replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', join('pyodide', 'pyodide.asm.wasm')]) {
       if (!existsSync(join(this.distDir, file))) {
         throw new ReplStartError(`the REPL files are missing: ${join(this.distDir, file)} does not exist (build with \`npm run build\` or pass distDir)`, '', null);
       }
@@ -95,8 +117,11 @@ class PyodideReplSession implements ReplSession {
         if (snapshotFailure && this.startup) this.startup = { ...this.startup, loadMode: 'cold-snapshot-failed', snapshotError: snapshotFailure };
         return;
       } catch (err) {
-        if (!(err instanceof ReplStartError) || attempt >= 2) throw err;
-        if (this.usePermissionModel && isFlagRejection(err.stderr)) {
+        if (!(err instanceof ReplStartError) || attempt >= 3) throw err;
+        if (this.useOsIsolation && isOsIsolationRejection(err.stderr)) {
+          this.log(`REPL start failed inside the OS sandbox; retrying without it (reported as off): ${err.message}`);
+          this.useOsIsolation = false;
+        } else if (this.usePermissionModel && isFlagRejection(err.stderr)) {
           this.log(`REPL start failed under the permission model; retrying without it: ${err.message}`);
           this.usePermissionModel = false;
         } else if (err.timedOut && this.bridgeTransport === 'pipe') {
@@ -117,29 +142,63 @@ class PyodideReplSession implements ReplSession {
   }
 
   private async launch(snapshotPath: string | undefined, began: number): Promise<void> {
-    const plan = planLaunch({ ...defaultLaunchInputs(this.distDir, snapshotPath ? [snapshotPath] : []), usePermissionModel: this.usePermissionModel });
+    const plan = planLaunch({
+      ...defaultLaunchInputs(this.distDir, this.options.execPath),
+      usePermissionModel: this.usePermissionModel,
+      useOsIsolation: this.useOsIsolation,
+    });
     const generation = ++this.generation;
     this.fatal = undefined;
-    const { child, ready } = await ReplChild.start({
-      distDir: this.distDir,
-      execPath: this.options.execPath,
-      plan,
-      config: { indexURL: join(this.distDir, 'pyodide') + '/', snapshotPath, makeSnapshot: !!this.cache && !snapshotPath, captureMaxChars: this.captureMaxChars, bridgePipe: this.bridgeTransport === 'pipe' },
-      startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
-      log: this.options.log,
-      listeners: {
-        message: (m) => generation === this.generation && this.onMessage(m),
-        bridgeCall: (callId, call, reply) => {
-          if (generation === this.generation) this.dispatcher.dispatch(callId, call, reply);
+    const canary = this.options.canary ?? sharedCanary();
+    const targets = await canary.forStart();
+    // The host opens the snapshot and hands the child the descriptor: the child may read no cache folder.
+    let snapshotFd: number | undefined;
+    try {
+      snapshotFd = snapshotPath ? openSync(snapshotPath, 'r') : undefined;
+    } catch {
+      snapshotPath = undefined;
+    }
+    let started: Awaited<ReturnType<typeof ReplChild.start>>;
+    try {
+      started = await ReplChild.start({
+        plan,
+        snapshotFd,
+        config: {
+          indexURL: join(this.distDir, 'pyodide') + '/',
+          snapshotPath,
+          ...(snapshotFd !== undefined ? { snapshotFd: SNAPSHOT_FD } : {}),
+          makeSnapshot: !!this.cache && !snapshotPath,
+          captureMaxChars: this.captureMaxChars,
+          bridgePipe: this.bridgeTransport === 'pipe',
+          canary: targets,
+          ...(this.options.weakenForTest ? { weaken: this.options.weakenForTest } : {}),
         },
-        exit: (code, signal, stderr) => generation === this.generation && this.onExit(`exit code ${code}, signal ${signal}${stderr ? `: ${stderr.slice(-500)}` : ''}`),
-      },
-    });
-    this.child = child;
-    this.dirty = false;
+        startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
+        log: this.options.log,
+        listeners: {
+          message: (m) => generation === this.generation && this.onMessage(m),
+          bridgeCall: (callId, call, reply) => {
+            if (generation === this.generation) this.dispatcher.dispatch(callId, call, reply);
+          },
+          exit: (code, signal, stderr) => generation === this.generation && this.onExit(`exit code ${code}, signal ${signal}${stderr ? `: ${stderr.slice(-500)}` : ''}`),
+        },
+      });
+    } finally {
+      if (snapshotFd !== undefined) closeSync(snapshotFd);
+    }
+    const { child, ready } = started;
     this.knownKey = ready.snapshotKey;
     if (ready.loadMode === 'cold-snapshot-failed') this.log(`Pyodide snapshot unusable, loaded cold instead: ${ready.snapshotError ?? 'unknown reason'}`);
-    this.protections = protectionsFrom(ready, plan.notes, plan.env);
+    const protections = protectionsFrom(ready, { plan, canaryReached: canary.wasReached(targets.token), fresh: true });
+    const failures = blockingFailures(protections);
+    const weakened = this.options.weakenForTest;
+    if (failures.length && !(weakened?.python || weakened?.runtime)) {
+      this.generation++;
+      await child.killAndWait();
+      throw new SandboxError(failures);
+    }
+    this.child = child;
+    this.protections = protections;
     this.startup = {
       loadMode: ready.loadMode,
       loadMs: ready.loadMs,
@@ -163,6 +222,8 @@ class PyodideReplSession implements ReplSession {
         if (this.cell?.id === message.id) this.cell.finish(message.result);
         break;
       case 'snapshot':
+        // Only a process that has run no cell may seed the cache (ReplChild drops later ones too).
+        if (!this.untouched) break;
         this.cache
           ?.store(message.key, message.bytes)
           .then((path) => this.log(`stored Pyodide snapshot ${path}`))
@@ -207,9 +268,8 @@ class PyodideReplSession implements ReplSession {
     const encoded = encodeContext(source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES);
     const child = this.child;
     if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
-    const metadata = await this.requests.bind(child, encoded);
-    this.dirty = false; // Python cleared the namespace before binding
-    return metadata;
+    const base = this.options.bindTimeoutMs ?? BIND_BASE_MS;
+    return this.requests.bind(child, encoded, bindLimitMs(encoded.byteLength) - BIND_BASE_MS + base);
   }
 
   /** Replaces the REPL process and rebinds `context`; variables are gone. */
@@ -221,24 +281,10 @@ class PyodideReplSession implements ReplSession {
     if (this.bound) this.bound.metadata = await this.bindNow(this.bound.source);
   }
 
-  resetNamespace(): Promise<void> {
-    return this.enqueue(async () => {
-      if (this.closed) throw new ReplClosedError('resetNamespace');
-      // The next run never had variables, so a process lost since then is not news to it.
-      this.lost = undefined;
-      if (!this.child) {
-        await this.restart();
-        return;
-      }
-      if (this.dirty) await this.requests.reset(this.child, this.options.hardTimeoutGraceMs ?? 5_000);
-      this.dirty = false;
-    });
-  }
-
   execute(code: string, options: ExecuteOptions = {}): Promise<CellResult> {
     return this.enqueue(async () => {
       if (this.closed) throw new ReplClosedError('execute');
-      this.dirty = true;
+      this.untouched = false;
       const lostBefore = this.lost;
       if (!this.child) await this.restart();
       this.lost = undefined;
@@ -251,11 +297,11 @@ class PyodideReplSession implements ReplSession {
         softMs,
         hardMs: softMs + (this.options.hardTimeoutGraceMs ?? 5_000),
         signal: options.signal,
-        interrupt: () => this.sendInterrupt(),
+        interrupt: () => this.sendInterrupt(options.signal?.aborted ? 'the cell was stopped' : `the cell ran past its ${softMs} ms time limit and was interrupted`),
         hardTimeout: () => {
           this.generation++; // the killed child's exit is ours, not a crash
           child.kill();
-          this.dispatcher.abortAll('the cell hit its hard timeout');
+          this.dispatcher.abortAll('the cell ignored its interrupt and was killed at the hard timeout');
           this.child = undefined;
           cell.lose({ reason: 'hard-timeout', detail: `the cell ran past the hard timeout (${softMs} ms + grace) and did not stop` });
         },
@@ -282,15 +328,16 @@ class PyodideReplSession implements ReplSession {
     });
   }
 
-  private sendInterrupt(): void {
+  /** `why` reaches sub-calls and child runs in flight: they say they were stopped by it, not by the user. */
+  private sendInterrupt(why: string): void {
     this.child?.send({ type: 'interrupt' });
-    this.dispatcher.abortAll('the cell was interrupted');
+    this.dispatcher.abortAll(why);
   }
 
   interrupt(): void {
     if (!this.cell) return;
     this.cell.markInterrupted();
-    this.sendInterrupt();
+    this.sendInterrupt('the cell was stopped');
   }
 
   onOutput(listener: (event: ReplOutputEvent) => void): () => void {

@@ -2,17 +2,37 @@
 // Pyodide worker thread) lives beside this file; the loop depends only on these types.
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 
-/** Which sandbox protections are in force for a session; shown in the UI, the CLI and the trajectory. */
+/** One check made when the REPL started: an attack tried for real, and whether the layer held. */
+export interface SandboxProbe {
+  name: string;
+  held: boolean;
+  /** What happened, e.g. "ModuleDeniedError: ..." or "ENETUNREACH". */
+  detail: string;
+}
+
+/**
+ * The four layers of docs/security.md, each on only when every one of its probes held:
+ * - python: Python reaches no JavaScript object (layer 1);
+ * - runtime: the REPL process can load no network or process module, reach no stack-trace API, no
+ *   host file and no code from strings, whatever JS runs in it (layer 2);
+ * - os: the operating system gives the process no network (layer 3; Linux namespaces, macOS sandbox);
+ * - process: a separate process with an empty environment that no other run has used (layer 4).
+ */
+export type SandboxLayerId = 'python' | 'runtime' | 'os' | 'process';
+
+export interface SandboxLayer {
+  id: SandboxLayerId;
+  on: boolean;
+  probes: SandboxProbe[];
+  /** What is missing or was chosen, in words (e.g. why the OS layer is off on this platform). */
+  notes: string[];
+}
+
+/** The sandbox as probed at the start of the REPL a run used; recorded in every trajectory. */
 export interface SandboxProtections {
-  separateProcess: boolean;
-  emptyEnvironment: boolean;
-  codeGenerationFromStringsDisallowed: boolean;
-  /** Node's permission model (fs and child-process access limited to the Pyodide files). */
-  permissionModel: boolean;
-  jsGlobalsRestricted: boolean;
-  pyodideJsUnregistered: boolean;
-  networkApisRemoved: boolean;
-  /** Human-readable notes on anything that could not be enabled, and why. */
+  /** 2: layers probed at start. Trajectories written before hold version 1's flat booleans (see legacyProtections). */
+  version: 2;
+  layers: SandboxLayer[];
   notes: string[];
 }
 
@@ -105,12 +125,7 @@ export interface ReplSession {
   interrupt(): void;
   /** Streamed output as the cell prints it. Returns an unsubscribe function. */
   onOutput(listener: (event: ReplOutputEvent) => void): () => void;
-  /**
-   * Makes the session clean for another run without restarting the process: drops every variable the
-   * cells defined, clears `_out` and resets `answer`, but keeps `context` bound, so binding the same
-   * context next is free. Binding a different context also starts from a clean namespace. Pools call
-   * this before handing a warm session to a new run; a session without it is never shared across runs.
-   */
-  resetNamespace?(): Promise<void>;
+  /** True until the first cell runs: the pool hands a run only sessions that no code has touched. */
+  readonly unused?: boolean;
   close(): Promise<void>;
 }

@@ -1,27 +1,68 @@
-// The SandboxProtections a session reports: assembled from what the launch plan asked for and what the
-// REPL process found in force, so the UI and CLI never claim a protection that is not active.
+// The SandboxProtections a session reports: the four layers of docs/security.md, each assembled from the
+// probes the REPL process ran at start and what the host itself observed, never from what the launch
+// meant to do. A layer is on only when every one of its probes held.
+import type { LaunchPlan } from './replLaunch';
 import type { ReadyInfo } from './replProtocol';
-import type { SandboxProtections } from './replTypes';
+import type { SandboxLayer, SandboxLayerId, SandboxProbe, SandboxProtections } from './replTypes';
 
-export function emptyProtections(): SandboxProtections {
+export const LAYER_ORDER: SandboxLayerId[] = ['python', 'runtime', 'os', 'process'];
+
+/** Layer-2 probes whose failure is reported but does not stop a run (see docs/security.md). */
+const NON_BLOCKING_RUNTIME_PROBES = /^(reading a host file|starting a host program)/;
+
+export function emptyProtections(note = 'the REPL has not started'): SandboxProtections {
+  return { version: 2, layers: LAYER_ORDER.map((id) => ({ id, on: false, probes: [], notes: [] })), notes: [note] };
+}
+
+function layer(id: SandboxLayerId, probes: SandboxProbe[], notes: string[] = []): SandboxLayer {
+  return { id, on: probes.length > 0 && probes.every((p) => p.held), probes, notes };
+}
+
+export interface HostObservations {
+  plan: LaunchPlan;
+  /** The canary saw this start's token: the process reached the host's network. */
+  canaryReached: boolean;
+  /** No other run has had this process (always true for sessions from the pool). */
+  fresh: boolean;
+}
+
+export function protectionsFrom(ready: ReadyInfo, host: HostObservations): SandboxProtections {
+  const { plan } = host;
+  const networkProbes = [...ready.networkProbes];
+  if (host.canaryReached) networkProbes.push({ name: "the host's canary listener saw this process connect", held: false, detail: 'the network was reachable' });
+  const osNotes = [...plan.os.notes];
+  if (plan.os.kind === 'linux-namespaces') osNotes.unshift(`Linux namespaces: no network, ${plan.os.hidden.length ? `empty ${plan.os.hidden.join(', ')}` : 'no folder hidden'}`);
+  if (plan.os.kind === 'macos-sandbox') osNotes.unshift('macOS sandbox-exec profile denying network access');
+  const os = plan.os.kind === 'none' ? { id: 'os' as const, on: false, probes: networkProbes, notes: osNotes } : layer('os', networkProbes, osNotes);
+  const processProbes = [...ready.processProbes, { name: 'used by no other run', held: host.fresh, detail: host.fresh ? 'started for this run, killed when it ends' : 'reused' }];
+  const env = Object.keys(plan.env);
   return {
-    separateProcess: false, emptyEnvironment: false, codeGenerationFromStringsDisallowed: false, permissionModel: false,
-    jsGlobalsRestricted: false, pyodideJsUnregistered: false, networkApisRemoved: false, notes: ['the REPL has not started'],
+    version: 2,
+    layers: [
+      layer('python', ready.pythonProbes),
+      layer('runtime', ready.runtimeProbes, plan.notes),
+      os,
+      layer('process', processProbes, env.length ? [`the environment holds only ${env.join(', ')} (needed to run Electron as Node)`] : []),
+    ],
+    notes: ready.notes,
   };
 }
 
-export function protectionsFrom(ready: ReadyInfo, planNotes: string[], env: Record<string, string>): SandboxProtections {
-  const notes = [...planNotes, ...ready.notes];
-  if (Object.keys(env).length > 0) notes.push(`the child environment holds only ${Object.keys(env).join(', ')} (needed to run Electron as Node)`);
-  if (!ready.codeGenerationFromStringsDisallowed) notes.push('code generation from strings is still allowed in the REPL process');
-  return {
-    separateProcess: true,
-    emptyEnvironment: true,
-    codeGenerationFromStringsDisallowed: ready.codeGenerationFromStringsDisallowed,
-    permissionModel: ready.permissionModel,
-    jsGlobalsRestricted: ready.jsGlobalsRestricted,
-    pyodideJsUnregistered: ready.pyodideJsUnregistered,
-    networkApisRemoved: ready.networkApisRemoved,
-    notes,
-  };
+/** Why a run must not start in this REPL: layer 1 or the blocking part of layer 2 failed. Empty: it may. */
+export function blockingFailures(p: SandboxProtections): string[] {
+  const failures: string[] = [];
+  for (const l of p.layers) {
+    if (l.id !== 'python' && l.id !== 'runtime') continue;
+    if (l.probes.length === 0) failures.push(`${l.id}: not probed`);
+    for (const probe of l.probes) {
+      if (probe.held || (l.id === 'runtime' && NON_BLOCKING_RUNTIME_PROBES.test(probe.name))) continue;
+      failures.push(`${l.id}: ${probe.name} (${probe.detail})`);
+    }
+  }
+  return failures;
+}
+
+/** The layer with this id (every protections record has all four). */
+export function layerOf(p: SandboxProtections, id: SandboxLayerId): SandboxLayer | undefined {
+  return p.layers.find((l) => l.id === id);
 }

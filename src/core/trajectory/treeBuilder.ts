@@ -1,6 +1,7 @@
 // Builds the run tree one event at a time. The webview applies every live event, so apply() touches
 // only the event's node and its ancestors (bounded by the nesting depth), and returns the ids of the
 // nodes it changed so the view can re-render just those.
+import { readProtections } from '../repl/sandboxReport';
 import type { EventOf, EventRecord, RunEvent } from './events';
 import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import {
@@ -181,7 +182,8 @@ export class TreeBuilder {
       ...(r.context !== undefined && { context: r.context }),
       ...(r.target !== undefined && { target: r.target }),
       ...(r.config !== undefined && { config: r.config }),
-      ...(r.protections !== undefined && { protections: r.protections }),
+      // Records of earlier versions hold flat booleans; every reader sees the layered shape.
+      ...(r.protections !== undefined && { protections: readProtections(r.protections) }),
       ...(r.priorTurns !== undefined && { priorTurns: r.priorTurns }),
     };
     this.nodes.set(id, { item: { kind: 'run', node: run }, startedAt: r.ts, finished: () => run.finishedAt !== undefined });

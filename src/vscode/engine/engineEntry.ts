@@ -2,23 +2,26 @@
 // first use (see loadEngineBundle) so that activation stays light.
 import { createBridgeRouter, createRlmRun } from '../../core/loop/rlmRun';
 import { createModelClient } from '../../core/models/createModelClient';
+import { ReplPool } from '../../core/repl/replPool';
 import { createReplSession } from '../../core/repl/replSession';
 import type { RlmEngine } from './engineTypes';
-import { RoutedReplPool } from './routedReplPool';
 
 export const engine: RlmEngine = {
   createRlmRun,
   createBridgeRouter,
   createModelClient: (config) => createModelClient(config),
+  // One spare: started when a question is about to be asked, and again after each acquire.
   createReplPool: (options) =>
-    new RoutedReplPool({
+    new ReplPool({
       createBridgeRouter,
-      createSession: (bridge) =>
+      spares: 1,
+      create: (bridge) =>
         createReplSession({
           bridge,
           distDir: options.distDir,
           ...(options.snapshotCacheDir ? { snapshotCacheDir: options.snapshotCacheDir } : {}),
           ...(options.log ? { log: options.log } : {}),
         }),
+      ...(options.log ? { onSpareError: (error: unknown) => options.log?.(`a spare REPL failed to start: ${error instanceof Error ? error.message : String(error)}`) } : {}),
     }),
 };

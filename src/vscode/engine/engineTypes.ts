@@ -4,7 +4,7 @@ import type { BridgeRouter, ReplFactory, RlmRun, RunOptions } from '../../core/l
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 
 export interface ReplPool extends ReplFactory {
-  /** Starts a session ahead of need, so the next acquire() finds it warm. */
+  /** Starts a never-used session ahead of need, so the next acquire() takes it at once. */
   prewarm(onError?: (error: unknown) => void): void;
   /** Stops every REPL process the pool started. */
   dispose(): Promise<void>;

@@ -55,7 +55,7 @@ export class Conversation {
   async endSession(): Promise<void> {
     const warm = this.warm;
     this.warm = undefined;
-    if (warm) await warm.factory.release(warm.session, false).catch(() => undefined);
+    if (warm) await warm.factory.release(warm.session).catch(() => undefined);
   }
 
   /** Ends the REPL and forgets the turns. */

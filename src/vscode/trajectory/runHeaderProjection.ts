@@ -1,23 +1,20 @@
 // The run header as the view shows it: question, answer, status, models, totals, limits, fallbacks
 // and sandbox protections. No `vscode` import: unit-tested.
 import type { SandboxProtections } from '../../core/repl/replTypes';
+import { LAYER_TITLES } from '../../core/repl/sandboxReport';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import type { ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
 import { modelLabel, preview, totalsView, type RunSourceInfo } from './runProjection';
 
-const PROTECTION_LABELS: Array<[keyof Omit<SandboxProtections, 'notes'>, string]> = [
-  ['separateProcess', 'Separate process'],
-  ['emptyEnvironment', 'Empty environment'],
-  ['codeGenerationFromStringsDisallowed', 'No code from strings'],
-  ['permissionModel', 'Node permission model'],
-  ['jsGlobalsRestricted', 'JS globals restricted'],
-  ['pyodideJsUnregistered', 'Pyodide js module removed'],
-  ['networkApisRemoved', 'Network APIs removed'],
-];
-
+/** One row per sandbox layer, with what was probed at start (docs/security.md). */
 export function protectionsView(p: SandboxProtections | undefined): ProtectionView[] {
   if (!p) return [];
-  return PROTECTION_LABELS.map(([key, label]) => ({ label, on: Boolean(p[key]) }));
+  return p.layers.map((layer) => ({
+    label: LAYER_TITLES[layer.id],
+    on: layer.on,
+    probes: layer.probes.map((probe) => ({ name: probe.name, held: probe.held, detail: probe.detail })),
+    notes: layer.notes,
+  }));
 }
 
 /** Distinct sub-call models and the deepest depth anywhere under `run`. */

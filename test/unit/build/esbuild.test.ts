@@ -15,8 +15,8 @@ test('buildAll writes the extension, CLI, REPL and webview bundles and copies Py
   try {
     const mod = (await import('../../../esbuild.mjs')) as BuildModule;
     const { bundles } = await mod.buildAll({ outdir });
-    assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'sidebar', 'trajectory']));
-    for (const file of ['extension.js', 'engine.js', 'cli.js', 'replProcess.js', 'replWorker.js', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
+    assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory']));
+    for (const file of ['extension.js', 'engine.js', 'cli.js', 'replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
       assert.ok((await stat(join(outdir, file))).size > 0, `${file} is missing or empty`);
     }
     const pyodide = await readdir(join(outdir, 'pyodide'));

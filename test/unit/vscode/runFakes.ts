@@ -1,6 +1,7 @@
 // A scripted RlmRun: yields the given events (stamped) and honours the AbortSignal, like the loop.
 import type { RlmRun, RunOptions, RunResult } from '../../../src/core/loop/loopTypes';
 import type { EventRecord, RunEvent, UsageTotals } from '../../../src/core/trajectory/events';
+import { allLayersOn } from '../../fakes/fakeProtections';
 
 export const ZERO_TOTALS: UsageTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, iterations: 0, wallTimeMs: 0 };
 
@@ -16,7 +17,7 @@ export function runStarted(runId: string, question = 'q'): RunEvent {
       root: model, sub: model, maxIterations: 30, maxDepth: 1, maxSubCalls: 500, maxConsecutiveErrors: 5, cellTimeoutMs: 60000,
       subCallTimeoutMs: 120000, subCallMaxTokens: 4096, subCallConcurrency: 16, observationMaxChars: 4000, outputCaptureMaxChars: 200000,
     },
-    protections: { separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true, jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: [] },
+    protections: allLayersOn(),
   };
 }
 

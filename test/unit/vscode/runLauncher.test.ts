@@ -12,6 +12,7 @@ import { RunBusyError, RunRegistry } from '../../../src/vscode/run/runRegistry';
 import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
 import type { RlmSettings } from '../../../src/vscode/settings/rlmSettings';
 import { finished, runStarted, scriptedRun } from './runFakes';
+import { allLayersOn } from '../../fakes/fakeProtections';
 
 function settings(values: Record<string, unknown> = {}): RlmSettings {
   return readRlmSettings((key) => ({ 'root.provider': 'openai', 'root.baseUrl': 'http://127.0.0.1:9/v1', 'root.model': 'm', ...values })[key]);
@@ -20,7 +21,7 @@ function settings(values: Record<string, unknown> = {}): RlmSettings {
 function fakeSession(): ReplSession & { closed: boolean } {
   return {
     closed: false,
-    protections: { separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true, jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: [] },
+    protections: allLayersOn(),
     bindContext: async () => { throw new Error('not used'); },
     execute: async () => { throw new Error('not used'); },
     interrupt: () => undefined,
@@ -55,8 +56,8 @@ function harness(options: { hang?: boolean } = {}) {
       acquired.push(s);
       return s;
     },
-    release: async (s, reusable) => {
-      if (!reusable) await s.close();
+    release: async (s) => {
+      await s.close();
     },
   };
   const registry = new RunRegistry();

@@ -51,7 +51,7 @@ describe('RLM loop: follow-up questions on the same session', () => {
       assert.match(lastUser(seen.at(-1)!), /24 sub reply/);
       assert.equal(second.result.totals.subCalls, 1);
     } finally {
-      await repl.release(session, false);
+      await repl.release(session);
     }
   });
 
@@ -75,7 +75,7 @@ describe('RLM loop: follow-up questions on the same session', () => {
       assert.equal(result.status, 'error');
       assert.match(result.error?.message ?? '', /sessionBridge/);
     } finally {
-      await repl.release(session, false);
+      await repl.release(session);
     }
   });
 });

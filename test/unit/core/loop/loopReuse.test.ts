@@ -1,6 +1,6 @@
-// Warm REPL reuse across runs: the pool hands the next run the same process with a reset namespace.
-// On the same context it is not even rebound; on a different one only the new context is visible.
-// Sub-calls of the reused process reach the run using it now.
+// No REPL serves two runs (docs/security.md, layer 4): each run, through the product's pool, gets a
+// process that no other run's code has touched, and that process is gone when the run ends. A run that
+// tampers with its REPL (the prelude, module state, a timer) cannot reach the next run's answer.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplFactory } from '../../../../src/core/loop/loopTypes';
@@ -17,15 +17,33 @@ function firstCellOutput(events: EventRecord[]): string {
   return cell.stdout.trim();
 }
 
-describe('RLM loop: a warm REPL reused across runs', () => {
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('RLM loop: every run gets a REPL no other run has touched', () => {
   let model: Harness;
   let repl: TestRepl;
   const acquired: ReplSession[] = [];
   let spy: ReplFactory;
+  // The first run tampers with everything a later run in the same process would rely on.
   const CELLS: Record<string, string> = {
-    first: 'leftover = "run one"\nprint(id(context))',
-    second: 'mine = 2\nprint("leftover" in globals(), id(context), llm_query("who answers?"))',
-    third: 'print("leftover" in globals(), "mine" in globals(), context)',
+    tamper: [
+      'import sys, builtins, json',
+      "api = sys.modules['_rlm_prelude']._rlm_api",
+      "api.run_cell = lambda code: json.dumps({'stdout': 'HIJACKED', 'stderr': '', 'stdoutChars': 8, 'stderrChars': 0, 'error': None, 'newVariables': [], 'final': {'value': 'HIJACKED', 'via': 'FINAL'}, 'outIndex': 1, 'interrupted': False})",
+      "builtins.print = lambda *a, **k: None",
+      "json.dumps = lambda *a, **k: 'HIJACKED'",
+      'leftover = "run one"',
+      'print(id(context))',
+    ].join('\n'),
+    honest: 'print("leftover" in globals(), llm_query("who answers?"))',
   };
   before(async () => {
     repl = makeRepl();
@@ -35,12 +53,12 @@ describe('RLM loop: a warm REPL reused across runs', () => {
         acquired.push(session);
         return session;
       },
-      release: (session, reusable) => repl.release(session, reusable),
+      release: (session) => repl.release(session),
     };
     model = await startModel('openai', (r) => {
       if (!isRootRequest(r)) return 'the second run';
       const first = r.messages.find((m) => m.role === 'user')?.content ?? '';
-      const name = Object.keys(CELLS).find((q) => first.includes(`Question: ${q}`)) ?? 'first';
+      const name = Object.keys(CELLS).find((q) => first.includes(`Question: ${q}`)) ?? 'tamper';
       return turnOf(r) === 0 ? fence(CELLS[name]!) : fence(`FINAL("${name} done")`);
     });
   });
@@ -49,34 +67,28 @@ describe('RLM loop: a warm REPL reused across runs', () => {
     await model.close();
   });
 
-  it('serves the next run on the same context from the same process, without a rebind and without leaks', async () => {
+  it('serves the next run from a fresh process, untouched by what the first run did, and kills the old one', async () => {
     const context = { kind: 'text' as const, text: 'one shared context' };
-    const one = await runCollect({ question: 'first', context, root: model.client, repl: spy });
-    assert.equal(one.result.answer, 'first done');
-    const pid = acquired[0]?.startup?.pid;
-    const contextId = firstCellOutput(one.events);
-    const two = await runCollect({ question: 'second', context, root: model.client, repl: spy });
-    assert.equal(two.result.status, 'completed');
+    const one = await runCollect({ question: 'tamper', context, root: model.client, repl: spy });
+    assert.equal(one.result.status, 'completed');
+    const firstPid = acquired[0]?.startup?.pid;
+    assert.ok(firstPid, 'the session reports its process id');
+    const two = await runCollect({ question: 'honest', context, root: model.client, repl: spy });
+    assert.equal(two.result.answer, 'honest done', 'the tampered prelude did not rewrite the next answer');
     assert.equal(acquired.length, 2);
-    assert.equal(acquired[1], acquired[0], 'the pool handed out the warm session again');
-    assert.ok(pid, 'the session reports its process id');
-    assert.equal(acquired[1]?.startup?.pid, pid, 'the same REPL process served both runs');
-    assert.equal(acquired[1]?.startup?.restarts, 0);
-    // Not rebound: the very same `context` object; not leaked: run one's variable is gone.
-    assert.equal(firstCellOutput(two.events), `False ${contextId} the second run`);
+    assert.notEqual(acquired[1], acquired[0]);
+    assert.notEqual(acquired[1]?.startup?.pid, firstPid, 'a different REPL process served the second run');
+    assert.equal(alive(firstPid), false, 'the first run\'s REPL process was killed when it ended');
+    assert.equal(firstCellOutput(two.events), 'False the second run');
     const subcalls = ofType(two.events, 'subcall.started');
     assert.equal(subcalls.length, 1);
-    assert.equal(subcalls[0]?.runId, two.result.runId, "the reused session's sub-call went to the run using it now");
-    assert.equal(two.result.totals.subCalls, 1);
-    assert.equal(one.result.totals.subCalls, 0);
+    assert.equal(subcalls[0]?.runId, two.result.runId, "the second session's sub-call went to the second run");
+    const started = ofType(two.events, 'run.started')[0];
+    const processLayer = started?.protections.layers.find((l) => l.id === 'process');
+    assert.equal(processLayer?.on, true, 'the run records that its REPL was used by no other run');
   });
 
-  it('a run on a different context after reuse sees the new context only', async () => {
-    const context = { kind: 'files' as const, files: [{ path: 'b.txt', content: 'another context' }] };
-    const three = await runCollect({ question: 'third', context, root: model.client, repl: spy });
-    assert.equal(three.result.answer, 'third done');
-    assert.equal(acquired[2], acquired[0], 'still the same warm session');
-    assert.equal(acquired[2]?.startup?.pid, acquired[0]?.startup?.pid);
-    assert.equal(firstCellOutput(three.events), "False False {'b.txt': 'another context'}");
+  it('keeps a spare started, so the next run does not wait for a REPL start', async () => {
+    assert.equal(repl.spareCount, 1);
   });
 });

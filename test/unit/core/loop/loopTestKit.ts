@@ -3,9 +3,7 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { createRoutedReplFactory } from '../../../../src/core/loop/routedReplFactory';
-import type { RoutedReplFactory } from '../../../../src/core/loop/routedReplFactory';
-import { createRlmRun } from '../../../../src/core/loop/rlmRun';
+import { createBridgeRouter, createRlmRun } from '../../../../src/core/loop/rlmRun';
 import type { BridgeRouter, RunOptions, RunResult } from '../../../../src/core/loop/loopTypes';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
 import { createModelClient } from '../../../../src/core/models/createModelClient';
@@ -24,7 +22,7 @@ export function assertBuilt(): void {
   if (!existsSync(join(DIST_DIR, 'replProcess.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
 }
 
-export type TestRepl = RoutedReplFactory & { dispose(): Promise<void> };
+export type TestRepl = ReplPool;
 
 /**
  * One warm session for a whole suite, passed to each run as RunOptions.session (the follow-up path),
@@ -33,19 +31,14 @@ export type TestRepl = RoutedReplFactory & { dispose(): Promise<void> };
 export async function warmSession(repl: TestRepl): Promise<{ session: ReplSession; sessionBridge: BridgeRouter }> {
   const session = await repl.acquire();
   const sessionBridge = repl.routerOf(session);
-  if (!sessionBridge) throw new Error('the routed factory gave a session without a router');
+  if (!sessionBridge) throw new Error('the pool gave a session without a router');
   return { session, sessionBridge };
 }
 
+/** The product's pool: a fresh REPL per run, with one spare kept started. */
 export function makeRepl(): TestRepl {
   assertBuilt();
-  let pool: ReplPool | undefined;
-  const factory = createRoutedReplFactory(
-    (bridge) => createReplSession({ bridge, distDir: DIST_DIR, snapshotCacheDir: SNAPSHOT_DIR }),
-    (create) => (pool = new ReplPool({ session: { bridge: () => Promise.reject(new Error('unrouted')), distDir: DIST_DIR }, create: () => create() })),
-    { prewarmOnRelease: true },
-  );
-  return { ...factory, dispose: async () => pool?.dispose() };
+  return new ReplPool({ create: (bridge) => createReplSession({ bridge, distDir: DIST_DIR, snapshotCacheDir: SNAPSHOT_DIR }), createBridgeRouter, spares: 1 });
 }
 
 /** Which turn of its own run a root request is: the number of assistant messages it already holds. */

@@ -1,21 +1,29 @@
+// How the REPL process is started: layer 2's Node flags, and layer 3's operating-system wrapper.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isFlagRejection, planLaunch } from '../../../../src/core/repl/replLaunch';
+import { isFlagRejection, isOsIsolationRejection, planLaunch } from '../../../../src/core/repl/replLaunch';
+import type { LaunchInputs } from '../../../../src/core/repl/replLaunch';
 
-const base = { distDir: '/ext/dist', extraReadPaths: ['/cache/pyodide-1.snapshot'], usePermissionModel: true, isElectron: false };
+const base: LaunchInputs = {
+  distDir: '/ext/dist', usePermissionModel: true, useOsIsolation: false, isElectron: false, platform: 'linux', execPath: '/usr/bin/node',
+  nodeFlags: new Set(['--experimental-permission', '--disable-warning']), which: (p) => `/usr/bin/${p}`,
+};
 
-test('Node 20 gets --experimental-permission with one read grant per path and workers allowed', () => {
-  const plan = planLaunch({ ...base, nodeFlags: new Set(['--experimental-permission', '--disable-warning']) });
+test('Node 20 gets --experimental-permission with one read grant per REPL file, workers allowed, nothing for the snapshot cache', () => {
+  const plan = planLaunch(base);
   assert.deepEqual(plan.execArgv, [
     '--disallow-code-generation-from-strings',
     '--experimental-permission',
     '--allow-fs-read=/ext/dist/replProcess.js',
     '--allow-fs-read=/ext/dist/replWorker.js',
+    '--allow-fs-read=/ext/dist/esmGuardHooks.mjs',
     '--allow-fs-read=/ext/dist/pyodide/*',
-    '--allow-fs-read=/cache/pyodide-1.snapshot',
     '--allow-worker',
     '--disable-warning=ExperimentalWarning',
+    '--disable-warning=SecurityWarning',
   ]);
+  assert.equal(plan.command, '/usr/bin/node');
+  assert.deepEqual(plan.args, [...plan.execArgv, '/ext/dist/replProcess.js']);
   assert.deepEqual(plan.env, {});
   assert.deepEqual(plan.notes, []);
 });
@@ -34,7 +42,46 @@ test('under Electron the only environment variable is ELECTRON_RUN_AS_NODE', () 
   assert.deepEqual(planLaunch({ ...base, isElectron: true, nodeFlags: new Set() }).env, { ELECTRON_RUN_AS_NODE: '1' });
 });
 
-test('flag rejections are recognised in the child stderr', () => {
+test('on Linux the process runs in new user, network and mount namespaces, with socket folders emptied and no shell variables', () => {
+  const plan = planLaunch({ ...base, useOsIsolation: true });
+  assert.equal(plan.os.kind, 'linux-namespaces');
+  assert.equal(plan.command, '/usr/bin/unshare');
+  assert.deepEqual(plan.args.slice(0, 6), ['--user', '--map-root-user', '--net', '--mount', '--', '/usr/bin/sh']);
+  const script = plan.args[7]!;
+  assert.ok(plan.os.hidden.includes('/tmp'), 'the temporary folder (X11, VS Code and agent sockets) is hidden');
+  assert.match(script, /mount -t tmpfs .* '\/tmp'/);
+  assert.match(script, /unset PWD OLDPWD SHLVL _; exec "\$@"$/);
+  assert.deepEqual(plan.args.slice(8, 10), ['rlm-repl', '/usr/bin/node']);
+  assert.equal(plan.args.at(-1), '/ext/dist/replProcess.js');
+});
+
+test('a socket folder that holds the REPL files stays visible, and the plan says why', () => {
+  const plan = planLaunch({ ...base, useOsIsolation: true, distDir: '/tmp/build/dist' });
+  assert.ok(!plan.os.hidden.includes('/tmp'));
+  assert.ok(plan.os.notes.some((n) => /\/tmp stays visible: the REPL needs \/tmp\/build\/dist/.test(n)));
+});
+
+test('macOS uses sandbox-exec with a profile that denies the network; elsewhere, or without the tools, the layer is off with a reason', () => {
+  const mac = planLaunch({ ...base, useOsIsolation: true, platform: 'darwin' });
+  assert.equal(mac.os.kind, 'macos-sandbox');
+  assert.equal(mac.command, '/usr/bin/sandbox-exec');
+  assert.match(mac.args[1]!, /\(deny network\*\)/);
+  const windows = planLaunch({ ...base, useOsIsolation: true, platform: 'win32' });
+  assert.equal(windows.os.kind, 'none');
+  assert.equal(windows.command, '/usr/bin/node');
+  assert.match(windows.os.notes[0]!, /win32/);
+  const noUnshare = planLaunch({ ...base, useOsIsolation: true, which: () => undefined });
+  assert.equal(noUnshare.os.kind, 'none');
+  assert.match(noUnshare.os.notes[0]!, /unshare/);
+  const turnedOff = planLaunch(base);
+  assert.equal(turnedOff.os.kind, 'none');
+  assert.match(turnedOff.os.notes[0]!, /turned off because the REPL failed to start inside it/);
+});
+
+test('flag and sandbox rejections are recognised in the child stderr', () => {
   assert.equal(isFlagRejection('node: bad option: --permission'), true);
   assert.equal(isFlagRejection('SyntaxError: nope'), false);
+  assert.equal(isOsIsolationRejection('unshare: unshare failed: Operation not permitted'), true);
+  assert.equal(isOsIsolationRejection('sandbox-exec: sandbox_apply: Operation not permitted'), true);
+  assert.equal(isOsIsolationRejection('ReferenceError: x'), false);
 });

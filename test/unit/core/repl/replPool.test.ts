@@ -1,157 +1,151 @@
+// The pool that hands runs their REPL sessions: one never-used session per acquire, a spare started ahead
+// of need, every released session killed, and each session's sub-calls routed to whoever holds it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createBridgeRouter } from '../../../../src/core/loop/rlmRun';
 import { ReplPool } from '../../../../src/core/repl/replPool';
-import type { ReplSessionOptions } from '../../../../src/core/repl/replSession';
 import type { BridgeHandler, ReplSession } from '../../../../src/core/repl/replTypes';
+import { allLayersOn } from '../../../fakes/fakeProtections';
 
-function fakeSession(id: number, closed: number[], resets: number[] = []): ReplSession {
+type FakeSession = ReplSession & { name: string; call(): Promise<string[]> };
+
+function fakeSession(log: string[], name: string, bridge: BridgeHandler): FakeSession {
   return {
-    protections: {
-      separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true,
-      jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: [],
+    name,
+    protections: allLayersOn(),
+    bindContext: async () => {
+      throw new Error('unused');
     },
-    bindContext: () => Promise.reject(new Error('not used')),
-    execute: () => Promise.reject(new Error('not used')),
+    execute: async () => {
+      throw new Error('unused');
+    },
     interrupt: () => undefined,
     onOutput: () => () => undefined,
-    resetNamespace: async () => {
-      resets.push(id);
-    },
-    close: async () => {
-      closed.push(id);
-    },
+    close: async () => void log.push(`close ${name}`),
+    call: () => bridge({ kind: 'llm_query', prompts: ['p'], batched: false }, new AbortController().signal),
   };
 }
 
-function pool() {
+function pool(options: { spares?: number; gate?: (n: number) => Promise<void>; fail?: (n: number) => boolean } = {}) {
+  const log: string[] = [];
+  const sessions: FakeSession[] = [];
   let created = 0;
-  const closed: number[] = [];
-  const resets: number[] = [];
-  const p = new ReplPool({ session: { bridge: async () => [] }, create: async () => fakeSession(++created, closed, resets) });
-  return { p, closed, resets, created: () => created };
+  const p = new ReplPool({
+    createBridgeRouter,
+    ...(options.spares !== undefined ? { spares: options.spares } : {}),
+    create: async (bridge) => {
+      const n = ++created;
+      await options.gate?.(n);
+      if (options.fail?.(n)) throw new Error(`start ${n} failed`);
+      const s = fakeSession(log, `s${n}`, bridge);
+      sessions.push(s);
+      return s;
+    },
+  });
+  return { p, log, sessions, created: () => created };
 }
 
-test('nothing starts until the first acquire', async () => {
+test('nothing starts until the first acquire or prewarm', async () => {
   const { p, created } = pool();
   assert.equal(created(), 0);
   await p.acquire();
-  assert.equal(created(), 1);
-});
-
-test('a released reusable session is reset and handed out again; a non-reusable one is closed', async () => {
-  const { p, closed, resets, created } = pool();
-  const a = await p.acquire();
-  await p.release(a, true);
-  assert.deepEqual(resets, [1], 'the namespace is reset before the session is kept');
-  const again = await p.acquire();
-  assert.equal(again, a);
-  assert.equal(created(), 1);
-  await p.release(again, false);
-  assert.deepEqual(closed, [1]);
-  assert.deepEqual(resets, [1]);
-});
-
-test('a session that cannot reset its namespace is closed instead of shared', async () => {
-  const closed: number[] = [];
-  let created = 0;
-  const p = new ReplPool({
-    session: { bridge: async () => [] },
-    create: async () => {
-      const { resetNamespace: _unused, ...withoutReset } = fakeSession(++created, closed);
-      return withoutReset;
-    },
-  });
-  const a = await p.acquire();
-  await p.release(a, true);
-  assert.deepEqual(closed, [1]);
-  assert.notEqual(await p.acquire(), a);
-  assert.equal(created, 2);
-});
-
-test('a failed reset closes the session and the next acquire starts a new one', async () => {
-  const closed: number[] = [];
-  let created = 0;
-  const p = new ReplPool({
-    session: { bridge: async () => [] },
-    create: async () => ({ ...fakeSession(++created, closed), resetNamespace: () => Promise.reject(new Error('wedged')) }),
-  });
-  const a = await p.acquire();
-  await p.release(a, true);
-  assert.deepEqual(closed, [1]);
-  const b = await p.acquire();
-  assert.notEqual(b, a);
-  assert.equal(created, 2);
-});
-
-test('only one idle session is kept; the older one is closed', async () => {
-  const { p, closed } = pool();
-  const a = await p.acquire();
-  const b = await p.acquire();
-  await p.release(a, true);
-  await p.release(b, true);
-  assert.deepEqual(closed, [1]);
-  assert.equal(await p.acquire(), b);
-});
-
-test('prewarm starts one in the background and dispose closes everything', async () => {
-  const { p, closed, created } = pool();
-  p.prewarm();
-  p.prewarm();
-  const a = await p.acquire();
-  assert.equal(created(), 1);
-  p.prewarm();
+  assert.ok(created() >= 1);
   await p.dispose();
-  assert.deepEqual(closed.sort(), [1, 2]);
-  assert.ok(a);
-  await assert.rejects(p.acquire(), /disposed/);
 });
 
-test('each acquirer gets its own bridge routed to the shared session; release falls back to the default', async () => {
-  const bridges: BridgeHandler[] = [];
-  const closed: number[] = [];
-  const p = new ReplPool({
-    session: { bridge: async (call) => call.prompts.map(() => 'default') },
-    create: async (options: ReplSessionOptions) => {
-      bridges.push(options.bridge);
-      return fakeSession(bridges.length, closed);
+test('every acquire hands out a session no run has had, and release kills it instead of keeping it', async () => {
+  const { p, log } = pool();
+  const first = (await p.acquire()) as FakeSession;
+  await p.release(first);
+  assert.deepEqual(log, [`close ${first.name}`]);
+  const second = (await p.acquire()) as FakeSession;
+  assert.notEqual(second, first);
+  assert.notEqual(second.name, first.name);
+  await p.release(second);
+  await p.dispose();
+});
+
+test('a spare is started as soon as one is taken, so the next acquire does not wait for a start', async () => {
+  const { p, created } = pool({ spares: 1 });
+  p.prewarm();
+  assert.equal(created(), 1);
+  assert.equal(p.spareCount, 1);
+  const a = await p.acquire();
+  assert.equal(created(), 2, 'taking the spare started its replacement');
+  assert.equal(p.spareCount, 1);
+  const b = await p.acquire();
+  assert.notEqual(a, b);
+  assert.equal(p.leasedCount, 2);
+  await p.dispose();
+});
+
+test('an acquire while the spare is still starting waits for it instead of starting another', async () => {
+  let finish: () => void = () => {};
+  const { p, created } = pool({ spares: 1, gate: (n) => (n === 1 ? new Promise<void>((resolve) => (finish = resolve)) : Promise.resolve()) });
+  p.prewarm();
+  p.prewarm();
+  assert.equal(created(), 1, 'a second prewarm while the spare starts does nothing');
+  const acquiring = p.acquire();
+  finish();
+  const session = (await acquiring) as FakeSession;
+  assert.equal(session.name, 's1', 'acquire() took the spare that was starting');
+  await p.dispose();
+});
+
+test("each session's sub-calls reach the run that holds it, and none after release", async () => {
+  const { p, sessions } = pool({ spares: 0 });
+  const first = await p.acquire({ bridge: async () => ['from run 1'] });
+  const second = await p.acquire({ bridge: async () => ['from run 2'] });
+  assert.deepEqual(await sessions[0]!.call(), ['from run 1']);
+  assert.deepEqual(await sessions[1]!.call(), ['from run 2']);
+  assert.ok(p.routerOf(first));
+  await p.release(first);
+  assert.deepEqual(await sessions[0]!.call(), ['[ERROR] no run is using this REPL session']);
+  assert.equal(p.routerOf(first), undefined);
+  await p.release(second);
+  await p.dispose();
+});
+
+test('a spare that failed to start is reported, and the next acquire starts its own', async () => {
+  const errors: unknown[] = [];
+  const { p, created } = pool({ spares: 1, fail: (n) => n === 1 });
+  p.prewarm((error) => errors.push(error));
+  const session = await p.acquire();
+  assert.ok(session);
+  assert.equal(created() >= 2, true);
+  assert.match(String(errors[0]), /start 1 failed/);
+  await p.dispose();
+});
+
+test('an aborted acquire closes the session it got and throws the abort', async () => {
+  const { p, log } = pool({ spares: 0 });
+  const controller = new AbortController();
+  let finish: () => void = () => {};
+  const gated = new ReplPool({
+    createBridgeRouter,
+    spares: 0,
+    create: async (bridge) => {
+      await new Promise<void>((resolve) => (finish = resolve));
+      return fakeSession(log, 'late', bridge);
     },
   });
-  const call = { kind: 'llm_query' as const, prompts: ['q'], batched: false };
-  const signal = new AbortController().signal;
-  const a = await p.acquire({ bridge: async () => ['run A'] });
-  assert.deepEqual(await bridges[0]!(call, signal), ['run A']);
-  await p.release(a, true);
-  assert.deepEqual(await bridges[0]!(call, signal), ['default']);
-  const b = await p.acquire({ bridge: async () => ['run B'] });
-  assert.equal(b, a);
-  assert.deepEqual(await bridges[0]!(call, signal), ['run B']);
+  const acquiring = gated.acquire({ signal: controller.signal });
+  controller.abort(new Error('stopped'));
+  finish();
+  await assert.rejects(acquiring, /stopped/);
+  assert.deepEqual(log, ['close late']);
+  await gated.dispose();
+  await p.dispose();
 });
 
-test('an acquire aborted before it starts throws and starts nothing', async () => {
-  const { p, created } = pool();
-  const controller = new AbortController();
-  controller.abort();
-  await assert.rejects(p.acquire({ signal: controller.signal }), /abort/i);
-  assert.equal(created(), 0);
-});
-
-test('an acquire aborted while its session starts throws and keeps that session warm for the next one', async () => {
-  const closed: number[] = [];
-  const resets: number[] = [];
-  let created = 0;
-  const controller = new AbortController();
-  const p = new ReplPool({
-    session: { bridge: async () => [] },
-    create: async () => {
-      controller.abort(); // the caller gives up while the session is starting
-      return fakeSession(++created, closed, resets);
-    },
-  });
-  await assert.rejects(p.acquire({ signal: controller.signal }), /abort/i);
-  assert.equal(p.leasedCount, 0);
-  const next = await p.acquire();
-  assert.equal(created, 1, 'the session started for the aborted acquire is the one handed out next');
-  assert.deepEqual(resets, [1], 'its namespace was reset before it was kept');
-  assert.deepEqual(closed, []);
-  assert.ok(next);
+test('dispose closes leased sessions and spares, even one still starting, and refuses new acquires', async () => {
+  let finish: () => void = () => {};
+  const { p, log } = pool({ spares: 1, gate: (n) => (n === 2 ? new Promise<void>((resolve) => (finish = resolve)) : Promise.resolve()) });
+  const leased = (await p.acquire()) as FakeSession;
+  const disposing = p.dispose();
+  finish();
+  await disposing;
+  assert.ok(log.includes(`close ${leased.name}`));
+  assert.ok(log.includes('close s2'), 'the spare that was starting is closed once it has started');
+  await assert.rejects(p.acquire(), /shut down/);
 });

@@ -1,6 +1,7 @@
 // Shared set-up for the REPL tests: they run the real built bundles (run `npm run build` first; a missing
 // bundle fails the session start with a ReplStartError that says so).
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createReplSession } from '../../../../src/core/repl/replSession';
@@ -36,4 +37,57 @@ export function recordingBridge(): { handler: BridgeHandler; calls: BridgeCall[]
 
 export async function startSession(options: Partial<ReplSessionOptions> & { bridge?: BridgeHandler } = {}): Promise<ReplSession> {
   return createReplSession({ distDir, snapshotCacheDir: testSnapshotDir, bridge: options.bridge ?? recordingBridge().handler, ...options });
+}
+
+/**
+ * Python for a cell: walks the whole object graph, breadth first, from every object the collector
+ * tracks, sys.modules and the builtins, through every referent (untracked tuples and JsProxies
+ * included), and prints how many objects are JS-backed (their class derives from Pyodide's JsProxy or
+ * JsException). Slow (seconds), so only tests use it; the REPL's own probe walks types at C speed.
+ */
+export const FULL_GRAPH_WALK = `
+def _rlm_walk():
+    import gc, sys, builtins
+    def js_backed(t):
+        return any(c.__name__ in ('JsProxy', 'JsException') and str(getattr(c, '__module__', '')).startswith(('pyodide', '_pyodide')) for c in t.__mro__)
+    roots = gc.get_objects() + [sys.modules, vars(builtins)]
+    seen = set(map(id, roots))
+    level, found, kinds = roots, 0, {}
+    while level:
+        for o in level:
+            if js_backed(type(o)):
+                found += 1
+        nxt = []
+        for r in gc.get_referents(*level):
+            if id(r) not in seen:
+                seen.add(id(r))
+                nxt.append(r)
+        level = nxt
+    return found
+print('JS values:', _rlm_walk())
+del _rlm_walk
+`;
+
+export interface HostListener {
+  port: number;
+  /** Connections that reached it: a sandbox test expects none. */
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+/** A TCP listener on the host's loopback, counting whoever reaches it. */
+export async function hostListener(): Promise<HostListener> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    get connections() {
+      return connections;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -1,24 +1,72 @@
+// The sandbox record: layers assembled from what was probed and what the host saw, never from intent;
+// the rule that stops a run; and the reading of records written by earlier versions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emptyProtections, protectionsFrom } from '../../../../src/core/repl/sandboxProtections';
+import { blockingFailures, emptyProtections, protectionsFrom } from '../../../../src/core/repl/sandboxProtections';
+import { protectionsSummary, readProtections } from '../../../../src/core/repl/sandboxReport';
+import { planLaunch } from '../../../../src/core/repl/replLaunch';
+import type { LaunchInputs } from '../../../../src/core/repl/replLaunch';
 import type { ReadyInfo } from '../../../../src/core/repl/replProtocol';
 
+const held = (name: string) => ({ name, held: true, detail: 'held' });
 const ready: ReadyInfo = {
-  loadMode: 'snapshot', loadMs: 1, pyodideVersion: '1', snapshotKey: '1+k', permissionModel: false, jsGlobalsRestricted: true,
-  pyodideJsUnregistered: true, networkApisRemoved: true, codeGenerationFromStringsDisallowed: false, bridgeTransport: 'pipe', notes: ['from worker'],
+  loadMode: 'snapshot', loadMs: 1, pyodideVersion: '1', snapshotKey: '1+k', bridgeTransport: 'pipe', notes: ['from worker'],
+  pythonProbes: [held('import js')],
+  runtimeProbes: [held("require('node:net')"), { name: 'reading a host file (the Node binary)', held: false, detail: 'opened' }],
+  networkProbes: [held('TCP to the host')],
+  processProbes: [held('empty environment')],
+};
+const inputs: LaunchInputs = {
+  distDir: '/ext/dist', usePermissionModel: true, useOsIsolation: true, nodeFlags: new Set(['--experimental-permission']),
+  isElectron: false, platform: 'linux', execPath: '/usr/bin/node', which: (p) => `/usr/bin/${p}`,
 };
 
-test('protections mirror what the child found, and every gap gets a note', () => {
-  const p = protectionsFrom(ready, ['from plan'], { ELECTRON_RUN_AS_NODE: '1' });
-  assert.equal(p.permissionModel, false);
-  assert.equal(p.codeGenerationFromStringsDisallowed, false);
-  assert.equal(p.separateProcess, true);
-  assert.deepEqual(p.notes.slice(0, 2), ['from plan', 'from worker']);
-  assert.ok(p.notes.some((n) => n.includes('ELECTRON_RUN_AS_NODE')));
-  assert.ok(p.notes.some((n) => n.includes('code generation from strings is still allowed')));
+test('a layer is on only when every probe held, and the failing probe is kept with its detail', () => {
+  const p = protectionsFrom(ready, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
+  assert.deepEqual(p.layers.map((l) => [l.id, l.on]), [['python', true], ['runtime', false], ['os', true], ['process', true]]);
+  assert.deepEqual(p.notes, ['from worker']);
+  assert.match(protectionsSummary(p), /layer 2 OFF \(reading a host file \(the Node binary\): opened\); layers 1, 3, 4 on/);
+});
+
+test("the host's own canary overrides a process that claims it had no network", () => {
+  const p = protectionsFrom(ready, { plan: planLaunch(inputs), canaryReached: true, fresh: true });
+  const os = p.layers.find((l) => l.id === 'os');
+  assert.equal(os?.on, false);
+  assert.ok(os?.probes.some((x) => /canary listener saw this process/.test(x.name) && !x.held));
+});
+
+test('without an OS sandbox, layer 3 is off with the reason; a reused process turns layer 4 off', () => {
+  const p = protectionsFrom(ready, { plan: planLaunch({ ...inputs, platform: 'win32' }), canaryReached: false, fresh: false });
+  const os = p.layers.find((l) => l.id === 'os')!;
+  assert.equal(os.on, false);
+  assert.match(os.notes.join(' '), /win32.*offers no sandbox/);
+  assert.equal(p.layers.find((l) => l.id === 'process')?.on, false);
+});
+
+test('a run may start only when layer 1 and the network and stack-trace part of layer 2 held', () => {
+  const ok = protectionsFrom(ready, { plan: planLaunch(inputs), canaryReached: true, fresh: true });
+  assert.deepEqual(blockingFailures(ok), [], 'a reachable host (layer 3) or host files without the permission model do not block');
+  const leaky = protectionsFrom({ ...ready, runtimeProbes: [{ name: "import('node:net')", held: false, detail: 'loaded' }] }, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
+  assert.deepEqual(blockingFailures(leaky), ["runtime: import('node:net') (loaded)"]);
+  const bridged = protectionsFrom({ ...ready, pythonProbes: [{ name: 'no JS object reachable', held: false, detail: 'found JsProxy' }] }, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
+  assert.deepEqual(blockingFailures(bridged), ['python: no JS object reachable (found JsProxy)']);
+  assert.deepEqual(blockingFailures({ ...ok, layers: ok.layers.map((l) => ({ ...l, probes: [] })) }), ['python: not probed', 'runtime: not probed']);
 });
 
 test('before start nothing is claimed', () => {
   const p = emptyProtections();
-  assert.equal(Object.entries(p).filter(([k, v]) => k !== 'notes' && v === true).length, 0);
+  assert.equal(p.layers.filter((l) => l.on).length, 0);
+  assert.equal(p.layers.length, 4);
+});
+
+test("an earlier version's flat booleans read as claims, with layer 1 off and the reason given", () => {
+  const old = { separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true, jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: ['n'] };
+  const p = readProtections(old)!;
+  assert.equal(p.version, 2);
+  assert.equal(p.layers.every((l) => !l.on), true, 'nothing was probed then, so no layer is shown as on');
+  assert.match(p.layers[0]!.notes[0]!, /earlier version.*without probing/);
+  assert.ok(p.layers[0]!.probes.every((x) => x.detail === 'claimed by the record, not probed'));
+  assert.deepEqual(p.notes, ['n']);
+  assert.equal(readProtections('nonsense'), undefined);
+  assert.equal(readProtections({ version: 2, layers: [{ id: 'python', on: 'yes', probes: [{ name: 1 }] }] })!.layers[0]!.on, false, 'only a real true is on');
 });

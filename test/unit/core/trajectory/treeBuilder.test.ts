@@ -4,6 +4,7 @@ import type { EventRecord, RunEvent } from '../../../../src/core/trajectory/even
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import { cellNodeId, runNodeId, subCallNodeId, turnNodeId } from '../../../../src/core/trajectory/treeNodes';
 import { syntheticConfig, syntheticEvents } from '../../../fixtures/trajectories/generate';
+import { allLayersOn } from '../../../fakes/fakeProtections';
 
 let seq = 0;
 const rec = (event: RunEvent, ts = seq * 10): EventRecord => ({ ...event, seq: ++seq, ts } as EventRecord);
@@ -11,7 +12,7 @@ const usage = (i: number, o: number, c: number | null) => ({ inputTokens: i, out
 const started = (runId: string, extra: Partial<Extract<RunEvent, { type: 'run.started' }>> = {}): RunEvent => ({
   type: 'run.started', runId, depth: 0, question: 'q', config: syntheticConfig,
   context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 },
-  protections: { separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true, jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: [] },
+  protections: allLayersOn(),
   ...extra,
 });
 

@@ -12,6 +12,7 @@ import { searchRun } from '../../../../src/vscode/trajectory/runSearch';
 import type { RunChange } from '../../../../src/vscode/trajectory/trajectorySession';
 import { syntheticConfig, syntheticEvents } from '../../../fixtures/trajectories/generate';
 import { buildRun, hostileEvents, recorder, syntheticRun } from './runFixtures';
+import { allLayersOn } from '../../../fakes/fakeProtections';
 
 const totals = () => ({ inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, errors: 0, wallTimeMs: 0 });
 
@@ -70,8 +71,8 @@ describe('run projection', () => {
     assert.equal(header.rootModel, 'synthetic-root');
     assert.deepEqual(header.models, ['synthetic-sub']);
     assert.equal(header.maxDepth, 2);
-    assert.equal(header.protections.length, 7);
-    assert.ok(header.protections.every((p) => p.on));
+    assert.deepEqual(header.protections.map((p) => p.label.slice(0, 7)), ['Layer 1', 'Layer 2', 'Layer 3', 'Layer 4']);
+    assert.ok(header.protections.every((p) => p.on && p.probes.length > 0));
     assert.equal(header.observationMaxChars, syntheticConfig.observationMaxChars);
     assert.equal(header.problems.count, 1);
   });
@@ -176,7 +177,7 @@ describe('LiveFeed', () => {
     assert.equal(feed.root().runId, 'run-1');
     assert.equal(feed.isLive(), true);
     const r = recorder();
-    fake.emit(r.at({ type: 'run.started', runId: 'run-1', depth: 0, question: 'Q?', context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, config: syntheticConfig, protections: { separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: true, jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: [] } }));
+    fake.emit(r.at({ type: 'run.started', runId: 'run-1', depth: 0, question: 'Q?', context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, config: syntheticConfig, protections: allLayersOn() }));
     assert.equal(feed.root().question, 'Q?');
     feed.dispose();
   });

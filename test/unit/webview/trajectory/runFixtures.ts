@@ -3,6 +3,7 @@ import type { EventRecord, RunEvent } from '../../../../src/core/trajectory/even
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import type { RunNode } from '../../../../src/core/trajectory/treeTypes';
 import { syntheticConfig, syntheticEvents, type SyntheticOptions } from '../../../fixtures/trajectories/generate';
+import type { SandboxProtections } from '../../../../src/core/repl/replTypes';
 
 export function syntheticRun(opts: SyntheticOptions): RunNode {
   const builder = new TreeBuilder();
@@ -11,9 +12,16 @@ export function syntheticRun(opts: SyntheticOptions): RunNode {
   return builder.tree;
 }
 
-export const protections = {
-  separateProcess: true, emptyEnvironment: true, codeGenerationFromStringsDisallowed: true, permissionModel: false,
-  jsGlobalsRestricted: true, pyodideJsUnregistered: true, networkApisRemoved: true, notes: ['permission model needs Node 22'],
+/** Every layer on but the OS one, whose probe reached the host (as on a platform without namespaces). */
+export const protections: SandboxProtections = {
+  version: 2,
+  layers: [
+    { id: 'python', on: true, probes: [{ name: 'import js', held: true, detail: 'ModuleNotFoundError' }], notes: [] },
+    { id: 'runtime', on: true, probes: [{ name: "require('node:net')", held: true, detail: 'ERR_RLM_SANDBOX_DENIED' }], notes: [] },
+    { id: 'os', on: false, probes: [{ name: "TCP to the host's 127.0.0.1:1", held: false, detail: 'connected: the host was reachable' }], notes: ['this platform offers no sandbox'] },
+    { id: 'process', on: true, probes: [{ name: 'used by no other run', held: true, detail: 'started for this run' }], notes: [] },
+  ],
+  notes: [],
 };
 
 /** Numbers and timestamps events as the loop's emitter does. */

@@ -1,0 +1,7 @@
+// Under tsx (the unit tests), `import source from './x.py'` becomes require('./x.py'): give it the
+// file's text, as esbuild's text loader does in the bundles.
+const { readFileSync } = require('node:fs');
+
+require.extensions['.py'] = (module, filename) => {
+  module.exports = readFileSync(filename, 'utf8');
+};

@@ -1,0 +1,550 @@
+# The Python side of the RLM REPL: the names the model's code can call (context_meta, peek, search,
+# llm_query[_batched], rlm_query[_batched], SHOW_VARS, FINAL, FINAL_VAR, answer) and the cell runner.
+#
+# It runs in its own module namespace (sys.modules['_rlm_prelude']); the model's namespace is __main__.
+# Installing it holds no JavaScript object, so it runs before the memory snapshot is taken and a start
+# from the snapshot finds the API already built.
+#
+# Sandbox layer 1: Python reaches no JavaScript object. Everything this module sends out or receives
+# travels as bytes through one Emscripten device file (DEVICE_PATH), whose handlers live in the worker
+# (src/worker/pythonChannel.ts). Python holds only file descriptors, so there is no JS function in any
+# closure, default or frame for a cell to walk to. A request is one write(2) of an opcode byte and a
+# payload; a reply is a 4-byte big-endian length and that many bytes, read back with read(2).
+import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, builtins, gc
+import __main__
+
+DEVICE_PATH = '/dev/rlm'
+# Bound once, so a cell that rebinds os.write cannot intercept the prelude's own channel.
+_os_open, _os_close, _os_read, _os_write, _os_readv, _O_RDWR = os.open, os.close, os.read, os.write, os.readv, os.O_RDWR
+
+def _device_request(op, payload=b''):
+    """One request and its reply over the device; b'' when the operation has no reply."""
+    fd = _os_open(DEVICE_PATH, _O_RDWR)
+    try:
+        _os_write(fd, op + payload)
+        head = _os_read(fd, 4)
+        if len(head) < 4:
+            return b''
+        left = int.from_bytes(head, 'big')
+        parts = []
+        while left > 0:
+            chunk = _os_read(fd, left)
+            if not chunk:
+                raise OSError('the REPL channel closed in the middle of a reply')
+            parts.append(chunk)
+            left -= len(chunk)
+        return b''.join(parts)
+    finally:
+        _os_close(fd)
+
+def _device_read_into(op, buf):
+    """Sends `op` and reads its reply straight into `buf` (the context bytes: no second copy)."""
+    fd = _os_open(DEVICE_PATH, _O_RDWR)
+    try:
+        _os_write(fd, op)
+        head = _os_read(fd, 4)
+        size = int.from_bytes(head, 'big') if len(head) == 4 else -1
+        if size != len(buf):
+            raise OSError('the REPL channel offered %d bytes of context, expected %d' % (size, len(buf)))
+        view, got = memoryview(buf), 0
+        try:
+            while got < size:
+                n = _os_readv(fd, [view[got:]])
+                if n <= 0:
+                    raise OSError('the REPL channel closed after %d of %d context bytes' % (got, size))
+                got += n
+        finally:
+            view.release()
+    finally:
+        _os_close(fd)
+
+_MISSING = object()
+_PEEK_MAX_CHARS = 20_000
+_SEARCH_LINE_MAX = 300
+_META_FILES_MAX = 100
+_LINE_BLOCK = 1 << 12
+
+class ContextDict(dict):
+    """The dict form of context: read-only, so every follow-up question sees the same files."""
+    __slots__ = ()
+    def _read_only(self, *args, **kwargs):
+        raise TypeError('context is read-only; make a copy with dict(context) to change it')
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+    # Copies are plain, editable dicts (the values are immutable str, so a shallow copy is deep).
+    def __copy__(self):
+        return dict(self)
+    def __deepcopy__(self, memo):
+        return dict(self)
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+def _rlm_install():
+    capture_max_chars = 200_000
+    ns = __main__.__dict__
+    state = {'cell': 0, 'final': None, 'meta': {'type': 'none', 'total_chars': 0, 'file_count': 0}}
+    counter = [0]
+
+    def _count_replacement(exc):
+        counter[0] += 1
+        return ('\ufffd', exc.end)
+    codecs.register_error('rlm_count_replace', _count_replacement)
+
+    class Capture:
+        encoding = 'utf-8'
+        errors = 'strict'
+        def __init__(self, stream, cap):
+            self.stream, self.cap = stream, cap
+            self.opcode = b'E' if stream == 'stderr' else b'O'
+            self.parts, self.kept, self.total = [], 0, 0
+            self.pending, self.pending_len, self.last_flush = [], 0, time.monotonic()
+            self.flushed = False
+        def write(self, s):
+            if not isinstance(s, str):
+                raise TypeError('write() argument must be str, not ' + type(s).__name__)
+            n = len(s)
+            self.total += n
+            room = self.cap - self.kept
+            if room > 0 and n:
+                part = s if n <= room else s[:room]
+                self.parts.append(part)
+                self.kept += len(part)
+                self.pending.append(part)
+                self.pending_len += len(part)
+                now = time.monotonic()
+                if self.pending_len >= 16384 or now - self.last_flush >= 0.05 or not self.flushed:
+                    self.flush()
+            return n
+        def flush(self):
+            if self.pending:
+                _device_request(self.opcode, ''.join(self.pending).encode('utf-8', 'surrogatepass'))
+                self.pending, self.pending_len = [], 0
+                self.flushed = True
+            self.last_flush = time.monotonic()
+        def text(self):
+            return ''.join(self.parts)
+        def isatty(self): return False
+        def writable(self): return True
+        def readable(self): return False
+
+    def _flush_output():
+        # Show what the cell printed so far before it blocks on a sub-call or a sleep.
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, Capture):
+                stream.flush()
+
+    def _raise_if_interrupted(status):
+        if status:
+            raise KeyboardInterrupt('interrupted')
+
+    def _sleep(seconds):
+        if seconds < 0:
+            raise ValueError('sleep length must be non-negative')
+        _flush_output()
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            _raise_if_interrupted(_device_request(b'S', b'%d' % int(min(left, 0.25) * 1000.0)) == b'1')
+
+    def _bridge(call):
+        _flush_output()
+        reply = json.loads(_device_request(b'B', json.dumps(call).encode('utf-8', 'surrogatepass')))
+        if reply.get('interrupted'):
+            raise KeyboardInterrupt('interrupted while waiting for a sub-call')
+        n = len(call['prompts'])
+        if not reply.get('ok'):
+            return ['[ERROR] ' + str(reply.get('message', 'sub-call failed'))] * n
+        return [str(r) for r in reply['result']]
+
+    def _prompt_list(prompts, what):
+        if isinstance(prompts, (str, bytes)) or not hasattr(prompts, '__iter__'):
+            raise TypeError(what + ' expects a list of prompts, got ' + type(prompts).__name__)
+        return [str(p) for p in prompts]
+
+    def _check_model(model):
+        if model is not None and not isinstance(model, str):
+            raise TypeError('model must be a string or None')
+        return model
+
+    def _jsonable(value, what):
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as e:
+            raise TypeError(what + ' must be made of str, int, float, bool, None, list and dict: ' + str(e)) from None
+        return value
+
+    def llm_query(prompt, model=None):
+        """Ask a sub-model one question; returns its answer, or a string starting with "[ERROR] "."""
+        return _bridge({'kind': 'llm_query', 'prompts': [str(prompt)], 'model': _check_model(model), 'batched': False})[0]
+
+    def llm_query_batched(prompts, model=None):
+        """Ask many questions concurrently; answers come back in input order, failures as "[ERROR] ..." items."""
+        ps = _prompt_list(prompts, 'llm_query_batched')
+        if not ps:
+            return []
+        return _bridge({'kind': 'llm_query', 'prompts': ps, 'model': _check_model(model), 'batched': True})
+
+    def rlm_query(prompt, context=None):
+        """Run a recursive RLM over context (default: none); returns its answer or "[ERROR] ..."."""
+        return _bridge({'kind': 'rlm_query', 'prompts': [str(prompt)], 'contexts': [_jsonable(context, 'context')], 'batched': False})[0]
+
+    def rlm_query_batched(prompts, contexts=None):
+        """Run several recursive RLMs concurrently; one context per prompt (or None)."""
+        ps = _prompt_list(prompts, 'rlm_query_batched')
+        cs = [None] * len(ps) if contexts is None else list(contexts)
+        if len(cs) != len(ps):
+            raise ValueError('rlm_query_batched: %d prompts but %d contexts' % (len(ps), len(cs)))
+        if not ps:
+            return []
+        return _bridge({'kind': 'rlm_query', 'prompts': ps, 'contexts': [_jsonable(c, 'contexts') for c in cs], 'batched': True})
+
+    def _text_for(path, who):
+        ctx = reserved['context']
+        if isinstance(ctx, dict):
+            if path is None:
+                raise ValueError(who + ': context is a dict of files; pass path=<one of context.keys()>')
+            if path not in ctx:
+                raise KeyError(who + ': no file %r in context' % (path,))
+            return ctx[path]
+        if path is not None:
+            raise ValueError(who + ': context is a single str; call without path')
+        return ctx
+
+    def peek(start, end, path=None):
+        """Return context[start:end] (or context[path][start:end]), at most 20,000 characters."""
+        text = _text_for(path, 'peek')
+        start, end = max(0, int(start)), min(len(text), int(end))
+        if end <= start:
+            return ''
+        return text[start:min(end, start + _PEEK_MAX_CHARS)]
+
+    line_blocks = {}
+
+    def _line_blocks(text):
+        # Newlines before each 4K block, built once per text: counting from the start for every hit
+        # doubled the cost of a search over 50 MB, and 64K blocks still cost ~3 ms per 100 hits.
+        entry = line_blocks.get(id(text))
+        if entry is None or entry[0] is not text:
+            counts, total = [0], 0
+            for start in range(0, len(text), _LINE_BLOCK):
+                total += text.count('\n', start, start + _LINE_BLOCK)
+                counts.append(total)
+            entry = (text, counts)
+            line_blocks[id(text)] = entry
+        return entry[1]
+
+    def search(pattern, max_hits=100, path=None):
+        """Regex search over context: a list of {path, line (1-based), start, text (the line, clipped)}."""
+        rx = re.compile(pattern, re.MULTILINE) if isinstance(pattern, str) else pattern
+        ctx = reserved['context']
+        if isinstance(ctx, dict):
+            targets = [(path, _text_for(path, 'search'))] if path is not None else list(ctx.items())
+        else:
+            targets = [(None, _text_for(path, 'search'))]
+        hits = []
+        max_hits = int(max_hits)
+        for p, text in targets:
+            line, pos = 1, 0
+            blocks = _line_blocks(text) if len(text) > 4 * _LINE_BLOCK else None
+            for m in rx.finditer(text):
+                if len(hits) >= max_hits:
+                    return hits
+                s = m.start()
+                if blocks is None:
+                    line += text.count('\n', pos, s)
+                    pos = s
+                else:
+                    b = s // _LINE_BLOCK
+                    line = blocks[b] + text.count('\n', b * _LINE_BLOCK, s) + 1
+                ls = text.rfind('\n', 0, s) + 1
+                le = text.find('\n', s)
+                le = len(text) if le < 0 else le
+                if le - ls > _SEARCH_LINE_MAX:
+                    ls = max(ls, s - _SEARCH_LINE_MAX // 3)
+                    le = min(le, ls + _SEARCH_LINE_MAX)
+                hits.append({'path': p, 'line': line, 'start': s, 'text': text[ls:le]})
+        return hits
+
+    def context_meta():
+        """Type, size and file list of context (the same facts the root model was given)."""
+        return dict(state['meta'])
+
+    def SHOW_VARS():
+        """Print the variables defined so far, with their types and sizes."""
+        rows = []
+        for name, value in ns.items():
+            if name.startswith('__') or name in reserved:
+                continue
+            size = ''
+            try:
+                size = ' len=%d' % len(value)
+            except Exception:
+                pass
+            rows.append('%s: %s%s' % (name, type(value).__name__, size))
+        print('\n'.join(rows) if rows else '(no variables yet)')
+
+    def FINAL(answer):
+        """End the run with this answer."""
+        state['final'] = {'value': str(answer), 'via': 'FINAL'}
+        return state['final']['value']
+
+    def FINAL_VAR(name_or_value):
+        """End the run with the value of the variable named by the string, or with the value given."""
+        if isinstance(name_or_value, str):
+            name = name_or_value.strip()
+            if not name.isidentifier() or keyword.iskeyword(name):
+                raise ValueError('FINAL_VAR expects the name of a variable, got %r; use FINAL(text) to answer with text' % (name_or_value[:80],))
+            if name not in ns:
+                raise NameError('FINAL_VAR: no variable named %r is defined; assign it first or use FINAL(text)' % (name,))
+            value = ns[name]
+        else:
+            value = name_or_value
+        state['final'] = {'value': value if isinstance(value, str) else str(value), 'via': 'FINAL_VAR'}
+        return state['final']['value']
+
+    answer = {'content': '', 'ready': False}
+
+    class OutStore(dict):
+        # _out[n]: each cell's captured stdout, so later cells can slice it without printing again. Kept
+        # newest first up to 100 cells' worth at the capture limit in total, so a long run cannot grow the
+        # REPL's memory without end; a dropped entry says why instead of a bare KeyError.
+        def __init__(self):
+            super().__init__()
+            self.dropped = set()
+        def record(self, n, text):
+            self[n] = text
+            keep = 100 * capture_max_chars
+            total = sum(len(v) for v in self.values() if isinstance(v, str))
+            for old in list(self.keys()):
+                if total <= keep or old == n:
+                    break
+                value = dict.pop(self, old)
+                total -= len(value) if isinstance(value, str) else 0
+                self.dropped.add(old)
+        def clear(self):
+            dict.clear(self)
+            self.dropped.clear()
+        def __missing__(self, key):
+            if key in self.dropped:
+                raise KeyError('_out[%r] was dropped to bound memory (outputs are kept newest first, up to %d characters in all); recompute it' % (key, 100 * capture_max_chars))
+            raise KeyError(key)
+
+    out_store = OutStore()
+    reserved = {
+        'context': None, 'context_meta': context_meta, 'peek': peek, 'search': search,
+        'llm_query': llm_query, 'llm_query_batched': llm_query_batched,
+        'rlm_query': rlm_query, 'rlm_query_batched': rlm_query_batched,
+        'SHOW_VARS': SHOW_VARS, 'FINAL': FINAL, 'FINAL_VAR': FINAL_VAR,
+        'answer': answer, '_out': out_store,
+    }
+
+    def _no_process(*args, **kwargs):
+        raise OSError('starting processes is not available in the RLM sandbox')
+
+    def _no_exit(*args, **kwargs):
+        raise OSError('exiting the interpreter is not available in the RLM REPL; end the run with FINAL(answer)')
+
+    # Measured: past ~12,000 nested Python frames the wasm stack overflows and the REPL crashes (all
+    # variables lost); a RecursionError is the answer the model can act on, so the limit is capped.
+    max_recursion = 10_000
+    real_setrecursionlimit = sys.setrecursionlimit
+
+    def _setrecursionlimit(limit):
+        limit = int(limit)
+        if limit > max_recursion:
+            sys.stderr.write('[rlm] recursion limit capped at %d (asked for %d): deeper recursion would crash the REPL; use an explicit stack instead.\n' % (max_recursion, limit))
+        real_setrecursionlimit(min(limit, max_recursion))
+
+    def _harden():
+        # Conveniences and defence in depth only: the barriers are the layers in docs/security.md.
+        time.sleep = _sleep
+        sys.setrecursionlimit = _setrecursionlimit
+        signal.signal = _signal
+        os.system = _no_process
+        os.popen = _no_process
+        os._exit = os.abort = _no_exit
+        # A handler that ignores SIGINT would turn every soft timeout into a hard one (and lose state).
+        real_signal(signal.SIGINT, signal.default_int_handler)
+        for name in ('fork', 'forkpty', 'execv', 'execve', 'spawnv', 'spawnve', 'posix_spawn', 'posix_spawnp'):
+            if hasattr(os, name):
+                setattr(os, name, _no_process)
+        for mod in [m for m in sys.modules if m in ('js', 'pyodide_js') or m.startswith(('js.', 'pyodide_js.'))]:
+            sys.modules.pop(mod, None)
+        sub = sys.modules.get('subprocess')
+        if sub is not None:
+            sub.Popen = _no_process
+            sub.run = sub.call = sub.check_call = sub.check_output = sub.getoutput = sub.getstatusoutput = _no_process
+
+    def _restore():
+        restored = []
+        cur = ns.get('answer')
+        if cur is not answer and isinstance(cur, dict):
+            answer.update({k: cur[k] for k in ('content', 'ready') if k in cur})
+        for name, obj in reserved.items():
+            if ns.get(name) is not obj:
+                ns[name] = obj
+                restored.append(name)
+        return restored
+
+    def _format_error(e, type_name=None):
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.startswith('<cell-')]
+        lines = []
+        if frames:
+            lines.append('Traceback (most recent call last):\n')
+            lines.extend(traceback.format_list(frames))
+        lines.extend(traceback.format_exception_only(type(e), e))
+        return {'type': type_name or type(e).__name__, 'message': str(e), 'traceback': ''.join(lines)}
+
+    def _end_cell_timers():
+        # Nothing a cell arms may run after it (the worker also clears the JS timers behind these):
+        # interval timers and alarms are disarmed, and signal handlers other than the interrupt one go
+        # back to their defaults.
+        setitimer = getattr(signal, 'setitimer', None)
+        for which in ('ITIMER_REAL', 'ITIMER_VIRTUAL', 'ITIMER_PROF'):
+            if setitimer is not None and hasattr(signal, which):
+                try:
+                    setitimer(getattr(signal, which), 0)
+                except (OSError, ValueError):
+                    pass
+        alarm = getattr(signal, 'alarm', None)
+        if alarm is not None:
+            try:
+                alarm(0)
+            except (OSError, ValueError):
+                pass
+        for sig, handler in list(armed_handlers.items()):
+            if signal.getsignal(sig) is not handler:
+                continue
+            try:
+                signal.signal(sig, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+        armed_handlers.clear()
+
+    armed_handlers = {}
+    real_signal = signal.signal
+
+    def _signal(sig, handler):
+        # Remembered, so _end_cell_timers can put the default back without probing every signal.
+        previous = real_signal(sig, handler)
+        if sig != signal.SIGINT and callable(handler):
+            armed_handlers[sig] = handler
+        return previous
+
+    def bind(byte_length, layout_json):
+        # Binding again (same session, same user: a follow-up about another target) starts clean.
+        for name in [k for k in ns if k not in baseline and k not in reserved]:
+            del ns[name]
+        answer.clear()
+        answer.update({'content': '', 'ready': False})
+        out_store.clear()
+        state['final'] = None
+        reserved['context'] = None
+        ns['context'] = None
+        gc.collect()
+        layout = json.loads(layout_json)
+        buf = bytearray(int(byte_length))
+        _device_read_into(b'C', buf)
+        chars, repl = [], []
+        def decode(view):
+            counter[0] = 0
+            text = str(view, 'utf-8', 'rlm_count_replace')
+            chars.append(len(text))
+            repl.append(counter[0])
+            return text
+        if layout['kind'] == 'text':
+            ctx = decode(buf)
+            meta = {'type': 'str', 'total_chars': len(ctx), 'file_count': 1}
+        else:
+            mv = memoryview(buf)
+            ctx = ContextDict((f['path'], decode(mv[f['start']:f['end']])) for f in layout['files'])
+            mv.release()
+            files = [{'path': p, 'chars': len(t)} for p, t in ctx.items()]
+            meta = {'type': 'dict', 'total_chars': sum(chars), 'file_count': len(ctx),
+                    'files': files[:_META_FILES_MAX], 'files_omitted': max(0, len(files) - _META_FILES_MAX)}
+        del buf
+        meta['invalid_utf8_replacements'] = sum(repl)
+        state['meta'] = meta
+        line_blocks.clear()
+        reserved['context'] = ctx
+        ns['context'] = ctx
+        return json.dumps({'chars': chars, 'invalidUtf8Replacements': repl})
+
+    def run_cell(code):
+        state['cell'] += 1
+        n = state['cell']
+        fname = '<cell-%d>' % n
+        out, err = Capture('stdout', capture_max_chars), Capture('stderr', capture_max_chars)
+        before = set(ns)
+        state['final'] = None
+        error, interrupted = None, False
+        _harden()
+        sys.stdout, sys.stderr = out, err
+        try:
+            linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
+            tree = ast.parse(code, fname, 'exec')
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr):
+                last = ast.Expression(tree.body.pop().value)
+            exec(compile(tree, fname, 'exec'), ns)
+            if last is not None:
+                value = eval(compile(last, fname, 'eval'), ns)
+                if value is not None:
+                    print(repr(value))
+        except KeyboardInterrupt as e:
+            interrupted = True
+            error = _format_error(e, 'Interrupted')
+        except BaseException as e:
+            error = _format_error(e)
+        finally:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            # Also here, not only in _harden(): an interrupt that arrives before the next cell reaches
+            # _harden() must not meet a handler this cell set to ignore it.
+            real_signal(signal.SIGINT, signal.default_int_handler)
+            _end_cell_timers()
+        restored = _restore()
+        if restored:
+            err.write('[rlm] restored reserved name(s) %s: they belong to the REPL API; use other variable names.\n' % ', '.join(restored))
+        out.flush()
+        err.flush()
+        final = state['final']
+        if final is None and answer.get('ready'):
+            final = {'value': str(answer.get('content', '')), 'via': 'answer'}
+            answer['ready'] = False
+        out_text = out.text()
+        out_store.record(n, out_text)
+        new_vars = sorted(k for k in ns if k not in before and not k.startswith('__') and k not in reserved)
+        return json.dumps({'stdout': out_text, 'stderr': err.text(), 'stdoutChars': out.total, 'stderrChars': err.total,
+                           'error': error, 'newVariables': new_vars, 'final': final, 'outIndex': n,
+                           'interrupted': interrupted})
+
+    def recover():
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        _restore()
+
+    _harden()
+    _restore()
+    # What a fresh process holds before any cell: binding a new context returns to exactly this.
+    baseline = {k: v for k, v in ns.items() if k not in reserved}
+
+    def warm():
+        # One throwaway cell at start-up, so the first real cell does not pay for cold code paths; then
+        # the counters and names it left are put back, so the first real cell is cell 1.
+        run_cell('_rlm_warm = [1]\n_rlm_warm.clear()')
+        ns.pop('_rlm_warm', None)
+        out_store.clear()
+        state['cell'] = 0
+        for name in [k for k in linecache.cache if isinstance(k, str) and k.startswith('<cell-')]:
+            linecache.cache.pop(name, None)
+
+    def attach(max_chars):
+        nonlocal capture_max_chars
+        capture_max_chars = int(max_chars)
+
+    class Api:
+        pass
+    api = Api()
+    api.bind, api.run_cell, api.recover, api.warm, api.attach = bind, run_cell, recover, warm, attach
+    return api
