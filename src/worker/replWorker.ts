@@ -13,7 +13,7 @@ import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
 import { trackCellTimers } from './cellTimers';
 import { bootPyodide } from './pyodideBoot';
 import { PythonChannel } from './pythonChannel';
-import { lockDownRuntime } from './runtimeLockdown';
+import { lockDownRuntime, shimProcessBinding } from './runtimeLockdown';
 import type { RuntimeLockdown } from './runtimeLockdown';
 import { probeRuntime } from './runtimeProbe';
 import { createSyncHost } from './syncHost';
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
   const indexDir = boot.config.indexURL.startsWith('file:') ? fileURLToPath(boot.config.indexURL) : boot.config.indexURL;
   // Layer 2 first: nothing Pyodide or anything after it loads may reach the network.
   const lockdown: RuntimeLockdown | undefined = weaken.runtime ? undefined : lockDownRuntime({ esmHooksPath: join(__dirname, 'esmGuardHooks.mjs'), importableDir: dirname(join(indexDir, 'x')) });
+  if (!lockdown) shimProcessBinding();
   const timers = trackCellTimers();
   const interruptState = new Int32Array(boot.interruptBuffer);
   const bridgeState = new Int32Array(boot.bridgeBuffer);

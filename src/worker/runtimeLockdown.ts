@@ -83,6 +83,23 @@ function childProcessStub(): object {
   return Object.freeze(stub);
 }
 
+/**
+ * Pyodide's file system asks process.binding('constants'), which the permission model denies: this
+ * answers that one name and refuses the rest. Needed to boot at all, so tests that skip the lockdown
+ * install it alone (writable) with shimProcessBinding().
+ */
+function bindingShim(): (name: string) => unknown {
+  const constants = Object.freeze({ fs: fs.constants, os: os.constants });
+  return (name: string) => {
+    if (name === 'constants') return constants;
+    throw new ModuleDeniedError(`process.binding(${JSON.stringify(name)})`);
+  };
+}
+
+export function shimProcessBinding(): void {
+  Object.defineProperty(process, 'binding', { value: bindingShim(), writable: true, configurable: true });
+}
+
 export function lockDownRuntime(options: LockdownOptions): RuntimeLockdown {
   const problems: string[] = [];
   let phase: LockdownPhase = 'boot';
@@ -114,12 +131,7 @@ export function lockDownRuntime(options: LockdownOptions): RuntimeLockdown {
   if (getBuiltin) {
     freeze(proc, 'getBuiltinModule', (id: string) => (check(String(id)) === 'stub' ? stubFor(String(id)) : getBuiltin.call(process, id)));
   }
-  // Pyodide's file system asks process.binding('constants'), which the permission model denies.
-  const constants = Object.freeze({ fs: fs.constants, os: os.constants });
-  freeze(proc, 'binding', (name: string) => {
-    if (name === 'constants') return constants;
-    throw new ModuleDeniedError(`process.binding(${JSON.stringify(name)})`);
-  });
+  freeze(proc, 'binding', bindingShim());
   for (const name of ['_linkedBinding', 'dlopen', 'kill', '_kill', '_debugProcess', 'openStdin']) {
     if (name in proc) {
       freeze(proc, name, () => {

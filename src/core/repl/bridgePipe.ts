@@ -22,10 +22,18 @@ export class BridgeFrameError extends Error {
   }
 }
 
+/**
+ * Largest bridge frame the host accepts (a batch of prompts, or an rlm_query context): well above any
+ * real call, but a REPL that announces more is broken or hostile and is stopped before the host buffers it.
+ */
+export const MAX_BRIDGE_FRAME_BYTES = 1024 * 1024 * 1024;
+
 /** Splits a byte stream into frames; chunks may cut frames anywhere. Joins chunks once per frame. */
 export class FrameDecoder {
   private chunks: Buffer[] = [];
   private bytes = 0;
+
+  constructor(private readonly maxFrameBytes = MAX_BRIDGE_FRAME_BYTES) {}
 
   push(chunk: Buffer): unknown[] {
     this.chunks.push(chunk);
@@ -34,6 +42,7 @@ export class FrameDecoder {
     while (this.bytes >= 4) {
       if (this.chunks[0]!.length < 4) this.join();
       const length = this.chunks[0]!.readUInt32BE(0);
+      if (length > this.maxFrameBytes) throw new BridgeFrameError(`a frame of ${length} bytes is over the ${this.maxFrameBytes}-byte limit`);
       if (this.bytes < 4 + length) break;
       const all = this.join();
       const body = all.subarray(4, 4 + length).toString('utf8');

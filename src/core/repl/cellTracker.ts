@@ -62,9 +62,11 @@ export class CellTracker {
   finish(w: WorkerCellResult): void {
     if (this.settled) return;
     this.settled = true;
+    // The worker's figures are believed only up to the capture limit: a REPL whose code escaped the
+    // prelude could claim anything, and the host's memory must not depend on it.
     const result: CellResult = {
-      stdout: w.stdout,
-      stderr: w.stderr,
+      stdout: String(w.stdout).slice(0, this.captureMaxChars),
+      stderr: String(w.stderr).slice(0, this.captureMaxChars),
       stdoutChars: w.stdoutChars,
       stderrChars: w.stderrChars,
       newVariables: w.newVariables,

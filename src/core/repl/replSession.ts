@@ -11,7 +11,7 @@ import { BIND_BASE_MS, bindLimitMs, ChildRequests } from './childRequests';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, encodeContext, sameContextSource } from './contextEncoding';
 import { CellTracker } from './cellTracker';
 import { ReplChild } from './replChild';
-import { ReplClosedError, ReplCrashedError, ReplStartError, SandboxError } from './replErrors';
+import { ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, isOsIsolationRejection, planLaunch } from './replLaunch';
 import { SNAPSHOT_FD } from './replProtocol';
 import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replProtocol';
@@ -269,7 +269,18 @@ class PyodideReplSession implements ReplSession {
     const child = this.child;
     if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
     const base = this.options.bindTimeoutMs ?? BIND_BASE_MS;
-    return this.requests.bind(child, encoded, bindLimitMs(encoded.byteLength) - BIND_BASE_MS + base);
+    try {
+      return await this.requests.bind(child, encoded, bindLimitMs(encoded.byteLength) - BIND_BASE_MS + base);
+    } catch (error) {
+      if (error instanceof ReplHungError) {
+        // Killed by the time limit: forget it now, so the next call starts a new process instead of
+        // racing the old one's exit. Nothing is bound until a bind succeeds.
+        this.generation++;
+        this.child = undefined;
+        this.bound = undefined;
+      }
+      throw error;
+    }
   }
 
   /** Replaces the REPL process and rebinds `context`; variables are gone. */

@@ -32,6 +32,10 @@ function script(request: FakeModelRequest): string {
       ? fence('rs = rlm_query_batched([f"Helper {i}: say your number" for i in range(6)], contexts=[str(i) for i in range(6)])\nprint(rs)')
       : fence('FINAL(" ".join(rs))');
   }
+  if (question.includes('Question: Ask a slow child')) {
+    return turn === 0 ? fence('r = rlm_query("Think forever", "ctx")\nprint(r)') : fence('FINAL("parent gave up")');
+  }
+  if (question.includes('Question: Think forever')) return fence('import time\nwhile True:\n    time.sleep(0.1)');
   const helper = /Question: Helper (\d+)/.exec(question);
   if (helper) return fence(`FINAL("h${helper[1]}")`);
   return fence('FINAL("unexpected question")');
@@ -112,5 +116,21 @@ describe('RLM loop: recursion', () => {
     assert.equal(ofType(events, 'run.started').length, 1);
     assert.equal(ofType(events, 'fallback')[0]?.kind, 'depth-limit');
     model.server.setRespond(script);
+  });
+
+  it("a child run stopped by its parent cell's time limit says so, and is not recorded as the user's Stop", async () => {
+    const { events } = await runCollect({
+      question: 'Ask a slow child',
+      context: { kind: 'text', text: 'x' },
+      root: model.client,
+      repl,
+      limits: { cellTimeoutMs: 3000, maxIterations: 3 },
+    });
+    const child = ofType(events, 'run.finished').find((e) => e.runId !== events[0]?.runId && e.status !== 'completed');
+    assert.ok(child, 'the child run finished');
+    assert.equal(child.status, 'cancelled');
+    assert.equal(child.error?.kind, 'SubCallAbortedError');
+    assert.match(child.error?.message ?? '', /time limit and was interrupted/);
+    assert.doesNotMatch(child.error?.message ?? '', /by the user/);
   });
 });

@@ -43,6 +43,11 @@ describe('FrameDecoder', () => {
     assert.deepEqual(one, [{ x: 'y' }], 'byte by byte');
   });
 
+  it('refuses a frame that announces more than the limit, before buffering it', () => {
+    const decoder = new FrameDecoder(1024);
+    assert.throws(() => decoder.push(Buffer.from([0, 0, 4, 1])), /1025 bytes is over the 1024-byte limit/);
+  });
+
   it('refuses a body that is not JSON', () => {
     const frame = Buffer.concat([Buffer.from([0, 0, 0, 3]), Buffer.from('{{{')]);
     assert.throws(() => new FrameDecoder().push(frame), BridgeFrameError);
