@@ -20,7 +20,7 @@ import { openRunTrajectory } from './runTrajectory';
 import { createCliReplFactory } from './cliRepl';
 import { ProgressLine } from './progressLine';
 import type { ProgressStream } from './progressLine';
-import { describeEventForLog } from './eventNotes';
+import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 
 export interface AskDeps {
   env: Record<string, string | undefined>;
@@ -135,6 +135,12 @@ export async function runAsk(argv: string[], deps: AskDeps): Promise<number> {
         controller.abort();
       }
       progress?.update(record);
+      // A sandbox layer that is off is said plainly, even with --quiet: the user decides whether to trust the run.
+      const sandboxWarning = record.type === 'run.started' && record.depth === 0 ? sandboxWarningLine(record.protections) : undefined;
+      if (sandboxWarning) {
+        if (progress) progress.note(sandboxWarning);
+        else deps.stderr.write(`${sandboxWarning}\n`);
+      }
       const note = args.verbose ? describeEventForLog(record) : undefined;
       if (note && progress) progress.note(note);
       else if (note) say(note);

@@ -21,3 +21,10 @@ export function describeEventForLog(record: EventRecord): string | undefined {
       return undefined;
   }
 }
+
+/** "rlm: warning: sandbox layer 3 OFF (...)" when a layer of the run's REPL did not hold; undefined when all did. */
+export function sandboxWarningLine(raw: unknown): string | undefined {
+  const protections = readProtections(raw);
+  if (!protections || protections.layers.every((l) => l.on)) return undefined;
+  return `rlm: warning: sandbox ${protectionsSummary(protections)} (see docs/security.md)`;
+}

@@ -51,7 +51,8 @@ let worker: Worker | undefined;
 let pendingCallId: number | undefined;
 let captureMaxChars = 200_000;
 let relayed = { stdout: 0, stderr: 0 };
-let extraProbes: { networkProbes: SandboxProbe[]; processProbes: SandboxProbe[] } = { networkProbes: [], processProbes: [] };
+/** Layer 3's and 4's probes, run by this thread while the worker boots; `ready` waits for them. */
+let extraProbes: Promise<{ networkProbes: SandboxProbe[]; processProbes: SandboxProbe[] }> = Promise.resolve({ networkProbes: [], processProbes: [] });
 let readySent = false;
 
 function fromWorker(message: WorkerToChild): void {
@@ -71,12 +72,23 @@ function fromWorker(message: WorkerToChild): void {
   }
   if (message.type === 'ready') {
     readySent = true;
-    const info: ReadyInfo = { ...message.info, ...extraProbes };
-    message = { type: 'ready', info };
+    const worker = message.info;
+    // Messages after `ready` wait behind it, so nothing overtakes it while the probes finish.
+    relayQueue = relayQueue.then(() => extraProbes).then((probes) => {
+      const info: ReadyInfo = { ...worker, ...probes };
+      send({ type: 'ready', info });
+    });
+    return;
   }
-  send(message);
-  if (message.type === 'fatal') process.exit(1);
+  const outgoing = message;
+  relayQueue = relayQueue.then(() => {
+    send(outgoing);
+    if (outgoing.type === 'fatal') process.exit(1);
+  });
 }
+
+/** Keeps relayed messages in order behind `ready`, which may wait for this thread's own probes. */
+let relayQueue: Promise<void> = Promise.resolve();
 
 function replyToBridge(reply: BridgeReply): void {
   if (reply.callId !== pendingCallId) return; // cancelled or stale
@@ -109,8 +121,9 @@ function keepTail(stream: NodeJS.ReadableStream | null, label: string): void {
 async function start(message: Extract<HostToChild, { type: 'start' }>): Promise<void> {
   const { config } = message;
   captureMaxChars = config.captureMaxChars;
-  // Layer 3's probe needs the network module, so it runs before this thread's own lockdown.
-  extraProbes = { networkProbes: await probeNetwork(config.canary), processProbes: processProbes() };
+  const processed = processProbes();
+  // Layer 3's probe uses this thread's network module, in parallel with the worker's boot.
+  extraProbes = probeNetwork(config.canary).then((networkProbes) => ({ networkProbes, processProbes: processed }));
   freezeStackTraceApi();
   const boot: WorkerBootData & { bridgePort: typeof bridgeWorkerPort } = {
     config,

@@ -24,6 +24,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
     h.limitWarnings.length ? el('span', { className: 'badge warn', text: `limits: ${[...new Set(h.limitWarnings.map((w) => w.limit))].join(', ')}`, title: h.limitWarnings.map((w) => `${w.limit} ${w.value}/${w.max}`).join('\n') }) : null,
     h.error?.limit ? el('span', { className: 'badge error', text: `limit hit: ${h.error.limit}` }) : null,
     h.problems.count ? el('span', { className: 'badge warn', text: `${h.problems.count} file problem${h.problems.count === 1 ? '' : 's'}`, title: h.problems.first.join('\n') }) : null,
+    sandboxBadge(h.protections),
     live && h.status === 'running' ? iconButton('debug-stop', 'Stop the run', () => ctx.bridge.post({ type: 'stop' }), 'Stop') : null,
   ]);
   root.appendChild(statusLine);
@@ -88,3 +89,11 @@ function protectionItem(p: ProtectionView): HTMLElement {
   }
   return item;
 }
+
+/** A warning when a sandbox layer did not hold (details under "Run details and sandbox protections"). */
+function sandboxBadge(protections: ProtectionView[]): HTMLElement | null {
+  const off = protections.filter((p) => !p.on);
+  if (!protections.length || !off.length) return null;
+  return el('span', { className: 'badge warn', text: `sandbox: ${off.length} of ${protections.length} layers off`, title: off.map((p) => p.label).join('\n') });
+}
+

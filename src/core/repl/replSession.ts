@@ -55,6 +55,9 @@ export interface ReplSessionOptions {
 
 type LostReason = NonNullable<CellResult['restarted']>;
 
+/** What a REPL start needs in distDir (the package must ship each; a test checks the VSIX list). */
+export const REPL_FILES = ['replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/pyodide.asm.mjs', 'pyodide/python_stdlib.zip', 'pyodide/pyodide-lock.json'];
+
 export async function createReplSession(options: ReplSessionOptions): Promise<ReplSession> {
   const session = new PyodideReplSession(options);
   await session.start();
@@ -104,7 +107,7 @@ class PyodideReplSession implements ReplSession {
 
   async start(): Promise<void> {
     const began = performance.now();
-    for (const file of ['replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', join('pyodide', 'pyodide.asm.wasm')]) {
+    for (const file of REPL_FILES) {
       if (!existsSync(join(this.distDir, file))) {
         throw new ReplStartError(`the REPL files are missing: ${join(this.distDir, file)} does not exist (build with \`npm run build\` or pass distDir)`, '', null);
       }
