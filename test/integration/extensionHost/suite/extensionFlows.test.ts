@@ -2,7 +2,7 @@
 // every exclude source, refusals, and a full "Ask RLM about this file" run against a fake model
 // server, ending with the answer, a trajectory file on disk and the run in the history.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
 import type { FakeModelServer } from '../../../fakes/fakeServerTypes';
@@ -144,5 +144,11 @@ describe('RLM commands, settings and runs', function () {
     assert.ok(history.some((h) => h.runId === run.runId && h.question === 'How many lines?' && h.status === 'completed'));
     const requests = server.completionRequests.map((r) => r.rawBody).join('\n');
     assert.ok(!requests.includes('one\\ntwo\\nthree'), 'the file content never reaches the root model');
+    // The REPL the extension host started was probed, layer by layer, inside this VS Code.
+    const started = readFileSync(run.trajectoryPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type?: string; protections?: { version: number; layers: Array<{ id: string; on: boolean; probes: unknown[] }> } }).find((r) => r.type === 'run.started');
+    const layers = started?.protections?.layers ?? [];
+    assert.deepEqual(layers.map((l) => l.id), ['python', 'runtime', 'os', 'process']);
+    for (const layer of layers) assert.ok(layer.probes.length > 0, `layer ${layer.id} was probed`);
+    assert.ok(layers.filter((l) => l.id !== 'os').every((l) => l.on), `layers 1, 2 and 4 hold in VS Code: ${JSON.stringify(layers.map((l) => [l.id, l.on]))}`);
   });
 });
