@@ -86,12 +86,19 @@ async function main(): Promise<void> {
   let pythonProbes: SandboxProbe[];
   if (weaken.python) {
     pyodide.registerJsModule('js', globalThis);
-    pythonProbes = skipped('Python cut off from JavaScript');
   } else {
     // Layer 1: no JS object left where Python can reach it.
     pyodide.unregisterJsModule('js');
     pyodide.unregisterJsModule('pyodide_js');
     api.lock_down();
+  }
+  // From here on only what cells may use can be loaded. Layer 2's probe starts now: its import()
+  // attempts are answered by Node's loader thread while this thread walks Python's object graph.
+  lockdown?.enterCellPhase();
+  const runtimeProbing = lockdown ? probeRuntime((specifier) => import(specifier)) : Promise.resolve(skipped('REPL process locked down'));
+  if (weaken.python) {
+    pythonProbes = skipped('Python cut off from JavaScript');
+  } else {
     pythonProbes = parseProbes(api.probe(JSON.stringify(DISABLED_BUILTINS)));
     if (!pythonProbes[0]?.held) {
       // Something this Pyodide build holds that the known list missed: search for it, and probe again.
@@ -101,8 +108,7 @@ async function main(): Promise<void> {
     }
     if (booted.builtinPatch?.absent.length) notes.push(`not built into this Pyodide: ${booted.builtinPatch.absent.join(', ')}`);
   }
-  lockdown?.enterCellPhase();
-  const runtimeProbes = lockdown ? await probeRuntime((specifier) => import(specifier)) : skipped('REPL process locked down');
+  const runtimeProbes = await runtimeProbing;
 
   const info: ReadyInfo = {
     loadMode: booted.loadMode,
