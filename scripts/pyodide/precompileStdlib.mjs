@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * Imported before choosing what to compile, on top of what Pyodide imports at start: the prelude's
- * and its warm-up's modules (src/worker/preludeSource.ts, preludeInstall.ts) and ones cells often use.
+ * and its warm-up's modules (src/worker/python/*.py, preludeInstall.ts) and ones cells often use.
  * A module missing here still works; it is only compiled from source when first imported.
  */
 export const PRECOMPILED_IMPORTS = [
