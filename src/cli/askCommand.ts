@@ -172,6 +172,8 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       answer: result.answer ?? null,
       status: result.status,
       forced: result.forced,
+      ...(result.error ? { error: result.error } : {}),
+      ...(result.partial !== undefined ? { partial: result.partial } : {}),
       usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd },
       subCalls: totals.subCalls,
       iterations: totals.iterations,
@@ -181,10 +183,13 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
   } else if (code === EXIT.ok && result.answer !== undefined) {
     deps.stdout.write(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
   }
-  if (result.forced) say(`rlm: the iteration limit was reached; this is the model's best answer so far (trajectory: ${trajectory})`);
+  if (result.forced) say(`rlm: ${result.error?.message ?? 'a limit was reached'}; the answer above was given in the last turn it allowed (trajectory: ${trajectory})`);
   if (code !== EXIT.ok) {
     const why = result.error?.message ?? result.status;
-    deps.stderr.write(`rlm ask: ${result.status}: ${why}${result.answer ? ' (a partial answer is in the trajectory)' : ''} — trajectory: ${trajectory}\n`);
+    deps.stderr.write(`rlm ask: ${result.status}: ${why}; no answer — trajectory: ${trajectory}\n`);
+    if (result.partial !== undefined && !args.json) {
+      deps.stderr.write(`rlm ask: partial findings (the run's last output, not an answer):\n${result.partial}\n`);
+    }
   } else if (args.verbose) say(`rlm: trajectory: ${trajectory}`);
   return code;
 }

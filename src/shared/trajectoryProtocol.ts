@@ -46,6 +46,8 @@ export interface RunHeaderView {
   parentCallId?: string;
   question: TextPreview;
   answer?: TextPreview;
+  /** A run that ended without an answer: its last output, labelled as partial findings. */
+  partial?: TextPreview;
   status: ViewRunStatus;
   forced: boolean;
   error?: { kind: string; message: string; limit?: string };

@@ -25,7 +25,8 @@ export interface PreludeApi {
   run_cell(code: string): string;
   recover(): void;
   warm(): void;
-  attach(captureMaxChars: number): void;
+  /** Display limit per stream and cell; `_out` limits per cell and in all (docs/rlm-contract.md). */
+  attach(captureMaxChars: number, outCellChars?: number, outTotalChars?: number): void;
   /** isolation.py: cuts Python off from JS by emptying the holders Pyodide is known to leave. */
   lock_down(): string;
   /** isolation.py: the slow fallback that searches the whole object graph; returns a JSON report. */

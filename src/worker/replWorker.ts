@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot) });
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
-  api.attach(boot.config.captureMaxChars);
+  api.attach(boot.config.captureMaxChars, boot.config.outCellMaxChars, boot.config.outTotalMaxChars);
   // A cold load warmed the cell path while building the prelude; after a restore, run it once in this
   // process too, so the first real cell does not pay for cold code paths.
   if (booted.loadMode === 'snapshot') api.warm();

@@ -41,6 +41,14 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       ]),
     );
   }
+  if (!h.answer && h.partial) {
+    root.appendChild(
+      el('section', { className: 'partial-findings', attrs: { 'aria-label': 'Partial findings, not an answer' } }, [
+        el('div', { className: 'stat-label', text: 'No answer. Partial findings (the last output, not an answer)' }),
+        el('pre', { className: 'partial-text', text: h.partial.text }),
+      ]),
+    );
+  }
   const wall = (h.finishedAt ?? now) - h.startedAt;
   root.appendChild(
     el('div', { className: 'stats' }, [

@@ -1,7 +1,9 @@
 // Typed errors for turning paths into `context`. Each message says what to do next.
 import { formatBytes } from '../../shared/format';
+import type { ErrorKind, KindedError } from '../errorKind';
 
-export class ContextReadError extends Error {
+export class ContextReadError extends Error implements KindedError {
+  readonly errorKind: ErrorKind = 'invalid_context';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
@@ -29,6 +31,7 @@ export class BinaryFileError extends ContextReadError {
 
 /** The input is larger than the limit. `largest` lists the biggest parts, to help narrow the selection. */
 export class ContextTooLargeError extends ContextReadError {
+  override readonly errorKind: ErrorKind = 'context_too_large';
   constructor(
     readonly bytes: number,
     readonly limit: number,

@@ -1,7 +1,10 @@
 // Typed errors of the RLM loop. They carry data; the CLI and the VS Code adapter turn them into text.
+import { errorKindOf } from '../errorKind';
+import type { ErrorKind, KindedError } from '../errorKind';
 import type { LimitKind } from '../trajectory/events';
 
-export class LoopError extends Error {
+export class LoopError extends Error implements KindedError {
+  readonly errorKind: ErrorKind = 'internal';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
@@ -10,6 +13,7 @@ export class LoopError extends Error {
 
 /** A configured limit was reached. `spent` and `limit` are in the limit's own unit (see `unit`). */
 export class BudgetExceededError extends LoopError {
+  override readonly errorKind = 'limit';
   constructor(
     readonly limitKind: LimitKind,
     readonly spent: number,
@@ -21,6 +25,7 @@ export class BudgetExceededError extends LoopError {
 
 /** The caller's AbortSignal fired. */
 export class RunCancelledError extends LoopError {
+  override readonly errorKind = 'cancelled';
   constructor(readonly detail = 'cancelled by the user') {
     super(`Run cancelled: ${detail}`);
   }
@@ -28,6 +33,7 @@ export class RunCancelledError extends LoopError {
 
 /** A limit or option value that cannot work, e.g. a negative iteration count. */
 export class InvalidLimitError extends LoopError {
+  override readonly errorKind = 'config';
   constructor(
     readonly option: string,
     readonly value: unknown,
@@ -39,6 +45,7 @@ export class InvalidLimitError extends LoopError {
 
 /** A sub-call prompt the sub model cannot take; refused before anything is sent. */
 export class PromptTooLargeError extends LoopError {
+  override readonly errorKind = 'prompt_too_large';
   constructor(
     readonly estimatedTokens: number,
     readonly windowTokens: number,
@@ -53,13 +60,23 @@ export class PromptTooLargeError extends LoopError {
 
 /** The run-wide cap on sub-calls was reached; further sub-calls are refused. */
 export class SubCallLimitError extends LoopError {
+  override readonly errorKind = 'limit';
   constructor(readonly limit: number) {
-    super(`the run-wide limit of ${limit} sub-calls was reached; no more sub-calls are possible in this run`);
+    super(`the run's sub-call budget (${limit}) is spent; no more sub-calls will be made in this run, so answer from what you have`);
+  }
+}
+
+/** An empty or whitespace-only prompt: refused before anything is sent (it would be billed for nothing). */
+export class EmptyPromptError extends LoopError {
+  override readonly errorKind = 'empty_prompt';
+  constructor() {
+    super('the prompt is empty; nothing was sent');
   }
 }
 
 /** A single sub-call exceeded its own timeout. */
 export class SubCallTimeoutError extends LoopError {
+  override readonly errorKind = 'timeout';
   constructor(readonly timeoutMs: number) {
     super(`sub-call timed out after ${Math.round(timeoutMs / 1000)} s`);
   }
@@ -90,10 +107,9 @@ function formatAmount(kind: LimitKind, value: number): string {
   return String(value);
 }
 
-/** A short kind name for an unknown thrown value, used in events and `[ERROR]` strings. */
-export function errorKind(error: unknown): string {
-  if (error instanceof Error) return error.name && error.name !== 'Error' ? error.name : error.constructor.name;
-  return 'Error';
+/** The stable kind of anything thrown, for events and `[ERROR] <kind>: ...` strings (src/core/errorKind.ts). */
+export function errorKind(error: unknown): ErrorKind {
+  return errorKindOf(error);
 }
 
 export function errorMessage(error: unknown): string {

@@ -76,6 +76,8 @@ export interface RunResult {
   answer?: string;
   forced: boolean;
   error?: { kind: string; message: string; limit?: LimitKind };
+  /** Set when there is no answer: the last output, as partial findings (not an answer). */
+  partial?: string;
   totals: UsageTotals;
 }
 

@@ -1,8 +1,9 @@
-// Reads the root model's reply: which code block to run, and whether it finished in prose.
-// Models stray from the protocol often, so every variation accepted here is one seen in practice.
+// Reads the root model's reply: which code block runs, and whether it finished in prose. The rules are
+// docs/rlm-contract.md's "What runs"; models stray from the protocol often, so every variation accepted
+// here is one seen in practice.
 
 export interface CodeBlock {
-  /** The fence's info string, lower-cased: 'repl', 'python', 'py' or '' for a bare fence. */
+  /** The fence's info string, lower-cased: 'repl', 'python', 'py', 'python3' or '' for a bare fence. */
   lang: string;
   code: string;
   /** The fence was never closed (the reply was cut off); the code may be incomplete. */
@@ -12,43 +13,96 @@ export interface CodeBlock {
 export type ProseFinal = { kind: 'FINAL'; value: string } | { kind: 'FINAL_VAR'; name: string };
 
 export interface ParsedReply {
+  /** Every runnable block, in order (decorative wrapper fences removed). */
   blocks: CodeBlock[];
+  /** The block that runs: the first ```repl block; failing that the first Python or bare block. */
+  run?: CodeBlock;
+  /** Set when the block that runs is not a ```repl block: the model is told so. */
+  fallback?: 'python' | 'bare';
   /** FINAL(...) or FINAL_VAR(...) written outside any code block, at the start of a line. */
   proseFinal?: ProseFinal;
   /** The reply with every fenced block removed. */
   prose: string;
 }
 
-const RUNNABLE_LANGS = new Set(['repl', 'python', 'python3', 'py', '']);
-const FENCE_OPEN = /^[ \t]*```[ \t]*([A-Za-z0-9_+-]*)[^\n]*$/;
-const FENCE_CLOSE = /^[ \t]*```[ \t]*$/;
+const PYTHON_LANGS = new Set(['python', 'python3', 'py']);
+/** Info strings of an outer fence that only decorates the real block inside it. */
+const WRAPPER_LANGS = new Set(['', 'markdown', 'md', 'text', 'txt']);
+/** A trailing \r (CRLF replies) is allowed on fence lines; code and prose keep their line endings. */
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*$/;
 
-export function parseReply(text: string): ParsedReply {
-  const lines = text.split('\n');
-  const blocks: CodeBlock[] = [];
-  const proseLines: string[] = [];
+interface RawBlock {
+  lang: string;
+  body: string[];
+  unclosed: boolean;
+}
+
+function closes(line: string, fence: string): boolean {
+  const m = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?$/.exec(line);
+  return !!m && m[1]![0] === fence[0] && m[1]!.length >= fence.length;
+}
+
+/** Splits lines into prose and fenced blocks; a fence closes only with the same character, at least as long. */
+function scan(lines: string[]): { blocks: RawBlock[]; prose: string[] } {
+  const blocks: RawBlock[] = [];
+  const prose: string[] = [];
   let i = 0;
   while (i < lines.length) {
     const open = FENCE_OPEN.exec(lines[i] ?? '');
     if (!open) {
-      proseLines.push(lines[i] ?? '');
+      prose.push(lines[i] ?? '');
       i += 1;
       continue;
     }
-    const lang = (open[1] ?? '').toLowerCase();
+    const fence = open[1]!;
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !FENCE_CLOSE.test(lines[j] ?? '')) {
+    while (j < lines.length && !closes(lines[j] ?? '', fence)) {
       body.push(lines[j] ?? '');
       j += 1;
     }
-    const unclosed = j >= lines.length;
-    if (RUNNABLE_LANGS.has(lang)) blocks.push({ lang, code: dedent(body.join('\n')), unclosed });
+    blocks.push({ lang: (open[2] ?? '').toLowerCase(), body, unclosed: j >= lines.length });
     i = j + 1;
   }
+  return { blocks, prose };
+}
+
+/**
+ * A wrapper fence around a real block. Either properly nested (````` ````\n```repl ... ```\n```` `````),
+ * or sloppy: an outer ``` whose first line opens ```repl, so the inner close ended the outer block and
+ * the code is the rest of its body.
+ */
+function unwrap(block: RawBlock): CodeBlock[] | undefined {
+  if (!WRAPPER_LANGS.has(block.lang)) return undefined;
+  const first = block.body.findIndex((l) => l.trim() !== '');
+  const inner = first >= 0 ? FENCE_OPEN.exec(block.body[first] ?? '') : null;
+  if (!inner) return undefined;
+  const nested = scan(block.body);
+  const runnable = nested.blocks.flatMap((b) => toCodeBlocks(b));
+  if (runnable.length > 0 && nested.blocks.some((b) => !b.unclosed)) return runnable;
+  const lang = (inner[2] ?? '').toLowerCase();
+  if (lang !== 'repl' && !PYTHON_LANGS.has(lang)) return undefined;
+  return [{ lang, code: dedent(block.body.slice(first + 1).join('\n')), unclosed: block.unclosed }];
+}
+
+function toCodeBlocks(block: RawBlock): CodeBlock[] {
+  const unwrapped = unwrap(block);
+  if (unwrapped) return unwrapped;
+  if (block.lang !== 'repl' && block.lang !== '' && !PYTHON_LANGS.has(block.lang)) return [];
+  return [{ lang: block.lang, code: dedent(block.body.join('\n')), unclosed: block.unclosed }];
+}
+
+export function parseReply(text: string): ParsedReply {
+  const { blocks: raw, prose: proseLines } = scan(text.split('\n'));
+  const blocks = raw.flatMap(toCodeBlocks).filter((b) => b.code.trim() !== '');
   const prose = proseLines.join('\n');
   const proseFinal = findProseFinal(prose);
-  return { blocks: blocks.filter((b) => b.code.trim() !== ''), prose, ...(proseFinal ? { proseFinal } : {}) };
+  const repl = blocks.find((b) => b.lang === 'repl');
+  const python = blocks.find((b) => PYTHON_LANGS.has(b.lang));
+  const bare = blocks.find((b) => b.lang === '');
+  const run = repl ?? python ?? bare;
+  const fallback = repl ? undefined : python ? 'python' : bare ? 'bare' : undefined;
+  return { blocks, prose, ...(run ? { run } : {}), ...(fallback ? { fallback } : {}), ...(proseFinal ? { proseFinal } : {}) };
 }
 
 /** FINAL_VAR(name) / FINAL(text) at the start of a line; a mention inside a sentence does not count. */

@@ -32,10 +32,10 @@ export function systemPrompt(facts: PromptFacts): string {
     '```repl',
     '# your Python code',
     '```',
-    'Only the first block of a reply runs. Variables persist between turns. You see at most',
+    'Only the first ```repl block of a reply runs. Variables persist between turns. You see at most',
     `${formatCount(facts.observationMaxChars)} characters of a cell's output (its head and tail, with the true length),`,
-    'so print summaries, counts and short slices rather than large text. A cell\'s full output stays in',
-    '`_out[n]` for later slicing.',
+    'so print summaries, counts and short slices rather than large text. The whole output of cell n stays',
+    'in `_out[n]` for later slicing.',
     '',
     'Available in the REPL:',
     '- `context`: a str, or a dict mapping file path to file text for several files.',
@@ -50,12 +50,14 @@ export function systemPrompt(facts: PromptFacts): string {
     '',
     'Sub-calls see only the prompt you give them. Pass them slices you have chosen (a chunk, a file, the',
     `lines around a search hit), never the whole \`context\`. A sub model can take ${subChars} per prompt`,
-    `and replies with at most ${formatCount(facts.subMaxTokens)} tokens. A failed sub-call returns a string starting with "[ERROR]".`,
+    `and replies with at most ${formatCount(facts.subMaxTokens)} tokens. A failed sub-call returns "[ERROR] <kind>: <why>" for`,
+    'that item (kinds such as limit, timeout, connection); an empty prompt is refused in your code.',
     '',
     'To finish, do one of these inside a code block:',
-    '- `FINAL("your answer")` with the answer text;',
+    '- `FINAL("your answer")` with the answer text (it stops the cell: code after it does not run);',
     '- `FINAL_VAR(name)` (or `FINAL_VAR("name")`) to answer with the value of a variable you built;',
     '- set `answer["content"] = ...` and then `answer["ready"] = True`.',
+    'If a limit is reached you get one last turn to answer from what you have. Printed output is never taken as the answer.',
     '',
     'Do not finish on your first turn: look at the data first and check your answer against it.',
     `You have ${facts.maxIterations} turns. Write the final answer for a human reader, in plain text or markdown.`,
@@ -116,11 +118,22 @@ export const EMPTY_FINAL_MESSAGE =
 export const FINAL_IN_PROSE_MESSAGE = (kind: 'FINAL' | 'FINAL_VAR'): string =>
   `${kind}(...) was written outside a code block; it was accepted. Next time call it inside a \`\`\`repl block.`;
 
-export function forcedFinalPrompt(maxIterations: number): string {
-  return (
-    `You have used all ${maxIterations} turns, so no more code will run. From what you have found so far, ` +
-    'reply now with your best answer as FINAL("...") on its own line. Say plainly what you could not verify.'
-  );
+export const FALLBACK_BLOCK_MESSAGE = (kind: 'python' | 'bare'): string =>
+  `Your reply had no \`\`\`repl block, so its first ${kind === 'python' ? '```python' : 'unlabelled ```'} block ran instead. Label the code to run as \`\`\`repl.`;
+
+/** The last turn after a limit (docs/rlm-contract.md, "What each limit does"). */
+export function lastTurnPrompt(limit: { limitKind: string; limit: number; message: string }): string {
+  const what: Record<string, string> = {
+    iterations: `You have used all ${limit.limit} turns.`,
+    subCalls: `The run has used all ${limit.limit} of its sub-calls: llm_query and rlm_query now only return "[ERROR] limit: ...".`,
+    consecutiveErrors: `Your last ${limit.limit} turns all ended in errors.`,
+  };
+  return [
+    what[limit.limitKind] ?? `${limit.message}.`,
+    'This is your last turn. Answer now from what you have already found: one ```repl block that ends with',
+    'FINAL("...") or FINAL_VAR(name) (your variables are still there), or FINAL("...") on its own line.',
+    'Say plainly what you could not verify.',
+  ].join('\n');
 }
 
 /** Used when a reply is kept in the history without its code (prose-only turns). */

@@ -4,10 +4,10 @@
 import type { ContextMetadata, ContextSource, TargetDescription } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
 import type { CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
-import type { EventOf } from '../trajectory/events';
+import type { EventOf, LimitKind } from '../trajectory/events';
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
-import { BudgetExceededError, LoopError } from './loopErrors';
+import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
 import type { BridgeRouter, RunResult } from './loopTypes';
 import { buildObservation, isErrorCell } from './observation';
 import { forcedAnswerText, parseReply } from './parseResponse';
@@ -34,12 +34,15 @@ export interface RunInput {
   parent?: { runId: string; cellId: string; callId: string };
 }
 
-/** Longest "answer-like" output kept as the partial result of a run that ends early. */
+/** Longest output kept as the partial findings of a run that ends without an answer (never an answer). */
 const PARTIAL_MAX_CHARS = 4000;
 /** Prose-only replies are kept in the history, clipped, so the model sees what it said. */
 const PROSE_HISTORY_MAX_CHARS = 1500;
 
 type Answer = { text: string; via: EventOf<'answer'>['via'] };
+
+/** Limits after which the root can still be asked once more: they spend nothing the final turn needs. */
+const FINAL_TURN_LIMITS = new Set<LimitKind>(['iterations', 'subCalls', 'consecutiveErrors']);
 
 export async function executeRun(tree: RunTree, input: RunInput): Promise<RunResult> {
   return new RunDriver(tree, input).execute();
@@ -50,6 +53,8 @@ class RunDriver {
   private cellId = '';
   private history: ChatMessage[] = [];
   private partial?: string;
+  /** The latest non-empty answer["content"] the cells left, offered when a limit ends the run. */
+  private draft?: string;
   private started = false;
   private release?: () => Promise<void>;
   private readonly cleanups: Array<() => void | Promise<void>> = [];
@@ -68,24 +73,31 @@ class RunDriver {
       this.emitStarted(metadata, protections);
       const facts = this.promptFacts();
       this.history = prompts.initialMessages(facts, this.input.question, metadata, this.input.priorTurns);
-      answer = await this.turns();
-      if (answer) outcome = { status: 'completed' };
+      const ended = await this.turns();
+      answer = ended.answer;
+      if (!ended.limit) outcome = { status: 'completed' };
       else {
-        forced = true;
-        answer = await this.forcedFinal();
-        const limit = new BudgetExceededError('iterations', this.tree.limits.maxIterations, this.tree.limits.maxIterations);
-        outcome = { status: 'forced', error: { kind: 'BudgetExceededError', message: limit.message, limit: 'iterations' } };
+        // A limit ended the turns: answered in the last turn it allowed (forced), or not at all.
+        forced = answer !== undefined;
+        const error = { kind: errorKind(ended.limit), message: ended.limit.message, limit: ended.limit.limitKind };
+        outcome = { status: answer ? 'forced' : 'limit', error };
       }
     } catch (error) {
       outcome = outcomeOf(error, this.input.signal);
-      if (this.partial !== undefined) answer = { text: this.partial, via: 'partial' };
+      if (outcome.status === 'limit' && this.draft) {
+        // No turn was possible (time, tokens, cost): the answer the cells were assembling, marked as such.
+        answer = { text: this.draft, via: 'draft' };
+        forced = true;
+      }
     }
     const { runId } = this.input;
+    // Printed output is never an answer: it is kept, labelled, as the run's partial findings.
+    const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
     if (answer) this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
     const totals = this.input.meter.totals(this.tree.now());
-    this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), totals });
+    this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
     await this.close();
-    return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), totals };
+    return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals };
   }
 
   /** Acquires (or adopts) a session routed to this run's sub-call handler, and binds `context`. */
@@ -161,26 +173,36 @@ class RunDriver {
     };
   }
 
-  /** The turns; returns the answer, or undefined when the iteration limit is reached. */
-  private async turns(): Promise<Answer | undefined> {
+  /**
+   * The turns. Ends with the answer, or with the limit that stopped them; after a limit that leaves a
+   * root call possible, the model gets one last turn told so (and its answer, if any, is the run's).
+   */
+  private async turns(): Promise<{ answer?: Answer; limit?: BudgetExceededError }> {
     const { limits } = this.tree;
     let errorTurns = 0;
-    for (let turn = 1; turn <= limits.maxIterations; turn++) {
-      this.checkLimits();
+    for (let turn = 1; ; turn++) {
+      const limit =
+        turn > limits.maxIterations
+          ? new BudgetExceededError('iterations', limits.maxIterations, limits.maxIterations)
+          : errorTurns >= limits.maxConsecutiveErrors
+            ? new BudgetExceededError('consecutiveErrors', errorTurns, limits.maxConsecutiveErrors)
+            : this.checkLimits();
+      if (limit) {
+        if (!FINAL_TURN_LIMITS.has(limit.limitKind)) throw limit;
+        return { limit, ...(await this.lastTurn(turn, limit)) };
+      }
       this.tree.events.emit({ type: 'turn.started', runId: this.input.runId, turn });
       const completion = await this.callRoot(turn, false);
       this.input.meter.iterations += 1;
       const step = await this.takeTurn(turn, completion.text);
-      if (step.answer) return step.answer;
+      if (step.answer) return { answer: step.answer };
       errorTurns = step.errorTurn ? errorTurns + 1 : 0;
-      if (errorTurns >= limits.maxConsecutiveErrors) throw new BudgetExceededError('consecutiveErrors', errorTurns, limits.maxConsecutiveErrors);
     }
-    return undefined;
   }
 
   private async takeTurn(turn: number, text: string): Promise<{ answer?: Answer; errorTurn: boolean }> {
     const parsed = parseReply(text);
-    const first = parsed.blocks[0];
+    const first = parsed.run;
     if (!first) {
       if (parsed.proseFinal) return this.proseFinal(turn, parsed.proseFinal, text);
       this.notice(turn, 'no-code-block', prompts.NO_CODE_BLOCK_MESSAGE);
@@ -189,6 +211,11 @@ class RunDriver {
       return { errorTurn: true };
     }
     const notes: string[] = [];
+    if (parsed.fallback) {
+      const message = prompts.FALLBACK_BLOCK_MESSAGE(parsed.fallback);
+      this.notice(turn, parsed.fallback === 'python' ? 'python-block' : 'bare-block', message);
+      notes.push(message);
+    }
     if (parsed.blocks.length > 1) {
       const message = prompts.EXTRA_BLOCKS_MESSAGE(parsed.blocks.length);
       this.notice(turn, 'extra-code-blocks', message);
@@ -239,30 +266,42 @@ class RunDriver {
     return { text: cell.final.value, via: cell.final.via };
   }
 
-  private async forcedFinal(): Promise<Answer> {
-    const { limits } = this.tree;
-    const turn = limits.maxIterations + 1;
-    this.checkLimits();
-    this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'forced-answer', detail: `iteration limit (${limits.maxIterations}) reached: asking the root for its best answer` });
+  /**
+   * One more root turn after a limit: the model is told which limit and that this is its last turn.
+   * Its code block runs (sub-calls in it fail with the limit's error), so it can answer from the
+   * variables it built; a FINAL in prose counts too, and so does a reply in plain prose, as its best answer.
+   */
+  private async lastTurn(turn: number, limit: BudgetExceededError): Promise<{ answer?: Answer }> {
+    this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'forced-answer', detail: `${limit.message}: asking the root for its answer in one last turn` });
     this.tree.events.emit({ type: 'turn.started', runId: this.input.runId, turn });
-    this.history.push({ role: 'user', content: prompts.forcedFinalPrompt(limits.maxIterations) });
+    // Merged into the observation before it: some chat templates refuse two user turns in a row.
+    const previous = this.history.at(-1);
+    if (previous?.role === 'user') previous.content = `${previous.content}\n\n${prompts.lastTurnPrompt(limit)}`;
+    else this.history.push({ role: 'user', content: prompts.lastTurnPrompt(limit) });
     const completion = await this.callRoot(turn, true);
-    const final = forcedAnswerText(completion.text);
-    if (final.kind === 'FINAL_VAR') {
-      const cell = await this.runCell(turn, `FINAL_VAR(${JSON.stringify(final.name)})`);
-      if (cell.final?.value.trim()) return { text: cell.final.value, via: 'forced' };
-    } else if (final.value.trim()) {
-      return { text: final.value, via: 'forced' };
+    const parsed = parseReply(completion.text);
+    const block = parsed.run;
+    if (block) {
+      const cell = await this.runCell(turn, block.code);
+      const final = this.acceptFinal(turn, cell);
+      if (final) return { answer: { text: final.text, via: 'forced' } };
     }
-    return { text: this.partial ?? completion.text, via: 'forced' };
+    if (parsed.proseFinal?.kind === 'FINAL_VAR') {
+      const cell = await this.runCell(turn, `FINAL_VAR(${JSON.stringify(parsed.proseFinal.name)})`);
+      return cell.final?.value.trim() ? { answer: { text: cell.final.value, via: 'forced' } } : {};
+    }
+    if (parsed.proseFinal?.value.trim()) return { answer: { text: parsed.proseFinal.value, via: 'forced' } };
+    // Prose written as the answer counts; a reply that was only code (already run above) does not.
+    if (!block && parsed.prose.trim()) return { answer: { text: parsed.prose.trim(), via: 'forced' } };
+    return {};
   }
 
-  private checkLimits(): void {
+  /** The first exceeded run-wide limit, if any (warnings are emitted on the way); the signal still throws. */
+  private checkLimits(): BudgetExceededError | undefined {
     const { budget, events } = this.tree;
     for (const warning of budget.newWarnings()) events.emit({ type: 'limit.warning', runId: this.input.runId, ...warning });
-    const exceeded = budget.exceeded();
-    if (exceeded) throw exceeded;
     if (this.input.signal.aborted) throw this.input.signal.reason;
+    return budget.exceeded();
   }
 
   private async callRoot(turn: number, forcedFinal: boolean): Promise<Completion> {
@@ -275,10 +314,10 @@ class RunDriver {
     this.cellId = this.tree.newId('cell');
     const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code);
     if (cell.stdout.trim()) this.partial = prompts.clip(cell.stdout.trim(), PARTIAL_MAX_CHARS);
-    // A cancelled or limited run must not go on to the next turn on an interrupted cell.
+    if (cell.answerDraft?.trim()) this.draft = cell.answerDraft;
+    // A cancelled run must not go on to the next turn on an interrupted cell. A limit reached during
+    // the cell is taken up at the next turn, which may be a last turn.
     if (this.input.signal.aborted) throw this.input.signal.reason;
-    const exceeded = this.tree.budget.exceeded();
-    if (exceeded && !cell.final) throw exceeded;
     return cell;
   }
 

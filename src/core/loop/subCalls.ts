@@ -8,7 +8,7 @@ import type { ModelClient, TokenUsage } from '../models/modelTypes';
 import { boundedMap, linkSignals } from './boundedMap';
 import { childContextSource } from './childContext';
 import { CHILD_RUN_CONCURRENCY, modelRef } from './limits';
-import { errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
+import { EmptyPromptError, errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
 import type { RunResult } from './loopTypes';
 import type { RunTree } from './runTree';
 import { UsageMeter, ZERO_USAGE } from './usageMeter';
@@ -92,7 +92,9 @@ async function runLlmQuery(
   fallback?: 'depth-limit',
 ): Promise<string> {
   const { tree } = scope;
-  if (!tree.budget.reserveSubCall()) return `[ERROR] ${new SubCallLimitError(tree.limits.maxSubCalls).message}`;
+  // The prelude refuses empty prompts in Python; a cell writing to the REPL device itself meets this.
+  if (!prompt.trim()) return errorText(new EmptyPromptError());
+  if (!tree.budget.reserveSubCall()) return errorText(new SubCallLimitError(tree.limits.maxSubCalls));
   const callId = tree.newId('call');
   scope.meter.addSubCall();
   tree.events.emit({
@@ -118,7 +120,7 @@ async function runLlmQuery(
       latencyMs: tree.now() - started,
       ...(fallback ? { fallback } : {}),
     });
-    return response ?? `[ERROR] ${errorKind(error)}: ${errorMessage(error)}`;
+    return response ?? errorText(error);
   };
   const window = client.contextWindowTokens;
   const estimated = estimateTokens(prompt);
@@ -138,7 +140,8 @@ async function runLlmQuery(
     return finish(completion.text, undefined, completion.usage);
   } catch (error) {
     // The SDK reports an abort as its own error type; say why the call was aborted instead.
-    const reason = timed.signal.aborted ? (timed.signal.reason === timeout ? timeout : new RunCancelledError('sub-call aborted')) : error;
+    const why = timed.signal.reason as unknown;
+    const reason = timed.signal.aborted ? (why === timeout || why instanceof Error ? why : new RunCancelledError('sub-call aborted')) : error;
     return finish(undefined, reason, ZERO_USAGE);
   } finally {
     timed.dispose();
@@ -158,7 +161,8 @@ async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosit
     });
     return runLlmQuery(scope, fallbackPrompt(item, context), position, signal, tree.sub, 'depth-limit');
   }
-  if (!tree.budget.reserveSubCall()) return `[ERROR] ${new SubCallLimitError(tree.limits.maxSubCalls).message}`;
+  if (!item.prompt.trim()) return errorText(new EmptyPromptError());
+  if (!tree.budget.reserveSubCall()) return errorText(new SubCallLimitError(tree.limits.maxSubCalls));
   const callId = tree.newId('call');
   const childRunId = tree.newId('run');
   const cellId = scope.cellId();
@@ -187,7 +191,7 @@ async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosit
   });
   const ok = result.answer !== undefined && (result.status === 'completed' || result.status === 'forced');
   const response = ok ? result.answer : undefined;
-  const error = ok ? undefined : { kind: result.error?.kind ?? result.status, message: result.error?.message ?? `child run ended: ${result.status}` };
+  const error = ok ? undefined : { kind: result.error?.kind ?? (result.status === 'cancelled' ? 'cancelled' : 'internal'), message: result.error?.message ?? `the helper run ended (${result.status}) without an answer` };
   tree.events.emit({
     type: 'child.finished',
     runId: scope.runId,
@@ -207,8 +211,9 @@ async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosit
     latencyMs: tree.now() - started,
   });
   if (response !== undefined) return response;
-  const partial = result.answer ? ` Partial answer: ${result.answer}` : '';
-  return `[ERROR] child run ended (${result.status}): ${error?.message ?? ''}${partial}`;
+  // The helper's last output is passed on as what it is: findings, not an answer.
+  const partial = result.partial ? ` Its partial findings (not an answer): ${result.partial.slice(0, 2000)}` : '';
+  return `[ERROR] ${error?.kind ?? 'internal'}: the helper run ended without an answer: ${error?.message ?? result.status}.${partial}`;
 }
 
 /** At max depth, the prompt and the child's context go to the sub model as one message. */
@@ -221,4 +226,9 @@ function fallbackPrompt(item: Item, context: ContextSource): string {
         : new TextDecoder().decode(context.text)
       : context.files.map((f) => `--- ${f.path}\n${typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)}`).join('\n');
   return `${item.prompt}\n\nContext:\n${text}`;
+}
+
+/** What Python gets for a failed item: "[ERROR] <kind>: <message>", the kind stable (docs/rlm-contract.md). */
+export function errorText(error: unknown): string {
+  return `[ERROR] ${errorKind(error)}: ${errorMessage(error)}`;
 }

@@ -36,23 +36,12 @@ export async function callRootModel(tree: RunTree, run: RunRef, history: ChatMes
 export async function runReplCell(tree: RunTree, run: RunRef, session: ReplSession, cellId: string, turn: number, code: string): Promise<CellResult> {
   tree.events.emit({ type: 'cell.started', runId: run.runId, turn, cellId, code });
   const cell = await session.execute(code, { signal: run.signal, timeoutMs: tree.limits.cellTimeoutMs });
-  tree.events.emit({
-    type: 'cell.finished',
-    runId: run.runId,
-    cellId,
-    stdout: cell.stdout,
-    stderr: cell.stderr,
-    stdoutChars: cell.stdoutChars,
-    stderrChars: cell.stderrChars,
-    ...(cell.error ? { error: cell.error } : {}),
-    newVariables: cell.newVariables,
-    durationMs: cell.durationMs,
-    outIndex: cell.outIndex,
-    ...(cell.final ? { final: cell.final } : {}),
-    ...(cell.timedOut ? { timedOut: true } : {}),
-    ...(cell.interrupted ? { interrupted: true } : {}),
-    ...(cell.restarted ? { restarted: cell.restarted } : {}),
-  });
+  tree.events.emit({ type: 'cell.finished', runId: run.runId, cellId, ...withoutUndefined(cell) });
   if (cell.restarted) tree.events.emit({ type: 'fallback', runId: run.runId, kind: 'repl-restart', detail: `${cell.restarted.reason}: ${cell.restarted.detail}` });
   return cell;
+}
+
+/** The record keeps only the fields a cell has (optional ones are absent, not undefined). */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

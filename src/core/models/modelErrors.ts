@@ -1,20 +1,11 @@
 // Typed model errors. Every failure of a model call becomes one of these, whichever SDK raised it,
 // so the loop can decide (retry budget, [ERROR] string, stop the run) by `kind` and the edges can
 // turn them into sentences. Messages name the provider, endpoint and model, and never the key.
+import type { ErrorKind, KindedError } from '../errorKind';
 import type { ProviderKind } from './modelTypes';
 
-export type ModelErrorKind =
-  | 'auth'
-  | 'rateLimit'
-  | 'timeout'
-  | 'contextTooLong'
-  | 'server'
-  | 'network'
-  | 'aborted'
-  | 'badRequest'
-  | 'badResponse'
-  | 'config'
-  | 'unexpected';
+/** The stable kinds (src/core/errorKind.ts) a model call can fail with. */
+export type ModelErrorKind = Extract<ErrorKind, 'auth' | 'rate_limit' | 'timeout' | 'context_too_long' | 'server' | 'connection' | 'cancelled' | 'bad_request' | 'bad_response' | 'config' | 'internal'>;
 
 export interface ModelErrorInfo {
   provider: ProviderKind;
@@ -30,8 +21,11 @@ export interface ModelErrorInfo {
 
 const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI-compatible', anthropic: 'Anthropic' };
 
-export abstract class ModelError extends Error {
+export abstract class ModelError extends Error implements KindedError {
   abstract readonly kind: ModelErrorKind;
+  get errorKind(): ErrorKind {
+    return this.kind;
+  }
   /** Whether trying again later could succeed (the SDK has already used its own retries). */
   abstract readonly retryable: boolean;
   readonly provider: ProviderKind;
@@ -63,7 +57,7 @@ export class AuthError extends ModelError {
 
 /** 429 after the SDK's own retries (which honour Retry-After) ran out. */
 export class RateLimitError extends ModelError {
-  readonly kind = 'rateLimit';
+  readonly kind = 'rate_limit';
   readonly retryable = true;
   readonly retryAfterSec?: number;
   constructor(detail: string, info: ModelErrorInfo & { retryAfterSec?: number }) {
@@ -84,7 +78,7 @@ export class ModelTimeoutError extends ModelError {
 
 /** The prompt does not fit the model's window, as the provider reported it (or as estimated before sending). */
 export class ContextTooLongError extends ModelError {
-  readonly kind = 'contextTooLong';
+  readonly kind = 'context_too_long';
   readonly retryable = false;
   readonly promptTokens?: number;
   readonly limitTokens?: number;
@@ -103,25 +97,25 @@ export class ServerError extends ModelError {
 
 /** The connection failed or was dropped (also mid-stream). */
 export class NetworkError extends ModelError {
-  readonly kind = 'network';
+  readonly kind = 'connection';
   readonly retryable = true;
 }
 
 /** The caller's AbortSignal fired. */
 export class ModelAbortedError extends ModelError {
-  readonly kind = 'aborted';
+  readonly kind = 'cancelled';
   readonly retryable = false;
 }
 
 /** A 4xx that is none of the above: unknown model, bad parameter. */
 export class ModelRequestError extends ModelError {
-  readonly kind = 'badRequest';
+  readonly kind = 'bad_request';
   readonly retryable = false;
 }
 
 /** The server answered with something that is not the protocol: bad JSON, a stream cut short. */
 export class InvalidResponseError extends ModelError {
-  readonly kind = 'badResponse';
+  readonly kind = 'bad_response';
   readonly retryable = true;
 }
 
@@ -133,6 +127,6 @@ export class ModelConfigError extends ModelError {
 
 /** Anything else; the cause is kept so the bug can be found. */
 export class UnexpectedModelError extends ModelError {
-  readonly kind = 'unexpected';
+  readonly kind = 'internal';
   readonly retryable = false;
 }

@@ -1,5 +1,7 @@
 // Host side of the synchronous bridge: runs the loop's BridgeHandler for each call Python makes, with an
 // AbortSignal that interrupt() and timeouts trip, and checks the answer's shape before replying.
+import { errorKindOf } from '../errorKind';
+import type { ErrorKind } from '../errorKind';
 import type { BridgeReply } from './replProtocol';
 import type { BridgeCall, BridgeHandler } from './replTypes';
 
@@ -29,14 +31,15 @@ export class BridgeDispatcher {
         (result) => {
           if (controller.signal.aborted) return;
           if (!Array.isArray(result) || result.length !== expected || result.some((r) => typeof r !== 'string')) {
-            reply({ callId, ok: false, message: `the host returned a malformed answer for ${expected} prompt(s)` });
+            reply({ callId, ok: false, message: `internal: the host returned a malformed answer for ${expected} prompt(s)` });
             return;
           }
           reply({ callId, ok: true, result });
         },
         (err: unknown) => {
           if (controller.signal.aborted) return;
-          reply({ callId, ok: false, message: err instanceof Error ? err.message : String(err) });
+          // Python prefixes "[ERROR] ": the item reads "[ERROR] <kind>: <message>", as per-item failures do.
+          reply({ callId, ok: false, message: `${errorKindOf(err)}: ${err instanceof Error ? err.message : String(err)}` });
         },
       )
       .finally(() => this.inFlight.delete(callId));
@@ -52,7 +55,10 @@ export class BridgeDispatcher {
 /** Why a sub-call (and a child run it started) was stopped from the REPL side: never a user's Stop. */
 export class SubCallAbortedError extends Error {
   override readonly name = 'SubCallAbortedError';
+  /** A time limit, the user's Stop of the cell, or the REPL going away. */
+  readonly errorKind: ErrorKind;
   constructor(readonly reason: string) {
     super(`stopped because ${reason}`);
+    this.errorKind = /time limit|hard timeout/.test(reason) ? 'timeout' : /stopped/.test(reason) ? 'cancelled' : 'repl';
   }
 }

@@ -75,6 +75,10 @@ export class CellTracker {
     };
     if (w.error) result.error = w.error;
     if (w.final) result.final = w.final;
+    if (typeof w.stdoutCutAt === 'number' && w.stdoutCutAt <= result.stdout.length) result.stdoutCutAt = w.stdoutCutAt;
+    if (typeof w.stderrCutAt === 'number' && w.stderrCutAt <= result.stderr.length) result.stderrCutAt = w.stderrCutAt;
+    if (w.outKept) result.outKept = w.outKept;
+    if (typeof w.answerDraft === 'string') result.answerDraft = w.answerDraft.slice(0, this.captureMaxChars);
     if (w.interrupted) {
       if (this.timedOut && !this.interrupted) {
         result.timedOut = true;

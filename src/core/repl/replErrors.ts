@@ -1,9 +1,11 @@
+import type { ErrorKind } from '../errorKind';
 // Typed errors of the REPL engine. They carry data; user-facing wording happens at the edges. An oversized
 // `context` is the ContextTooLargeError of ../context/contextErrors, the same one reading paths throws.
 
 /** The bound context is malformed (e.g. duplicate paths); fix the caller. */
 export class InvalidContextError extends Error {
   override readonly name = 'InvalidContextError';
+  readonly errorKind: ErrorKind = 'invalid_context';
   constructor(
     message: string,
     readonly path?: string,
@@ -15,6 +17,7 @@ export class InvalidContextError extends Error {
 /** The REPL process could not be started. `stderr` holds the tail of what the child printed. */
 export class ReplStartError extends Error {
   override readonly name = 'ReplStartError';
+  readonly errorKind: ErrorKind = 'repl';
   constructor(
     message: string,
     readonly stderr: string,
@@ -29,6 +32,7 @@ export class ReplStartError extends Error {
 /** Python could not decode `context` (e.g. out of memory); `pythonError` names the exception. */
 export class ContextBindError extends Error {
   override readonly name = 'ContextBindError';
+  readonly errorKind: ErrorKind = 'repl';
   constructor(
     message: string,
     readonly pythonError: string,
@@ -41,6 +45,7 @@ export class ContextBindError extends Error {
 /** The session was used after close(). */
 export class ReplClosedError extends Error {
   override readonly name = 'ReplClosedError';
+  readonly errorKind: ErrorKind = 'repl';
   constructor(readonly operation: string) {
     super(`the REPL session is closed (${operation})`);
   }
@@ -49,6 +54,7 @@ export class ReplClosedError extends Error {
 /** The REPL process died outside a cell and could not be brought back. */
 export class ReplCrashedError extends Error {
   override readonly name = 'ReplCrashedError';
+  readonly errorKind: ErrorKind = 'repl';
   constructor(
     readonly reason: 'hard-timeout' | 'crash' | 'out-of-memory',
     readonly detail: string,
@@ -63,6 +69,7 @@ export class ReplCrashedError extends Error {
  */
 export class SandboxError extends Error {
   override readonly name = 'SandboxError';
+  readonly errorKind: ErrorKind = 'sandbox';
   constructor(readonly failures: string[]) {
     super(`the REPL sandbox did not hold, so no model-written code will run: ${failures.join('; ')}`);
   }
@@ -71,6 +78,7 @@ export class SandboxError extends Error {
 /** A request outside a cell (binding `context`) got no answer in time; the process was killed. */
 export class ReplHungError extends Error {
   override readonly name = 'ReplHungError';
+  readonly errorKind: ErrorKind = 'repl';
   constructor(
     readonly operation: 'bind',
     readonly limitMs: number,

@@ -98,6 +98,9 @@ export interface StartConfig {
   /** Produce a snapshot after a cold load and send it to the host for caching. */
   makeSnapshot: boolean;
   captureMaxChars: number;
+  /** What `_out` keeps per cell and in all (the prelude's defaults: 16M and 64M characters). */
+  outCellMaxChars?: number;
+  outTotalMaxChars?: number;
   /** Offer the worker the bridge pipe; false forces the relay. */
   bridgePipe: boolean;
   canary: CanaryTargets;

@@ -29,6 +29,9 @@ export interface ReplSessionOptions {
   /** Where Pyodide memory snapshots are cached; without it every start is a cold load. */
   snapshotCacheDir?: string;
   captureMaxChars?: number;
+  /** `_out` limits, per cell and in all; tests make them small. */
+  outCellMaxChars?: number;
+  outTotalMaxChars?: number;
   contextLimitBytes?: number;
   /** Soft timeout when execute() is given none. */
   defaultTimeoutMs?: number;
@@ -172,6 +175,8 @@ class PyodideReplSession implements ReplSession {
           ...(snapshotFd !== undefined ? { snapshotFd: SNAPSHOT_FD } : {}),
           makeSnapshot: !!this.cache && !snapshotPath,
           captureMaxChars: this.captureMaxChars,
+          ...(this.options.outCellMaxChars ? { outCellMaxChars: this.options.outCellMaxChars } : {}),
+          ...(this.options.outTotalMaxChars ? { outTotalMaxChars: this.options.outTotalMaxChars } : {}),
           bridgePipe: this.bridgeTransport === 'pipe',
           canary: targets,
           ...(this.options.weakenForTest ? { weaken: this.options.weakenForTest } : {}),

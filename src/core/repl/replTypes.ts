@@ -62,12 +62,24 @@ export interface FinalAnswer {
 }
 
 export interface CellResult {
-  /** Captured output, at most the capture limit. */
+  /**
+   * Captured output, at most the capture limit. A longer output keeps its real head and real tail:
+   * `stdoutCutAt` is where the one ends and the other begins (docs/rlm-contract.md).
+   */
   stdout: string;
   stderr: string;
   /** True lengths in characters, including what was not kept. */
   stdoutChars: number;
   stderrChars: number;
+  stdoutCutAt?: number;
+  stderrCutAt?: number;
+  /**
+   * Set when even `_out[outIndex]` could not keep the whole output (over _OUT_CELL_CHARS): how many
+   * characters it holds and the [start, end) ranges of the true output they are.
+   */
+  outKept?: { chars: number; ranges: Array<[number, number]> };
+  /** answer["content"] when this cell changed it to a non-empty text: the answer being assembled. */
+  answerDraft?: string;
   error?: CellError;
   /** Names bound by this cell that were not bound before. */
   newVariables: string[];

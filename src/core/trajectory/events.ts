@@ -3,7 +3,7 @@
 // file, and the CLI prints them. Content is carried once: a turn event holds only what is new.
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { ProviderKind, TokenUsage } from '../models/modelTypes';
-import type { CellError, FinalAnswer, SandboxProtections } from '../repl/replTypes';
+import type { CellResult, FinalAnswer, SandboxProtections } from '../repl/replTypes';
 
 export interface ModelRef {
   provider: ProviderKind;
@@ -93,30 +93,15 @@ export type RunEvent =
       type: 'protocol.notice';
       runId: string;
       turn: number;
-      kind: 'no-code-block' | 'extra-code-blocks' | 'final-in-prose' | 'final-var-missing' | 'empty-final';
+      kind: 'no-code-block' | 'extra-code-blocks' | 'python-block' | 'bare-block' | 'final-in-prose' | 'final-var-missing' | 'empty-final';
       /** The corrective text appended to the root's history. */
       message: string;
     }
   | { type: 'cell.started'; runId: string; turn: number; cellId: string; code: string }
   /** Streamed output; persisted only through cell.finished. */
   | { type: 'cell.output'; runId: string; cellId: string; stream: 'stdout' | 'stderr'; text: string }
-  | {
-      type: 'cell.finished';
-      runId: string;
-      cellId: string;
-      stdout: string;
-      stderr: string;
-      stdoutChars: number;
-      stderrChars: number;
-      error?: CellError;
-      newVariables: string[];
-      durationMs: number;
-      outIndex: number;
-      final?: FinalAnswer;
-      timedOut?: boolean;
-      interrupted?: boolean;
-      restarted?: { reason: string; detail: string };
-    }
+  /** The cell's CellResult as the REPL reported it (one declaration: CellResult). */
+  | ({ type: 'cell.finished'; runId: string; cellId: string } & CellResult)
   | {
       type: 'subcall.started';
       runId: string;
@@ -151,7 +136,12 @@ export type RunEvent =
       kind: 'depth-limit' | 'snapshot-cold-start' | 'forced-answer' | 'repl-restart' | 'prompt-too-large' | string;
       detail: string;
     }
-  | { type: 'answer'; runId: string; text: string; forced: boolean; via: FinalAnswer['via'] | 'forced' | 'partial' }
+  /**
+   * via: how the answer was given. 'forced': in the last turn a limit allowed; 'draft': a limit left no
+   * turn, and this is the answer["content"] the cells had assembled. ('partial' appears only in files
+   * written before the RLM contract v1, which presented a printout as the answer.)
+   */
+  | { type: 'answer'; runId: string; text: string; forced: boolean; via: FinalAnswer['via'] | 'forced' | 'draft' | 'partial' }
   | {
       type: 'run.finished';
       runId: string;
@@ -159,6 +149,8 @@ export type RunEvent =
       answer?: string;
       forced: boolean;
       error?: { kind: string; message: string; limit?: LimitKind };
+      /** A run that ended without an answer: its last output, kept as partial findings, never as the answer. */
+      partial?: string;
       totals: UsageTotals;
     };
 

@@ -150,7 +150,9 @@ export class TreeBuilder {
         return this.onRun(r, (run) => run.fallbacks.push({ kind: r.kind, detail: r.detail }));
       case 'answer':
         return this.onRun(r, (run) => {
-          run.answer = r.text;
+          // Files from before the RLM contract v1 recorded a printout as the answer ('partial').
+          if (r.via === 'partial') run.partial = r.text;
+          else run.answer = r.text;
           run.forced = r.forced;
         });
       case 'run.finished': {
@@ -158,7 +160,8 @@ export class TreeBuilder {
         if (!run) return this.orphan(r);
         run.status = r.status;
         run.forced = r.forced;
-        if (r.answer !== undefined) run.answer = r.answer;
+        if (r.answer !== undefined && run.partial !== r.answer) run.answer = r.answer;
+        if (r.partial !== undefined) run.partial = r.partial;
         if (r.error !== undefined) run.error = r.error;
         const changed = this.add(runNodeId(r.runId), { errors: r.error ? 1 : 0 }, r.ts);
         run.finishedAt = r.ts;

@@ -85,6 +85,8 @@ export interface RunNode {
   /** 'running' until run.finished arrives; a file that ends without one is reported as 'incomplete'. */
   status: RunStatus | 'running' | 'incomplete';
   answer?: string;
+  /** A run without an answer: its last output, shown as partial findings, never as the answer. */
+  partial?: string;
   forced: boolean;
   error?: { kind: string; message: string; limit?: LimitKind };
   turns: TurnNode[];

@@ -32,21 +32,21 @@ function modelSentence(kind: ModelErrorKind | string, where: string | undefined,
   switch (kind) {
     case 'auth':
       return { text: `${server} refused the key${why}. Set the API key for it.`, steps: ['setApiKey', 'configureModels'], severity: 'error' };
-    case 'rateLimit':
+    case 'rate_limit':
       return { text: `${server} is rate-limiting requests${why}. Wait a minute and try again, or lower rlm.maxSubCalls.`, steps: ['openSettings'], severity: 'error' };
     case 'timeout':
       return { text: `${server} did not answer in time${why}. Check that it is running and not overloaded, then try again.`, steps: ['testConnection', 'configureModels'], severity: 'error' };
-    case 'contextTooLong':
+    case 'context_too_long':
       return { text: `The prompt was too long for the model${where ? ` at ${where}` : ''}${why}. Choose a model with a larger context window.`, steps: ['configureModels'], severity: 'error' };
     case 'server':
       return { text: `${server} failed${why}. Try again later.`, steps: ['showLog'], severity: 'error' };
-    case 'network':
+    case 'connection':
       return { text: `Could not reach the model server${where ? ` at ${where}` : ''}${why}. Is it running, and is the base URL right?`, steps: ['testConnection', 'configureModels'], severity: 'error' };
     case 'config':
       return { text: `The model configuration cannot work: ${detail}.`, steps: ['configureModels', 'setApiKey'], severity: 'error' };
-    case 'badRequest':
+    case 'bad_request':
       return { text: `${server} rejected the request${why}. Check the model name.`, steps: ['configureModels', 'showLog'], severity: 'error' };
-    case 'aborted':
+    case 'cancelled':
       return { text: 'The run was stopped.', steps: [], severity: 'info' };
     default:
       return { text: `The model${where ? ` at ${where}` : ''} failed${why}. Details are in the log.`, steps: ['showLog'], severity: 'error' };
@@ -80,12 +80,13 @@ export function describeError(error: unknown): UserMessage {
 
 /** For the `error` a finished run records, which carries the kind but not the class. */
 export function describeRunError(error: { kind: string; message: string; limit?: LimitKind }): UserMessage {
+  // Records written before the RLM contract v1 carry class names ('BudgetExceededError') as kinds.
   if (error.limit !== undefined || error.kind === 'limit' || error.kind === 'BudgetExceededError') {
     const setting = error.limit ? LIMIT_SETTING[error.limit] : undefined;
     const raise = setting ? ` Raise ${setting} to let runs go further.` : '';
     return { text: `The run stopped at a limit: ${error.message}.${raise}`, steps: setting ? ['openSettings'] : [], severity: 'warning' };
   }
-  const modelKinds = ['auth', 'rateLimit', 'timeout', 'contextTooLong', 'server', 'network', 'config', 'badRequest', 'badResponse', 'unexpected'];
+  const modelKinds = ['auth', 'rate_limit', 'timeout', 'context_too_long', 'server', 'connection', 'config', 'bad_request', 'bad_response'];
   if (modelKinds.includes(error.kind)) return modelSentence(error.kind, undefined, error.message);
   if (error.kind === 'cancelled' || error.kind === 'RunCancelledError') return { text: 'The run was stopped.', steps: [], severity: 'info' };
   return { text: `The run failed: ${error.message}. Details are in the log.`, steps: ['showLog'], severity: 'error' };

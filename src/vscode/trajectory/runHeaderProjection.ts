@@ -51,6 +51,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     parentCallId: run.parentCallId,
     question: preview(run.question),
     answer: run.answer !== undefined ? preview(run.answer, 20_000) : undefined,
+    partial: run.answer === undefined && run.partial !== undefined ? preview(run.partial, 4_000) : undefined,
     status: run.status,
     forced: run.forced,
     error: run.error ? { ...run.error } : undefined,

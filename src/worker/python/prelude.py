@@ -63,6 +63,11 @@ _PEEK_MAX_CHARS = 20_000
 _SEARCH_LINE_MAX = 300
 _META_FILES_MAX = 100
 _LINE_BLOCK = 1 << 12
+# _out[n] keeps a cell's whole stdout up to this many characters (docs/rlm-contract.md); a longer one
+# keeps its first and last halves and says which ranges it holds. All of _out together keeps at most
+# _OUT_TOTAL_CHARS, newest first.
+_OUT_CELL_CHARS = 16_000_000
+_OUT_TOTAL_CHARS = 64_000_000
 
 class ContextDict(dict):
     """The dict form of context: read-only, so every follow-up question sees the same files."""
@@ -81,6 +86,7 @@ class ContextDict(dict):
 
 def _rlm_install():
     capture_max_chars = 200_000
+    limits = {'out_cell': _OUT_CELL_CHARS, 'out_total': _OUT_TOTAL_CHARS}
     ns = __main__.__dict__
     state = {'cell': 0, 'final': None, 'meta': {'type': 'none', 'total_chars': 0, 'file_count': 0}}
     counter = [0]
@@ -90,25 +96,54 @@ def _rlm_install():
         return ('\ufffd', exc.end)
     codecs.register_error('rlm_count_replace', _count_replacement)
 
+    class KeptOutput(str):
+        """_out[n]: a cell's stdout. When it was longer than _OUT_CELL_CHARS, this holds its first and
+        last halves; `total_chars` is the true length and `kept_ranges` the [start, end) ranges held."""
+        total_chars = 0
+        kept_ranges = ()
+        @property
+        def cut(self):
+            return self.total_chars > len(self)
+
     class Capture:
+        """One stream of one cell. It keeps three things apart: what the host is sent live (the first
+        `cap` characters, the display limit), the head and tail the host gets with the result (so the
+        root model sees the real end of the output), and the whole text for _out up to _OUT_CELL_CHARS."""
         encoding = 'utf-8'
         errors = 'strict'
         def __init__(self, stream, cap):
             self.stream, self.cap = stream, cap
             self.opcode = b'E' if stream == 'stderr' else b'O'
-            self.parts, self.kept, self.total = [], 0, 0
+            self.head, self.head_len = [], 0          # first _OUT_CELL_CHARS // 2 characters
+            self.tail, self.tail_len = [], 0          # the latest characters after the head, bounded
+            self.total = 0
+            self.sent = 0
             self.pending, self.pending_len, self.last_flush = [], 0, time.monotonic()
             self.flushed = False
         def write(self, s):
             if not isinstance(s, str):
                 raise TypeError('write() argument must be str, not ' + type(s).__name__)
             n = len(s)
+            if not n:
+                return 0
             self.total += n
-            room = self.cap - self.kept
-            if room > 0 and n:
+            half = limits['out_cell'] // 2
+            rest = s
+            if self.head_len < half:
+                part = rest[:half - self.head_len]
+                self.head.append(part)
+                self.head_len += len(part)
+                rest = rest[len(part):]
+            if rest:
+                self.tail.append(rest)
+                self.tail_len += len(rest)
+                if self.tail_len > 2 * half:
+                    joined = ''.join(self.tail)[-half:]
+                    self.tail, self.tail_len = [joined], len(joined)
+            room = self.cap - self.sent
+            if room > 0:
                 part = s if n <= room else s[:room]
-                self.parts.append(part)
-                self.kept += len(part)
+                self.sent += len(part)
                 self.pending.append(part)
                 self.pending_len += len(part)
                 now = time.monotonic()
@@ -121,8 +156,27 @@ def _rlm_install():
                 self.pending, self.pending_len = [], 0
                 self.flushed = True
             self.last_flush = time.monotonic()
-        def text(self):
-            return ''.join(self.parts)
+        def kept(self):
+            """The text _out keeps: whole, or head and tail with their ranges."""
+            head = ''.join(self.head)
+            tail = ''.join(self.tail)
+            half = limits['out_cell'] // 2
+            if self.total <= len(head) + len(tail):
+                text = KeptOutput(head + tail)
+                text.total_chars, text.kept_ranges = self.total, ((0, self.total),)
+                return text
+            tail = tail[-half:]
+            text = KeptOutput(head + tail)
+            text.total_chars = self.total
+            text.kept_ranges = ((0, len(head)), (self.total - len(tail), self.total))
+            return text
+        def for_host(self, kept):
+            """At most `cap` characters: the real head and the real tail, so a marker between them can
+            state exactly how much was left out (the host knows the true length)."""
+            if len(kept) <= self.cap and not kept.cut:
+                return str(kept)
+            h = self.cap // 2
+            return str(kept[:h]) + str(kept[len(kept) - (self.cap - h):])
         def isatty(self): return False
         def writable(self): return True
         def readable(self): return False
@@ -161,7 +215,18 @@ def _rlm_install():
     def _prompt_list(prompts, what):
         if isinstance(prompts, (str, bytes)) or not hasattr(prompts, '__iter__'):
             raise TypeError(what + ' expects a list of prompts, got ' + type(prompts).__name__)
-        return [str(p) for p in prompts]
+        ps = [str(p) for p in prompts]
+        empty = [i for i, p in enumerate(ps) if not p.strip()]
+        if empty:
+            raise ValueError('%s: prompt%s %s %s empty; nothing was sent (an empty prompt would be billed for nothing)'
+                             % (what, 's' if len(empty) > 1 else '', ', '.join('#%d' % i for i in empty[:10]), 'are' if len(empty) > 1 else 'is'))
+        return ps
+
+    def _one_prompt(prompt, what):
+        text = str(prompt)
+        if not text.strip():
+            raise ValueError(what + ': the prompt is empty; nothing was sent (an empty prompt would be billed for nothing)')
+        return text
 
     def _check_model(model):
         if model is not None and not isinstance(model, str):
@@ -177,7 +242,7 @@ def _rlm_install():
 
     def llm_query(prompt, model=None):
         """Ask a sub-model one question; returns its answer, or a string starting with "[ERROR] "."""
-        return _bridge({'kind': 'llm_query', 'prompts': [str(prompt)], 'model': _check_model(model), 'batched': False})[0]
+        return _bridge({'kind': 'llm_query', 'prompts': [_one_prompt(prompt, 'llm_query')], 'model': _check_model(model), 'batched': False})[0]
 
     def llm_query_batched(prompts, model=None):
         """Ask many questions concurrently; answers come back in input order, failures as "[ERROR] ..." items."""
@@ -188,7 +253,7 @@ def _rlm_install():
 
     def rlm_query(prompt, context=None):
         """Run a recursive RLM over context (default: none); returns its answer or "[ERROR] ..."."""
-        return _bridge({'kind': 'rlm_query', 'prompts': [str(prompt)], 'contexts': [_jsonable(context, 'context')], 'batched': False})[0]
+        return _bridge({'kind': 'rlm_query', 'prompts': [_one_prompt(prompt, 'rlm_query')], 'contexts': [_jsonable(context, 'context')], 'batched': False})[0]
 
     def rlm_query_batched(prompts, contexts=None):
         """Run several recursive RLMs concurrently; one context per prompt (or None)."""
@@ -271,11 +336,18 @@ def _rlm_install():
         """Type, size and file list of context (the same facts the root model was given)."""
         return dict(state['meta'])
 
+    class _ShownText(str):
+        """SHOW_VARS's listing: already printed, so printing it again adds nothing (not even "None")."""
+        def __str__(self):
+            return ''
+
+    module_type = type(sys)
+
     def SHOW_VARS():
-        """Print the variables defined so far, with their types and sizes."""
+        """Print and return your variables (not modules, private names or the REPL's own), with types and sizes."""
         rows = []
         for name, value in ns.items():
-            if name.startswith('__') or name in reserved:
+            if name.startswith('_') or name in reserved or name in baseline or isinstance(value, module_type):
                 continue
             size = ''
             try:
@@ -283,12 +355,22 @@ def _rlm_install():
             except Exception:
                 pass
             rows.append('%s: %s%s' % (name, type(value).__name__, size))
-        print('\n'.join(rows) if rows else '(no variables yet)')
+        text = '\n'.join(rows) if rows else '(no variables yet)'
+        print(text)
+        return _ShownText(text)
+
+    class _FinalGiven(BaseException):
+        """Raised by FINAL and FINAL_VAR to stop the cell at once; the runner takes it as the answer."""
+
+    def _give_final(value, via):
+        # The first FINAL of a cell wins, even if a bare `except:` swallowed its stop.
+        if state['final'] is None:
+            state['final'] = {'value': value, 'via': via}
+        raise _FinalGiven()
 
     def FINAL(answer):
-        """End the run with this answer."""
-        state['final'] = {'value': str(answer), 'via': 'FINAL'}
-        return state['final']['value']
+        """End the run with this answer. Code after it in the cell does not run."""
+        _give_final(str(answer), 'FINAL')
 
     def FINAL_VAR(name_or_value):
         """End the run with the value of the variable named by the string, or with the value given."""
@@ -301,8 +383,7 @@ def _rlm_install():
             value = ns[name]
         else:
             value = name_or_value
-        state['final'] = {'value': value if isinstance(value, str) else str(value), 'via': 'FINAL_VAR'}
-        return state['final']['value']
+        _give_final(value if isinstance(value, str) else str(value), 'FINAL_VAR')
 
     answer = {'content': '', 'ready': False}
 
@@ -315,7 +396,7 @@ def _rlm_install():
             self.dropped = set()
         def record(self, n, text):
             self[n] = text
-            keep = 100 * capture_max_chars
+            keep = limits['out_total']
             total = sum(len(v) for v in self.values() if isinstance(v, str))
             for old in list(self.keys()):
                 if total <= keep or old == n:
@@ -328,7 +409,7 @@ def _rlm_install():
             self.dropped.clear()
         def __missing__(self, key):
             if key in self.dropped:
-                raise KeyError('_out[%r] was dropped to bound memory (outputs are kept newest first, up to %d characters in all); recompute it' % (key, 100 * capture_max_chars))
+                raise KeyError('_out[%r] was dropped to bound memory (outputs are kept newest first, up to %d characters in all); recompute it' % (key, limits['out_total']))
             raise KeyError(key)
 
     out_store = OutStore()
@@ -478,6 +559,7 @@ def _rlm_install():
         fname = '<cell-%d>' % n
         out, err = Capture('stdout', capture_max_chars), Capture('stderr', capture_max_chars)
         before = set(ns)
+        draft_before = answer.get('content')
         state['final'] = None
         error, interrupted = None, False
         _harden()
@@ -491,8 +573,10 @@ def _rlm_install():
             exec(compile(tree, fname, 'exec'), ns)
             if last is not None:
                 value = eval(compile(last, fname, 'eval'), ns)
-                if value is not None:
+                if value is not None and not isinstance(value, _ShownText):
                     print(repr(value))
+        except _FinalGiven:
+            pass  # FINAL / FINAL_VAR: the cell stops here, and its output so far stands
         except KeyboardInterrupt as e:
             interrupted = True
             error = _format_error(e, 'Interrupted')
@@ -513,12 +597,23 @@ def _rlm_install():
         if final is None and answer.get('ready'):
             final = {'value': str(answer.get('content', '')), 'via': 'answer'}
             answer['ready'] = False
-        out_text = out.text()
-        out_store.record(n, out_text)
+        kept = out.kept()
+        out_store.record(n, kept)
         new_vars = sorted(k for k in ns if k not in before and not k.startswith('__') and k not in reserved)
-        return json.dumps({'stdout': out_text, 'stderr': err.text(), 'stdoutChars': out.total, 'stderrChars': err.total,
-                           'error': error, 'newVariables': new_vars, 'final': final, 'outIndex': n,
-                           'interrupted': interrupted})
+        err_kept = err.kept()
+        result = {'stdout': out.for_host(kept), 'stderr': err.for_host(err_kept), 'stdoutChars': out.total, 'stderrChars': err.total,
+                  'error': error, 'newVariables': new_vars, 'final': final, 'outIndex': n, 'interrupted': interrupted}
+        # Where the host's copy jumps from the head to the tail, so views can mark the gap there.
+        if out.total > capture_max_chars:
+            result['stdoutCutAt'] = capture_max_chars // 2
+        if err.total > capture_max_chars:
+            result['stderrCutAt'] = capture_max_chars // 2
+        draft = answer.get('content')
+        if isinstance(draft, str) and draft.strip() and draft is not draft_before:
+            result['answerDraft'] = draft[:capture_max_chars]
+        if kept.cut:
+            result['outKept'] = {'chars': len(kept), 'ranges': [list(r) for r in kept.kept_ranges]}
+        return json.dumps(result)
 
     def recover():
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
@@ -539,9 +634,12 @@ def _rlm_install():
         for name in [k for k in linecache.cache if isinstance(k, str) and k.startswith('<cell-')]:
             linecache.cache.pop(name, None)
 
-    def attach(max_chars):
+    def attach(max_chars, out_cell_chars=_OUT_CELL_CHARS, out_total_chars=_OUT_TOTAL_CHARS):
         nonlocal capture_max_chars
         capture_max_chars = int(max_chars)
+        # JS passes undefined (None here) for "the default".
+        limits['out_cell'] = max(2, int(out_cell_chars if out_cell_chars is not None else _OUT_CELL_CHARS))
+        limits['out_total'] = max(1, int(out_total_chars if out_total_chars is not None else _OUT_TOTAL_CHARS))
 
     class Api:
         pass

@@ -153,6 +153,35 @@ describe('rlm ask (dist/cli.js)', () => {
     assert.ok(Date.now() - signalledAt < 1000);
   });
 
+  it('a sub-call limit mid-cell: per-item limit errors, one last turn, and the answer (exit 0), or no answer and labelled partial findings (exit 3)', async () => {
+    const answers = await startFakeModelServer({
+      protocol: 'openai',
+      respond: (r) => {
+        if (!r.system?.includes('persistent Python REPL')) return 'ok';
+        const last = r.messages.at(-1)?.content ?? '';
+        if (/This is your last turn/.test(last)) return r.messages[0]?.content.includes('stubborn') ? '```repl\nprint("still no answer")\n```' : '```repl\nFINAL(f"{answered} of 17 answered")\n```';
+        return '```repl\nrs = llm_query_batched(["q"] * 17)\nanswered = sum(not x.startswith("[ERROR] limit:") for x in rs)\nprint(answered, "answered")\n```';
+      },
+    });
+    servers.push(answers);
+    const common = ['--provider', 'openai', '--base-url', answers.baseUrl, '--model', 'fake-model', '--max-sub-calls', '5'];
+    const ok = await runCli(['ask', 'notes.txt', '-q', 'How many?', ...common, '--trajectory', join(dir, 'limit-ok.rlm.jsonl')], dir, {});
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, '5 of 17 answered\n');
+    assert.match(ok.stderr, /Sub-call limit reached: 5 of 5; the answer above was given in the last turn it allowed/);
+    const stubborn = await runCli(['ask', 'notes.txt', '-q', 'stubborn: how many?', ...common, '--trajectory', join(dir, 'limit-no.rlm.jsonl')], dir, {});
+    assert.equal(stubborn.code, 3, stubborn.stderr);
+    assert.equal(stubborn.stdout, '', 'a printout is never printed as the answer');
+    assert.match(stubborn.stderr, /rlm ask: limit: Sub-call limit reached: 5 of 5; no answer/);
+    assert.match(stubborn.stderr, /partial findings \(the run's last output, not an answer\):\nstill no answer/);
+    const json = await runCli(['ask', 'notes.txt', '-q', 'stubborn again', ...common, '--json', '--trajectory', join(dir, 'limit-json.rlm.jsonl')], dir, {});
+    const parsed = JSON.parse(json.stdout) as { answer: unknown; status: string; partial: string; error: { kind: string; limit: string } };
+    assert.equal(parsed.answer, null);
+    assert.equal(parsed.status, 'limit');
+    assert.equal(parsed.partial, 'still no answer');
+    assert.deepEqual([parsed.error.kind, parsed.error.limit], ['limit', 'subCalls']);
+  });
+
   it('fails with a one-line reason: no key for a remote endpoint, a missing path, bad flags', async () => {
     const noKey = await runCli(['ask', 'notes.txt', '-q', 'q', '--model', 'gpt-4.1-mini'], dir, {});
     assert.equal(noKey.code, 1);

@@ -1,4 +1,5 @@
-// Every limit ends a run with its typed status and a partial result; none ends it silently.
+// Every limit ends a run with its typed status; where a root call is still possible the model gets one
+// last turn, and a printout is kept as partial findings, never as the answer (docs/rlm-contract.md).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { warmSession, fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
@@ -39,18 +40,21 @@ describe('RLM loop: limits', () => {
     assert.equal(ofType(events, 'answer')[0]?.via, 'forced');
   });
 
-  it('sub-calls: the run-wide cap refuses further calls and ends the run', async () => {
+  it('sub-calls: the cap refuses further calls per item, and a model that never answers ends with partial findings, not an answer', async () => {
     const { result, events } = await play(
       model,
-      (r) => (isRootRequest(r) ? fence('rs = llm_query_batched(["p"] * 5)\nprint(sum(x.startswith("[ERROR]") for x in rs), "refused")') : 'ok'),
+      (r) => (isRootRequest(r) ? fence('rs = llm_query_batched(["p"] * 5)\nprint(sum(x.startswith("[ERROR] limit:") for x in rs), "refused")') : 'ok'),
       { maxSubCalls: 3 },
     );
     assert.equal(result.status, 'limit');
     assert.equal(result.error?.limit, 'subCalls');
+    assert.equal(result.error?.kind, 'limit');
     assert.equal(ofType(events, 'subcall.started').length, 3);
     assert.equal(result.totals.subCalls, 3);
-    assert.match(result.answer ?? '', /2 refused/, 'the partial result is the last output');
-    assert.equal(ofType(events, 'answer')[0]?.via, 'partial');
+    assert.equal(result.answer, undefined, 'a printout is never the answer');
+    assert.match(result.partial ?? '', /5 refused/, 'the last output is kept as partial findings (the last turn refused all 5)');
+    assert.equal(ofType(events, 'answer').length, 0);
+    assert.equal(ofType(events, 'run.finished').at(-1)?.partial, result.partial);
   });
 
   it('total tokens: ends the run before the turn that would exceed it', async () => {
@@ -58,7 +62,8 @@ describe('RLM loop: limits', () => {
     assert.equal(result.status, 'limit');
     assert.equal(result.error?.limit, 'totalTokens');
     assert.equal(result.totals.iterations, 3);
-    assert.equal(result.answer, 'step');
+    assert.equal(result.answer, undefined);
+    assert.equal(result.partial, 'step');
   });
 
   it('cost: ends the run when the known cost reaches the cap', async () => {
@@ -67,6 +72,15 @@ describe('RLM loop: limits', () => {
     assert.equal(result.error?.limit, 'costUsd');
     assert.equal(result.totals.iterations, 3);
     assert.ok(Math.abs((result.totals.costUsd ?? 0) - 1.2) < 1e-9, String(result.totals.costUsd));
+  });
+
+  it('cost: with no turn left, the answer the cells were assembling is offered, marked as a draft', async () => {
+    const { result, events } = await play(priced, () => ({ text: fence('answer["content"] = "three lines (draft)"\nprint("drafted")'), usage: { inputTokens: 400, outputTokens: 1 } }), { maxCostUsd: 1 });
+    assert.equal(result.status, 'limit');
+    assert.equal(result.answer, 'three lines (draft)');
+    assert.equal(result.forced, true);
+    assert.equal(ofType(events, 'answer')[0]?.via, 'draft');
+    assert.equal(result.partial, undefined);
   });
 
   it('wall time: interrupts the running cell and ends the run', async () => {

@@ -129,7 +129,7 @@ describe('RLM loop: recursion', () => {
     const child = ofType(events, 'run.finished').find((e) => e.runId !== events[0]?.runId && e.status !== 'completed');
     assert.ok(child, 'the child run finished');
     assert.equal(child.status, 'cancelled');
-    assert.equal(child.error?.kind, 'SubCallAbortedError');
+    assert.equal(child.error?.kind, 'timeout');
     assert.match(child.error?.message ?? '', /time limit and was interrupted/);
     assert.doesNotMatch(child.error?.message ?? '', /by the user/);
   });

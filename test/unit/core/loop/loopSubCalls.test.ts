@@ -56,8 +56,8 @@ describe('RLM loop: sub-calls', () => {
     const { result, events } = await runCollect({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: sub.client, repl, ...warm, limits: { subCallMaxTokens: 500 } });
     assert.equal(result.status, 'completed');
     assert.equal(sub.server.completionRequests.length, before, 'no request reached the provider');
-    assert.match(lastUser(rootSeen[1]!), /\[ERROR\] PromptTooLargeError: prompt of ~10000 tokens/);
-    assert.equal(ofType(events, 'subcall.finished')[0]?.error?.kind, 'PromptTooLargeError');
+    assert.match(lastUser(rootSeen[1]!), /\[ERROR\] prompt_too_large: prompt of ~10000 tokens/);
+    assert.equal(ofType(events, 'subcall.finished')[0]?.error?.kind, 'prompt_too_large');
   });
 
   it('gives a slow sub-call an [ERROR] timeout string without failing the batch', async () => {
@@ -67,8 +67,8 @@ describe('RLM loop: sub-calls', () => {
     const cell = ofType(events, 'cell.finished')[0];
     assert.ok(cell && cell.durationMs < 2500, `the batch took ${cell?.durationMs} ms`);
     const observation = lastUser(rootSeen[1]!);
-    assert.match(observation, /'late', '\[ERROR\] SubCallTimeoutError: sub-call timed out/);
-    assert.equal(ofType(events, 'subcall.finished').filter((s) => s.error?.kind === 'SubCallTimeoutError').length, 1);
+    assert.match(observation, /'late', '\[ERROR\] timeout: sub-call timed out/);
+    assert.equal(ofType(events, 'subcall.finished').filter((s) => s.error?.kind === 'timeout').length, 1);
   });
 
   it('sends llm_query(model=root) to the root model, and says so when a model is not configured', async () => {

@@ -30,9 +30,9 @@ test('answers are checked for shape and errors become failed replies', async () 
   d.dispatch(1, { kind: 'llm_query', prompts: ['a', 'b'], batched: true }, c.send);
   assert.deepEqual(await c.next(), { callId: 1, ok: true, result: ['A', 'B'] });
   d.dispatch(2, { kind: 'llm_query', prompts: ['throw'], batched: false }, c.send);
-  assert.deepEqual(await c.next(), { callId: 2, ok: false, message: 'server down' });
+  assert.deepEqual(await c.next(), { callId: 2, ok: false, message: 'internal: server down' });
   d.dispatch(3, { kind: 'llm_query', prompts: ['short'], batched: false }, c.send);
-  assert.deepEqual(await c.next(), { callId: 3, ok: false, message: 'the host returned a malformed answer for 1 prompt(s)' });
+  assert.deepEqual(await c.next(), { callId: 3, ok: false, message: 'internal: the host returned a malformed answer for 1 prompt(s)' });
 });
 
 test('abortAll trips the signal of every call in flight and suppresses their replies', async () => {

@@ -138,9 +138,9 @@ for (const transport of ['pipe', 'relay'] as const) describe(`REPL interrupts, t
     assert.equal(r.stdout, "['ok:slow600a', 'ok:slow200b', '[ERROR] fail-c could not be answered', 'ok:slow400d']\n");
     assert.ok(ms < 1100, `batched calls ran one after another (${ms} ms; 1,200 ms if sequential)`);
     const whole = await session.execute('llm_query_batched(["a", "explode"])');
-    assert.equal(whole.stdout, "['[ERROR] the model server is down', '[ERROR] the model server is down']\n");
+    assert.equal(whole.stdout, "['[ERROR] internal: the model server is down', '[ERROR] internal: the model server is down']\n");
     const shape = await session.execute('rlm_query_batched(["x", "malformed"], contexts=[None, {"a": 1}])');
-    assert.match(shape.stdout, /^\['\[ERROR\] the host returned a malformed answer for 2 prompt\(s\)', '\[ERROR\] /);
+    assert.match(shape.stdout, /^\['\[ERROR\] internal: the host returned a malformed answer for 2 prompt\(s\)', '\[ERROR\] /);
     const mismatch = await session.execute('rlm_query_batched(["x"], contexts=[None, None])');
     assert.equal(mismatch.error?.type, 'ValueError');
   });

@@ -22,7 +22,7 @@ describe('REPL session: a single text context', () => {
   big.write('NEEDLE', (needleLine - 1) * line.length + 4);
 
   before(async () => {
-    session = await startSession({ bridge: bridge.handler, captureMaxChars: 10_000 });
+    session = await startSession({ bridge: bridge.handler, captureMaxChars: 10_000, outCellMaxChars: 2_000_000, outTotalMaxChars: 1_000_000 });
   });
   after(async () => {
     await session?.close();
@@ -66,18 +66,29 @@ describe('REPL session: a single text context', () => {
     assert.equal(syntax.error?.type, 'SyntaxError');
   });
 
-  it('caps a print flood, counts the true length and keeps the output in _out[n]', async () => {
+  it('a print flood reaches the host as its real head and real tail with the true length, and _out keeps all of it', async () => {
     const streamed: string[] = [];
     const off = session.onOutput((e) => e.stream === 'stdout' && streamed.push(e.text));
-    const r = await session.execute('for i in range(200_000):\n    print("line", i)');
+    const r = await session.execute('for i in range(100_000):\n    print("line", i)\nprint("END")');
     off();
-    const expected = Array.from({ length: 200_000 }, (_, i) => `line ${i}\n`).join('');
+    const expected = Array.from({ length: 100_000 }, (_, i) => `line ${i}\n`).join('') + 'END\n';
     assert.equal(r.stdoutChars, expected.length);
-    assert.equal(r.stdout, expected.slice(0, 10_000));
+    assert.equal(r.stdout, expected.slice(0, 5_000) + expected.slice(-5_000), 'head and tail, 10,000 characters in all');
+    assert.equal(r.stdoutCutAt, 5_000);
+    assert.ok(r.stdout.endsWith('line 99999\nEND\n'));
+    assert.equal(r.outKept, undefined, 'under the per-cell limit of _out, nothing was cut there');
     assert.ok(streamed.join('').length <= 10_000, 'streaming stops at the capture limit');
     assert.ok(streamed.length >= 1);
-    const back = await session.execute(`len(_out[${r.outIndex}]), _out[${r.outIndex}][:7]`);
-    assert.equal(pyValue(back.stdout), "(10000, 'line 0\\n')");
+    const back = await session.execute(`len(_out[${r.outIndex}]), _out[${r.outIndex}][:7], _out[${r.outIndex}][-4:], _out[${r.outIndex}].cut`);
+    assert.equal(pyValue(back.stdout), `(${expected.length}, 'line 0\\n', 'END\\n', False)`);
+  });
+
+  it('an output over _out\'s per-cell limit keeps its first and last halves there, and says which ranges', async () => {
+    const r = await session.execute('import sys\n_ = sys.stdout.write("a" * 1_500_000 + "b" * 1_500_000 + "END")');
+    assert.equal(r.stdoutChars, 3_000_003);
+    assert.deepEqual(r.outKept, { chars: 2_000_000, ranges: [[0, 1_000_000], [2_000_003, 3_000_003]] });
+    const back = await session.execute(`o = _out[${r.outIndex}]\nlen(o), o.total_chars, o.cut, o[:1], o[-3:], o.kept_ranges`);
+    assert.equal(pyValue(back.stdout), "(2000000, 3000003, True, 'a', 'END', ((0, 1000000), (2000003, 3000003)))");
   });
 
   it('caps the recursion limit below the depth that would crash the REPL, and says so', async () => {
@@ -95,8 +106,8 @@ describe('REPL session: a single text context', () => {
     assert.equal(pyValue(after.stdout), '(True, True, True, True)');
   });
 
-  it('keeps _out within 100 cells\' worth of output, newest first, and says when an entry was dropped', async () => {
-    // The capture limit here is 10,000 characters, so _out keeps 1,000,000 in all.
+  it('keeps _out within its total limit, newest first, and says when an entry was dropped', async () => {
+    // This session's _out keeps 1,000,000 characters in all.
     const first = await session.execute('print("x" * 9_999)');
     for (let i = 0; i < 110; i++) await session.execute('print("y" * 9_999)');
     const r = await session.execute(`print(len(_out) <= 100, sum(map(len, _out.values())) <= 1_000_000, ${first.outIndex} in _out)
@@ -105,7 +116,7 @@ _out[${first.outIndex}]`);
     assert.equal(r.error?.type, 'KeyError');
     assert.match(r.error?.message ?? '', /was dropped to bound memory/);
     const newest = await session.execute(`len(_out[${r.outIndex - 1}])`);
-    assert.equal(newest.stdout, '10000\n');
+    assert.equal(newest.stdout, '10000\n', 'each of those outputs is kept whole');
   });
 
   it('FINAL, FINAL_VAR and the answer dict end the run; a missing name is an error, never the answer', async () => {

@@ -1,0 +1,41 @@
+// The kind of a failure, as people and models read it: a stable word chosen in the source, never a
+// class name (class names are minified in the packaged build, where "AuthError" becomes "Zh"). Every
+// error the product raises declares one; docs/rlm-contract.md lists them, and a failed sub-call reads
+// "[ERROR] <kind>: <message>".
+export const ERROR_KINDS = [
+  'connection',
+  'rate_limit',
+  'auth',
+  'timeout',
+  'context_too_long',
+  'server',
+  'bad_request',
+  'bad_response',
+  'config',
+  'limit',
+  'cancelled',
+  'empty_prompt',
+  'prompt_too_large',
+  'context_too_large',
+  'invalid_context',
+  'repl',
+  'sandbox',
+  'internal',
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** What an error class declares. */
+export interface KindedError {
+  readonly errorKind: ErrorKind;
+}
+
+const KNOWN = new Set<string>(ERROR_KINDS);
+
+/** The declared kind of anything thrown; 'cancelled' for an AbortError, 'internal' for the rest. */
+export function errorKindOf(error: unknown): ErrorKind {
+  const declared = (error as Partial<KindedError> | null)?.errorKind;
+  if (typeof declared === 'string' && KNOWN.has(declared)) return declared;
+  if (error instanceof Error && error.name === 'AbortError') return 'cancelled';
+  return 'internal';
+}
