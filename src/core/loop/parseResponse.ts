@@ -117,17 +117,6 @@ export function findProseFinal(prose: string): ProseFinal | undefined {
   return { kind: 'FINAL', value: unquote(rest.slice(0, close).trim()) };
 }
 
-/** The answer a forced-final reply gives: FINAL(...) if present, else the prose without code. */
-export function forcedAnswerText(text: string): ProseFinal {
-  const parsed = parseReply(text);
-  if (parsed.proseFinal) return parsed.proseFinal;
-  for (const block of parsed.blocks) {
-    const inCode = findProseFinal(block.code);
-    if (inCode) return inCode;
-  }
-  return { kind: 'FINAL', value: parsed.prose.trim() };
-}
-
 function unquote(value: string): string {
   for (const quote of ['"""', "'''", '"', "'"]) {
     if (value.length >= quote.length * 2 && value.startsWith(quote) && value.endsWith(quote)) {

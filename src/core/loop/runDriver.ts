@@ -10,7 +10,7 @@ import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
 import type { BridgeRouter, RunResult } from './loopTypes';
 import { buildObservation, isErrorCell } from './observation';
-import { forcedAnswerText, parseReply } from './parseResponse';
+import { parseReply } from './parseResponse';
 import type { ProseFinal } from './parseResponse';
 import * as prompts from './prompts';
 import { metadataWithoutRepl, NO_PROTECTIONS, outcomeOf } from './runOutcome';

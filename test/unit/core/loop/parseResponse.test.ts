@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findProseFinal, forcedAnswerText, parseReply } from '../../../../src/core/loop/parseResponse';
+import { findProseFinal, parseReply } from '../../../../src/core/loop/parseResponse';
 
 describe('parseReply', () => {
   it('accepts ```repl, ```python and bare fences, in order', () => {
@@ -35,9 +35,23 @@ describe('parseReply', () => {
     assert.equal(findProseFinal('FINAL( no closing'), undefined);
   });
 
-  it('reads a forced answer from FINAL, from code, or from the prose', () => {
-    assert.deepEqual(forcedAnswerText('Summary.\nFINAL(best)'), { kind: 'FINAL', value: 'best' });
-    assert.deepEqual(forcedAnswerText('```repl\nFINAL_VAR("acc")\n```'), { kind: 'FINAL_VAR', name: 'acc' });
-    assert.deepEqual(forcedAnswerText('Just prose.\n```repl\nprint(1)\n```'), { kind: 'FINAL', value: 'Just prose.' });
+  it('runs the first repl block whatever comes before it; falls back to python, then a bare fence, and says so', () => {
+    const both = parseReply('```python\nprint("py")\n```\ntext\n```repl\nprint("repl")\n```\n```repl\nprint("second")\n```');
+    assert.equal(both.run?.code, 'print("repl")');
+    assert.equal(both.fallback, undefined);
+    assert.equal(both.blocks.length, 3);
+    const python = parseReply('```py\nx = 1\n```\n```\ny = 2\n```');
+    assert.deepEqual([python.run?.code, python.fallback], ['x = 1', 'python']);
+    const bare = parseReply('```\ny = 2\n```');
+    assert.deepEqual([bare.run?.code, bare.fallback], ['y = 2', 'bare']);
+    assert.equal(parseReply('```json\n{}\n```').run, undefined, 'other languages never run');
+  });
+
+  it('unwraps a decorative outer fence, properly nested or not, and honours fence lengths and CRLF', () => {
+    assert.equal(parseReply('```\n```repl\nprint(1)\n```\n```').run?.code, 'print(1)');
+    assert.equal(parseReply('````markdown\n```repl\nprint(2)\n```\n````').run?.code, 'print(2)');
+    assert.equal(parseReply('````repl\ns = """\n```\n"""\nprint(s)\n````').run?.code, 's = """\n```\n"""\nprint(s)', 'a shorter fence inside does not close a longer one');
+    assert.equal(parseReply('```repl\r\nprint(3)\r\n```\r\n').run?.code, 'print(3)\r');
+    assert.equal(parseReply('```repl\nprint(4)').run?.unclosed, true);
   });
 });
