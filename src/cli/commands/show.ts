@@ -87,6 +87,7 @@ function modelsOf(s: TrajectorySummary): string | undefined {
   const h = s.header;
   if (!h) return undefined;
   if (h.format === 'rlm-python-jsonl') return h.rootModel !== undefined ? `root ${h.rootModel}${h.backend ? ` (${h.backend})` : ''}` : undefined;
+  if (!h.models) return undefined; // removed as malformed; the problem is listed
   return `root ${h.models.root.model} (${h.models.root.provider}), sub ${h.models.sub.model} (${h.models.sub.provider})`;
 }
 

@@ -3,6 +3,7 @@
 // on what a file contains and on every problem found in it.
 import { open } from 'node:fs/promises';
 import { checkEvent } from './eventValidation';
+import { sanitizeHeader } from './recordSchema';
 import { readLines } from './lineReader';
 import { ReferenceImporter } from './referenceImport';
 import type { ImportedHeader } from './referenceImport';
@@ -69,7 +70,9 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
           if (detected.version > TRAJECTORY_VERSION) {
             sink.onProblem({ line: line.number, kind: 'newer-version', message: `written by format version ${detected.version}; this reader knows version ${TRAJECTORY_VERSION} and shows what it understands` });
           }
-          sink.onHeader(detected.header as unknown as TrajectoryHeader, format);
+          const { header, problems } = sanitizeHeader(detected.header);
+          for (const problem of problems) sink.onProblem({ line: line.number, kind: 'invalid-record', message: `${problem}; that field is ignored` });
+          sink.onHeader(header as unknown as TrajectoryHeader, format);
           continue;
         }
         importer = new ReferenceImporter((record) => sink.onRecord(record, currentLine));

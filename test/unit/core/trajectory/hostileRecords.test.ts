@@ -1,0 +1,102 @@
+// Every field of every line given the wrong type, one at a time: `rlm show`, `rlm export` (both formats)
+// and the view's projection must report the line and go on, never crash. Covers our format and the
+// Python reference's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
+import { summarizeTrajectory } from '../../../../src/core/trajectory/trajectorySummary';
+import { NotATrajectoryError } from '../../../../src/core/trajectory/trajectoryScanner';
+import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
+import { notebookJson, toNotebook } from '../../../../src/core/trajectory/exportIpynb';
+import { formatSummary } from '../../../../src/cli/commands/show';
+import { headerView } from '../../../../src/vscode/trajectory/runHeaderProjection';
+
+const FIXTURES = resolve(__dirname, '../../../fixtures/trajectories');
+const WRONG: unknown[] = [['a', 1], 7, { x: 1 }, null, 'text'];
+
+/** Each top-level field, and each field one level down, of each line, replaced by each wrong value. */
+function* mutations(lines: Array<Record<string, unknown>>): Generator<{ index: number; path: string; lines: string[] }> {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    for (const key of Object.keys(line)) {
+      if (key === 'format' || key === 'version') continue;
+      const targets: Array<[string, (value: unknown) => Record<string, unknown>]> = [[key, (value) => ({ ...line, [key]: value })]];
+      const inner = line[key];
+      if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
+        for (const sub of Object.keys(inner as object).slice(0, 6)) {
+          targets.push([`${key}.${sub}`, (value) => ({ ...line, [key]: { ...(inner as Record<string, unknown>), [sub]: value } })]);
+        }
+      }
+      for (const [path, mutate] of targets) {
+        for (const value of WRONG) {
+          const copy = lines.map((l) => JSON.stringify(l));
+          copy[index] = JSON.stringify(mutate(value));
+          yield { index, path: `${path}=${JSON.stringify(value)}`, lines: copy };
+        }
+      }
+    }
+  }
+}
+
+async function exercise(file: string): Promise<{ problems: number }> {
+  let summary;
+  try {
+    summary = await summarizeTrajectory(file);
+  } catch (error) {
+    // A first line that no longer says what the file is: a clear, typed refusal is the right outcome.
+    if (error instanceof NotATrajectoryError) return { problems: 1 };
+    throw error;
+  }
+  formatSummary(file, summary, 10);
+  const read = await readTrajectory(file);
+  if (read.tree) {
+    toMarkdown(read.tree);
+    notebookJson(toNotebook(read.tree));
+    headerView(read.tree, { source: file, format: 'rlm', problems: { count: read.problems.length, first: [] } });
+  }
+  return { problems: read.problems.length };
+}
+
+for (const fixture of ['sample.rlm.jsonl', 'reference-basic.jsonl', 'reference-nested.jsonl']) {
+  test(`${fixture}: a wrong type in any field is reported and the rest is shown, with no crash`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlm-hostile-'));
+    try {
+      const lines = readFileSync(join(FIXTURES, fixture), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const file = join(dir, fixture);
+      let cases = 0;
+      for (const mutation of mutations(lines)) {
+        writeFileSync(file, `${mutation.lines.join('\n')}\n`);
+        cases++;
+        await assert.doesNotReject(exercise(file), `${fixture} line ${mutation.index + 1}: ${mutation.path}`);
+      }
+      assert.ok(cases > 100, `only ${cases} cases`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('a wrong type is reported with its line number, and the line is skipped', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-hostile-'));
+  try {
+    const lines = readFileSync(join(FIXTURES, 'sample.rlm.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const index = lines.findIndex((l) => l.includes('"type":"run.finished"') && l.includes('"runId":"run-1"'));
+    assert.ok(index > 0);
+    const record = JSON.parse(lines[index]!) as Record<string, unknown>;
+    lines[index] = JSON.stringify({ ...record, answer: ['an', 'array'] });
+    const file = join(dir, 'bad.rlm.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const read = await readTrajectory(file);
+    const problem = read.problems.find((p) => p.line === index + 1);
+    assert.ok(problem, JSON.stringify(read.problems));
+    assert.match(problem.message, /run\.finished\.answer should be a string, not an array; skipped/);
+    assert.ok(read.tree, 'the rest of the run is still shown');
+    const summary = await summarizeTrajectory(file);
+    assert.match(formatSummary(file, summary, 10), new RegExp(`line ${index + 1}: invalid-record: run\\.finished\\.answer`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
