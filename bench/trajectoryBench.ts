@@ -1,6 +1,6 @@
-// Trajectory benchmarks: writer cost per event, `rlm show` on a 200 MB file with flat memory (peak RSS
-// measured in a child process, against a small file as the baseline), reading a 5,000-cell tree, and
-// the size of a typical recorded turn.
+// Trajectory benchmarks: writer cost per event, `rlm show` on a 300 MB file with flat memory (peak RSS
+// measured in a child process, against a small file as the baseline), exporting that file with a peak
+// near the reader's own, reading a 5,000-cell tree, and the size of a typical recorded turn.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ const root = resolve(import.meta.dirname, '..');
 export async function run(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'rlm-traj-bench-'));
   try {
-    return [...writerFigures(dir), ...bytesPerTurn(dir), ...(await readFigures(dir)), ...showFigures(dir)];
+    return [...writerFigures(dir), ...bytesPerTurn(dir), ...(await readFigures(dir)), ...showFigures(dir), ...exportFigures(dir)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -83,7 +83,7 @@ function showFigures(dir: string): BenchFigure[] {
   generateTrajectory(mid, { cells: 350, subCallsPerCell: 4, outputChars: 50_000, promptChars: 1000, responseChars: 500 });
   const big = join(dir, 'big.rlm.jsonl');
   const t0 = performance.now();
-  generateTrajectory(big, { cells: 3500, subCallsPerCell: 4, outputChars: 50_000, promptChars: 1000, responseChars: 500 });
+  generateTrajectory(big, { cells: 5200, subCallsPerCell: 4, outputChars: 50_000, promptChars: 1000, responseChars: 500 });
   const writeMs = performance.now() - t0;
   const bigMb = statSync(big).size / 1e6;
   const base = showInChild(small);
@@ -104,6 +104,43 @@ function showFigures(dir: string): BenchFigure[] {
       note: `baseline (tiny file) ${round(base.rssMb, 0)} MB; ${(statSync(mid).size / 1e6).toFixed(0)} MB file ${round(midRun.rssMb, 0)} MB; child runs show through tsx`,
     },
   ];
+}
+
+/** Exports the 300 MB file left by showFigures; the tree the reader builds is the floor, the export may add little to it. */
+function exportFigures(dir: string): BenchFigure[] {
+  const big = join(dir, 'big.rlm.jsonl');
+  const mb = (statSync(big).size / 1e6).toFixed(0);
+  const reader = readInChild(big, undefined);
+  return (['md', 'ipynb'] as const).map((format) => {
+    const exported = readInChild(big, format);
+    const extra = exported.rssMb - reader.rssMb;
+    return {
+      group: GROUP,
+      name: `rlm export --to ${format}: ${mb} MB trajectory, peak RSS`,
+      value: round(exported.rssMb, 0),
+      unit: 'MB',
+      runs: 1,
+      target: '≤ reader peak + 100 MB',
+      met: extra <= 100,
+      note: `reading the file alone peaks at ${round(reader.rssMb, 0)} MB; export took ${round(exported.ms / 1000, 1)} s`,
+    };
+  });
+}
+
+/** Reads a trajectory in a fresh process and, given a format, exports it there; reports wall time and peak RSS. */
+function readInChild(path: string, format: 'md' | 'ipynb' | undefined): { ms: number; rssMb: number } {
+  const script = [
+    `const { readTrajectory } = require(${JSON.stringify(join(root, 'src/core/trajectory/trajectoryReader.ts'))});`,
+    `const { exportToFile } = require(${JSON.stringify(join(root, 'src/core/trajectory/exportFile.ts'))});`,
+    'const t0 = performance.now();',
+    `readTrajectory(${JSON.stringify(path)}).then((read) => {`,
+    format ? `  exportToFile(read.tree, ${JSON.stringify(format)}, ${JSON.stringify(`${path}.${format ?? ''}`)});` : '  if (!read.tree) throw new Error("no tree");',
+    '  process.stdout.write(JSON.stringify({ ms: performance.now() - t0, maxRssKb: process.resourceUsage().maxRSS }));',
+    '});',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  const result = JSON.parse(out) as { ms: number; maxRssKb: number };
+  return { ms: result.ms, rssMb: result.maxRssKb / 1024 };
 }
 
 /** Runs `rlm show`'s function in a fresh process and reports its wall time and peak RSS. */

@@ -1,14 +1,13 @@
 // `rlm export <file> --to ipynb|md [-o out]`: turns a recorded run (ours or the Python reference's)
 // into a notebook or a Markdown report.
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { toNotebook, notebookJson } from '../../core/trajectory/exportIpynb';
-import { toMarkdown } from '../../core/trajectory/exportMarkdown';
+import { exportToFile } from '../../core/trajectory/exportFile';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { TrajectoryReadResult } from '../../core/trajectory/trajectoryReader';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { UsageError, usageErrorFrom } from '../modelArgs';
 import type { CommandIo } from './commandIo';
+import { inertOutput } from '../inertOutput';
 
 export const EXPORT_USAGE = 'usage: rlm export <file> --to ipynb|md [-o <out>]';
 
@@ -24,7 +23,9 @@ function parseCommandLine(argv: string[]) {
   }
 }
 
-export async function runExport(argv: string[], io: CommandIo): Promise<number> {
+export async function runExport(argv: string[], given: CommandIo): Promise<number> {
+  // Paths and read errors can hold any bytes: printed inert.
+  const io = { stdout: inertOutput(given.stdout), stderr: inertOutput(given.stderr) };
   let input: string;
   let target: Target;
   let output: string;
@@ -64,9 +65,8 @@ export async function runExport(argv: string[], io: CommandIo): Promise<number> 
     io.stderr.write(`rlm export: ${input} holds no run to export (it has a header but no run.started event)\n`);
     return 1;
   }
-  const text = target === 'ipynb' ? notebookJson(toNotebook(read.tree, toolVersionOf(read))) : toMarkdown(read.tree);
   try {
-    writeFileSync(output, text);
+    exportToFile(read.tree, target, output, toolVersionOf(read));
   } catch (error) {
     io.stderr.write(`rlm export: cannot write ${output}: ${(error as Error).message}\n`);
     return 1;

@@ -1,9 +1,16 @@
 // Exports a run as a Jupyter notebook (nbformat 4.5) that VS Code's notebook editor opens without a
 // kernel: a markdown cell per turn with the root's reasoning, a code cell per executed cell with its
 // recorded output, and sub-calls and costs in each cell's metadata. Child runs stay in metadata.
+//
+// The code is the model's, steered by untrusted input, and it ran in RLM's sandbox. So the notebook is
+// faithful but not runnable on the host by one click: it names no kernel (Run All first asks which
+// one), and its first cell says where the code came from. Markdown cells carry escaped text
+// (untrustedText.ts), and outputs show control characters visibly. It is written cell by cell, so a
+// long run never becomes one JSON string in memory.
 import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
-import { reasoningText } from './exportText';
+import { markdownText, visibleControls } from '../../shared/untrustedText';
+import { markOmission, reasoningText } from './exportText';
 
 export interface NotebookOutput {
   output_type: 'stream' | 'error';
@@ -33,19 +40,58 @@ export interface Notebook {
 /** Sub-call prompts and responses are kept in metadata up to this many characters each. */
 const METADATA_TEXT_MAX = 20_000;
 
+/** Why the notebook cannot be run as it is; its first cell. */
+export const PROVENANCE_NOTE = [
+  '> **Recorded by RLM. Do not run these cells on your machine.**',
+  '>',
+  '> The code below was written by a language model while it read your input, and input can steer a model.',
+  '> It ran in RLM\'s sandbox: a Python REPL with no network and no access to your files, where `context`',
+  '> held the input and `llm_query`, `rlm_query`, `FINAL` and the other helpers called the models.',
+  '> None of them exist outside it. This notebook names no kernel on purpose; the outputs shown are the',
+  '> ones recorded in the sandbox.',
+].join('\n');
+
 export function toNotebook(run: RunNode, options: { toolVersion?: string } = {}): Notebook {
-  const cells: NotebookCell[] = [markdownCell('rlm-summary', summaryMarkdown(run), { rlm: { runId: run.runId } })];
-  for (const turn of run.turns) {
-    cells.push(markdownCell(`turn-${turn.turn}`, turnMarkdown(turn), { rlm: turnMetadata(turn) }));
-    for (const cell of turn.cells) cells.push(codeCell(cell));
-  }
-  // nbformat 4.5 wants ids unique in the notebook, 1-64 characters of [A-Za-z0-9_-].
-  cells.forEach((cell, i) => (cell.id = `${cell.cell_type}-${i}`));
+  const cells: NotebookCell[] = [];
+  const notebook = writeNotebookParts(run, options, (cell) => cells.push(cell));
+  return { ...notebook, cells };
+}
+
+/** The notebook as JSON text, written in pieces to `write`: the head, then one cell at a time. */
+export function writeNotebook(run: RunNode, write: (text: string) => void, options: { toolVersion?: string } = {}): void {
+  let first = true;
+  const cellsJson: string[] = [];
+  const flush = (): void => {
+    if (cellsJson.length) write(cellsJson.splice(0).join(''));
+  };
+  let bytes = 0;
+  const head = notebookHead(run, options);
+  const headJson = JSON.stringify({ ...head, cells: [] }, null, 1);
+  write(`${headJson.slice(0, headJson.lastIndexOf('[') + 1)}\n`);
+  writeNotebookParts(run, options, (cell) => {
+    const text = `${first ? '' : ',\n'}${indent(JSON.stringify(cell, null, 1))}`;
+    first = false;
+    cellsJson.push(text);
+    bytes += text.length;
+    if (bytes > 256 * 1024) {
+      flush();
+      bytes = 0;
+    }
+  });
+  flush();
+  write('\n ]\n}\n');
+}
+
+function indent(json: string): string {
+  return json.replace(/^/gm, '  ');
+}
+
+function notebookHead(run: RunNode, options: { toolVersion?: string }): Omit<Notebook, 'cells'> {
   return {
     nbformat: 4,
     nbformat_minor: 5,
     metadata: {
-      kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
+      // No kernelspec: running the model's code on the host takes a deliberate choice of kernel.
       language_info: { name: 'python' },
       rlm: {
         ...(options.toolVersion !== undefined && { toolVersion: options.toolVersion }),
@@ -53,11 +99,25 @@ export function toNotebook(run: RunNode, options: { toolVersion?: string } = {})
         question: run.question,
         status: run.status,
         answer: run.answer ?? null,
+        ...(run.partial !== undefined && { partial: run.partial }),
         totals: run.totals,
+        sandbox: 'the code cells ran in the RLM sandbox; see the first cell',
       },
     },
-    cells,
   };
+}
+
+function writeNotebookParts(run: RunNode, options: { toolVersion?: string }, add: (cell: NotebookCell) => void): Omit<Notebook, 'cells'> {
+  let index = 0;
+  // nbformat 4.5 wants ids unique in the notebook, 1-64 characters of [A-Za-z0-9_-].
+  const push = (cell: NotebookCell): void => add({ ...cell, id: `${cell.cell_type}-${index++}` });
+  push(markdownCell('rlm-provenance', PROVENANCE_NOTE, { rlm: { provenance: true } }));
+  push(markdownCell('rlm-summary', summaryMarkdown(run), { rlm: { runId: run.runId } }));
+  for (const turn of run.turns) {
+    push(markdownCell(`turn-${turn.turn}`, turnMarkdown(turn), { rlm: turnMetadata(turn) }));
+    for (const cell of turn.cells) push(codeCell(cell));
+  }
+  return notebookHead(run, options);
 }
 
 export function notebookJson(notebook: Notebook): string {
@@ -77,10 +137,11 @@ function markdownCell(id: string, text: string, metadata: Record<string, unknown
 
 function codeCell(cell: CellNode): NotebookCell {
   const outputs: NotebookOutput[] = [];
-  if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: toLines(withOmission(cell.stdout, cell.stdoutChars)) });
-  if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: toLines(withOmission(cell.stderr, cell.stderrChars)) });
+  // Notebook front ends interpret terminal escapes in outputs (colours, hyperlinks): shown as text here.
+  if (cell.stdout) outputs.push({ output_type: 'stream', name: 'stdout', text: toLines(visibleControls(markOmission(cell.stdout, cell.stdoutChars, cell.stdoutCutAt))) });
+  if (cell.stderr) outputs.push({ output_type: 'stream', name: 'stderr', text: toLines(visibleControls(markOmission(cell.stderr, cell.stderrChars, cell.stderrCutAt))) });
   if (cell.error) {
-    outputs.push({ output_type: 'error', ename: cell.error.type, evalue: cell.error.message, traceback: cell.error.traceback ? cell.error.traceback.split('\n') : [] });
+    outputs.push({ output_type: 'error', ename: visibleControls(cell.error.type), evalue: visibleControls(cell.error.message), traceback: cell.error.traceback ? visibleControls(cell.error.traceback).split('\n') : [] });
   }
   return {
     id: 'code',
@@ -145,11 +206,11 @@ function turnMetadata(turn: TurnNode): Record<string, unknown> {
 
 function summaryMarkdown(run: RunNode): string {
   return [
-    `# RLM run: ${oneLine(run.question) || '(question not recorded)'}`,
+    `# RLM run: ${markdownText(oneLine(run.question)) || '(question not recorded)'}`,
     '',
-    `**Status:** ${run.status}${run.forced ? ' (forced answer)' : ''}`,
+    `**Status:** ${markdownText(run.status)}${run.forced ? ' (forced answer)' : ''}`,
     '',
-    run.answer !== undefined ? `**Answer:**\n\n${run.answer}` : '**Answer:** none',
+    run.answer !== undefined ? `**Answer:**\n\n${markdownText(run.answer)}` : run.partial !== undefined ? `**Answer:** none. Partial findings (the last output, not an answer):\n\n${markdownText(run.partial)}` : '**Answer:** none',
     '',
     totalsLine(run.totals),
   ].join('\n');
@@ -157,17 +218,14 @@ function summaryMarkdown(run: RunNode): string {
 
 function turnMarkdown(turn: TurnNode): string {
   const reasoning = reasoningText(turn);
-  const notices = turn.notices.map((n) => `> **${n.kind}:** ${oneLine(n.message)}`);
-  return [`## Turn ${turn.turn}`, '', reasoning || '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
+  const notices = turn.notices.map((n) => `> **${markdownText(n.kind)}:** ${markdownText(oneLine(n.message))}`);
+  return [`## Turn ${turn.turn}`, '', reasoning ? markdownText(reasoning) : '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
 }
 
 function totalsLine(t: NodeTotals): string {
   return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${formatCost(t.costUsd, t.costUnknown)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
 }
 
-function withOmission(text: string, totalChars: number | undefined): string {
-  return totalChars !== undefined && totalChars > text.length ? `${text}\n[… ${totalChars - text.length} more characters were not captured]` : text;
-}
 
 function clip(text: string): string {
   return text.length > METADATA_TEXT_MAX ? `${text.slice(0, METADATA_TEXT_MAX)}… [${text.length - METADATA_TEXT_MAX} characters omitted]` : text;

@@ -1,8 +1,12 @@
 // Exports a run as a readable Markdown report: question, answer, a totals table, then every turn
 // with the root's reasoning, its code, clipped output and sub-calls. Child runs are nested inline.
+// Every piece of model or file text goes through untrustedText.ts: the report renders as written,
+// with no HTML, no links to other schemes, no images and no fence that breaks out. It is written in
+// pieces to a sink, so a long run never becomes one string in memory.
 import type { CellNode, NodeTotals, RunNode, SubCallNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
-import { clipMiddle, fenceFor, reasoningText } from './exportText';
+import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
+import { clipMiddle, reasoningText } from './exportText';
 
 export interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -12,21 +16,63 @@ export interface MarkdownExportOptions {
 }
 
 export function toMarkdown(run: RunNode, options: MarkdownExportOptions = {}): string {
+  const parts: string[] = [];
+  writeMarkdown(run, (text) => parts.push(text), options);
+  return parts.join('');
+}
+
+/** Writes the report in pieces to `write`, each ending in a newline. */
+export function writeMarkdown(run: RunNode, write: (text: string) => void, options: MarkdownExportOptions = {}): void {
   const opts = { outputMaxChars: options.outputMaxChars ?? 2000, subCallMaxChars: options.subCallMaxChars ?? 500 };
-  const out: string[] = [];
-  out.push(`# RLM run report`, '', `**Question:** ${run.question || '_(not recorded)_'}`, '');
+  const out = new LineSink(write);
+  out.push(`# RLM run report`, '', `**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
   out.push(`**Status:** ${run.status}${run.forced ? ' (forced answer)' : ''}`, '');
-  out.push('## Answer', '', run.answer !== undefined ? run.answer : '_No answer was given._', '');
-  if (run.error) out.push(`**Error (${run.error.kind}):** ${run.error.message}`, '');
+  out.push('## Answer', '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
+  if (run.answer === undefined && run.partial !== undefined) out.push('Partial findings (the run\'s last output, not an answer):', '', fencedBlock(run.partial, 'text'), '');
+  if (run.error) out.push(`**Error (${markdownText(run.error.kind)}):** ${markdownText(run.error.message)}`, '');
   out.push('## Totals', '', ...totalsTable(run), '');
   if (run.limitWarnings.length || run.fallbacks.length) {
     out.push('## Limits and fallbacks', '');
-    for (const w of run.limitWarnings) out.push(`- limit ${w.limit}: ${w.value} of ${w.max}`);
-    for (const f of run.fallbacks) out.push(`- fallback ${f.kind}: ${f.detail}`);
+    for (const w of run.limitWarnings) out.push(`- limit ${markdownText(w.limit)}: ${w.value} of ${w.max}`);
+    for (const f of run.fallbacks) out.push(`- fallback ${markdownText(f.kind)}: ${markdownText(f.detail)}`);
     out.push('');
   }
   appendTurns(out, run, 2, opts);
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  out.end();
+}
+
+/** Lines out in pieces; blank separator lines never repeat (blank lines inside a block are kept). */
+class LineSink {
+  private lastBlank = true;
+  private buffered: string[] = [];
+  private size = 0;
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  push(...units: string[]): void {
+    for (const unit of units) {
+      if (unit === '') {
+        if (this.lastBlank) continue;
+        this.lastBlank = true;
+      } else {
+        this.lastBlank = false;
+      }
+      this.buffered.push(unit);
+      this.size += unit.length + 1;
+    }
+    if (this.size > 64 * 1024) this.flush();
+  }
+
+  private flush(): void {
+    if (this.buffered.length) this.write(`${this.buffered.join('\n')}\n`);
+    this.buffered = [];
+    this.size = 0;
+  }
+
+  end(): void {
+    while (this.buffered.length && this.buffered[this.buffered.length - 1] === '') this.buffered.pop();
+    this.flush();
+  }
 }
 
 function totalsTable(run: RunNode): string[] {
@@ -48,25 +94,25 @@ function totalsTable(run: RunNode): string[] {
 
 type Opts = Required<MarkdownExportOptions>;
 
-function appendTurns(out: string[], run: RunNode, level: number, opts: Opts): void {
+function appendTurns(out: LineSink, run: RunNode, level: number, opts: Opts): void {
   const h = '#'.repeat(Math.min(level, 6));
   for (const turn of run.turns) {
     out.push(`${h} Turn ${turn.turn}`, '');
     const reasoning = reasoningText(turn);
-    if (reasoning) out.push(quote(reasoning), '');
-    for (const n of turn.notices) out.push(`> **${n.kind}:** ${n.message.replace(/\n/g, ' ')}`, '');
+    if (reasoning) out.push(quote(markdownText(reasoning)), '');
+    for (const n of turn.notices) out.push(`> **${markdownText(n.kind)}:** ${markdownText(n.message.replace(/\n/g, ' '))}`, '');
     for (const cell of turn.cells) appendCell(out, run, cell, level + 1, opts);
     out.push(`_${totalsText(turn.totals)}_`, '');
   }
 }
 
-function appendCell(out: string[], run: RunNode, cell: CellNode, level: number, opts: Opts): void {
-  out.push(block(cell.code, 'python'), '');
+function appendCell(out: LineSink, run: RunNode, cell: CellNode, level: number, opts: Opts): void {
+  out.push(fencedBlock(cell.code, 'python'), '');
   const output = [cell.stdout ?? '', cell.stderr ?? ''].filter(Boolean).join('\n');
-  if (output) out.push('Output:', '', block(clipMiddle(output, opts.outputMaxChars), 'text'), '');
-  if (cell.error) out.push(`**${cell.error.type}:** ${cell.error.message}`, '');
+  if (output) out.push('Output:', '', fencedBlock(clipMiddle(output, opts.outputMaxChars), 'text'), '');
+  if (cell.error) out.push(`**${markdownText(cell.error.type)}:** ${markdownText(cell.error.message)}`, '');
   if (cell.timedOut) out.push('_The cell timed out._', '');
-  if (cell.restarted) out.push(`_The REPL restarted (${cell.restarted.reason}): ${cell.restarted.detail}_`, '');
+  if (cell.restarted) out.push(`_The REPL restarted (${markdownText(cell.restarted.reason)}): ${markdownText(cell.restarted.detail)}_`, '');
   if (cell.subCalls.length) {
     out.push(`Sub-calls (${cell.subCalls.length}):`, '');
     for (const call of cell.subCalls) appendSubCall(out, run, call, level, opts);
@@ -74,14 +120,14 @@ function appendCell(out: string[], run: RunNode, cell: CellNode, level: number, 
   }
 }
 
-function appendSubCall(out: string[], run: RunNode, call: SubCallNode, level: number, opts: Opts): void {
-  const head = `- \`${call.kind}\` ${call.model.model} · ${totalsText(call.totals)}`;
+function appendSubCall(out: LineSink, run: RunNode, call: SubCallNode, level: number, opts: Opts): void {
+  const head = `- ${inline(call.kind, 40)} ${inline(call.model.model, 80)} · ${totalsText(call.totals)}`;
   out.push(head);
   out.push(`  - prompt: ${inline(call.prompt, opts.subCallMaxChars)}`);
   if (call.response !== undefined) out.push(`  - response: ${inline(call.response, opts.subCallMaxChars)}`);
-  if (call.error) out.push(`  - error (${call.error.kind}): ${inline(call.error.message, opts.subCallMaxChars)}`);
+  if (call.error) out.push(`  - error (${markdownText(call.error.kind)}): ${inline(call.error.message, opts.subCallMaxChars)}`);
   if (call.child) {
-    out.push('', `${'#'.repeat(Math.min(level + 1, 6))} Child run ${call.child.runId} (depth ${call.child.depth}, ${call.child.status})`, '');
+    out.push('', `${'#'.repeat(Math.min(level + 1, 6))} Child run ${markdownText(call.child.runId)} (depth ${call.child.depth}, ${markdownText(call.child.status)})`, '');
     appendTurns(out, call.child, level + 2, opts);
     out.push(`Child answer: ${call.child.answer !== undefined ? inline(call.child.answer, opts.subCallMaxChars) : '_none_'}`, '');
   }
@@ -91,18 +137,13 @@ function totalsText(t: NodeTotals): string {
   return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${formatCost(t.costUsd, t.costUnknown)}, ${formatDuration(t.wallTimeMs)}`;
 }
 
-function block(text: string, lang: string): string {
-  const fence = fenceFor(text);
-  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
-}
-
 function quote(text: string): string {
   return text.split('\n').map((line) => `> ${line}`).join('\n');
 }
 
 /** One line as a code span (so model text cannot inject Markdown), newlines flattened, clipped. */
 function inline(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = visibleControls(text).replace(/\s+/g, ' ').trim();
   if (flat === '') return '_(empty)_';
   const clipped = flat.length > max ? flat.slice(0, max) : flat;
   let longest = 0;

@@ -30,3 +30,14 @@ export function fenceFor(text: string): string {
   for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
+
+/**
+ * A recorded output with the gap marked where it was: the host records the real head and the real
+ * tail of a long output (`cutAt` is where they meet), so the mark goes between them.
+ */
+export function markOmission(text: string, totalChars: number | undefined, cutAt: number | undefined): string {
+  if (totalChars === undefined || totalChars <= text.length) return text;
+  const omitted = `[… ${(totalChars - text.length).toLocaleString('en-US')} characters were not recorded …]`;
+  return cutAt !== undefined && cutAt <= text.length ? `${text.slice(0, cutAt)}\n${omitted}\n${text.slice(cutAt)}` : `${text}\n${omitted}`;
+}
+

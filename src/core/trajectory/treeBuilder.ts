@@ -230,6 +230,8 @@ export class TreeBuilder {
     cell.stderr = r.stderr;
     cell.stdoutChars = r.stdoutChars;
     cell.stderrChars = r.stderrChars;
+    if (r.stdoutCutAt !== undefined) cell.stdoutCutAt = r.stdoutCutAt;
+    if (r.stderrCutAt !== undefined) cell.stderrCutAt = r.stderrCutAt;
     if (r.error !== undefined) cell.error = r.error;
     cell.newVariables = r.newVariables;
     cell.durationMs = r.durationMs;

@@ -42,6 +42,9 @@ export interface CellNode {
   stderr?: string;
   stdoutChars?: number;
   stderrChars?: number;
+  /** Where the recorded head of a long output ends and its tail begins. */
+  stdoutCutAt?: number;
+  stderrCutAt?: number;
   error?: CellError;
   newVariables?: string[];
   durationMs?: number;

@@ -1,6 +1,5 @@
 // "Stop", "Show log", "Open trajectory..." and "Export trajectory...".
 import * as vscode from 'vscode';
-import { promises as fsp } from 'node:fs';
 import { basename } from 'node:path';
 import type { RlmServices } from '../rlmServices';
 import { registerSafeCommand } from './commandSupport';
@@ -60,15 +59,8 @@ export async function exportTrajectory(services: RlmServices, arg?: unknown): Pr
   const { readTrajectory } = await import('../../core/trajectory/trajectoryReader');
   const read = await readTrajectory(uri.fsPath);
   if (!read.tree) throw new Error(`${basename(uri.fsPath)} holds no run to export.`);
-  let text: string;
-  if (format.ext === 'ipynb') {
-    const { notebookJson, toNotebook } = await import('../../core/trajectory/exportIpynb');
-    text = notebookJson(toNotebook(read.tree));
-  } else {
-    const { toMarkdown } = await import('../../core/trajectory/exportMarkdown');
-    text = toMarkdown(read.tree);
-  }
-  await fsp.writeFile(target.fsPath, text, 'utf8');
+  const { exportToFile } = await import('../../core/trajectory/exportFile');
+  exportToFile(read.tree, format.ext === 'ipynb' ? 'ipynb' : 'md', target.fsPath);
   const problems = read.problems.length ? ` (${read.problems.length} problem${read.problems.length === 1 ? '' : 's'} in the file were skipped; see the log)` : '';
   for (const p of read.problems) services.log.warn(`${uri.fsPath}:${p.line}: ${p.message}`);
   const open = await vscode.window.showInformationMessage(`RLM: exported to ${basename(target.fsPath)}${problems}.`, 'Open');

@@ -3,6 +3,7 @@
 import type { CellNode, RunNode, SubCallNode } from '../../core/trajectory/treeTypes';
 import type { TextRef } from '../../shared/trajectoryProtocol';
 import { reasoningText } from '../../core/trajectory/exportText';
+import { markOmission } from '../../core/trajectory/exportText';
 
 export interface IndexedRun {
   run: RunNode;
@@ -51,10 +52,15 @@ export class RunIndex {
       }
       case 'code':
         return this.cell(ref.runId, ref.cellId)?.code;
-      case 'stdout':
-        return this.cell(ref.runId, ref.cellId)?.stdout;
-      case 'stderr':
-        return this.cell(ref.runId, ref.cellId)?.stderr;
+      // The same text the preview showed, gap mark included, so paging on from it lines up.
+      case 'stdout': {
+        const cell = this.cell(ref.runId, ref.cellId);
+        return cell?.stdout !== undefined ? markOmission(cell.stdout, cell.stdoutChars, cell.stdoutCutAt) : undefined;
+      }
+      case 'stderr': {
+        const cell = this.cell(ref.runId, ref.cellId);
+        return cell?.stderr !== undefined ? markOmission(cell.stderr, cell.stderrChars, cell.stderrCutAt) : undefined;
+      }
       case 'traceback':
         return this.cell(ref.runId, ref.cellId)?.error?.traceback;
       case 'prompt':

@@ -2,7 +2,7 @@
 // instead of full texts, batches grouped, child runs referenced by id. No `vscode` import: unit-tested.
 import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
 import type { ModelRef } from '../../core/trajectory/events';
-import { reasoningText } from '../../core/trajectory/exportText';
+import { markOmission, reasoningText } from '../../core/trajectory/exportText';
 import {
   PAGE,
   type CellView,
@@ -87,7 +87,10 @@ export function rootSawNote(cell: CellNode, observationMaxChars: number | undefi
     notes.push(`The root model saw ${observationMaxChars.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters (head and tail).`);
   }
   if (total > captured) {
-    notes.push(`${(total - captured).toLocaleString('en-US')} characters were beyond the capture limit and not recorded.`);
+    // Runs recorded since the cut kept head and tail say where they cut; older ones lost the end.
+    const middle = cell.stdoutCutAt !== undefined || cell.stderrCutAt !== undefined;
+    const lost = (total - captured).toLocaleString('en-US');
+    notes.push(middle ? `${lost} characters in the middle were beyond the capture limit and not recorded (the head and tail were).` : `${lost} characters were beyond the capture limit and not recorded.`);
   }
   if (notes.length && cell.outIndex !== undefined) notes.push(`The full output was in _out[${cell.outIndex}].`);
   return notes.length ? notes.join(' ') : undefined;
@@ -181,8 +184,8 @@ export function cellView(cell: CellNode, observationMaxChars: number | undefined
     finishedAt: cell.finishedAt,
     durationMs: cell.durationMs,
     running: cell.finishedAt === undefined,
-    stdout: cell.stdout !== undefined && cell.stdout !== '' ? preview(cell.stdout) : undefined,
-    stderr: cell.stderr !== undefined && cell.stderr !== '' ? preview(cell.stderr) : undefined,
+    stdout: cell.stdout !== undefined && cell.stdout !== '' ? preview(markOmission(cell.stdout, cell.stdoutChars, cell.stdoutCutAt)) : undefined,
+    stderr: cell.stderr !== undefined && cell.stderr !== '' ? preview(markOmission(cell.stderr, cell.stderrChars, cell.stderrCutAt)) : undefined,
     stdoutChars: cell.stdoutChars,
     stderrChars: cell.stderrChars,
     rootSawNote: rootSawNote(cell, observationMaxChars),

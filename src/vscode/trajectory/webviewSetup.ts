@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { toNotebook, notebookJson } from '../../core/trajectory/exportIpynb';
 import { toMarkdown } from '../../core/trajectory/exportMarkdown';
+import { exportToFile } from '../../core/trajectory/exportFile';
 import type { ExportFormat } from '../../shared/trajectoryProtocol';
 import type { RunSourceInfo } from './runProjection';
 import { trajectoryHtml } from './trajectoryHtml';
@@ -40,8 +41,13 @@ async function exportRun(run: RunNode, format: ExportFormat, base: vscode.Uri | 
     saveLabel: format === 'ipynb' ? 'Export notebook' : 'Export Markdown',
   });
   if (!target) return;
-  const text = format === 'ipynb' ? notebookJson(toNotebook(run)) : toMarkdown(run);
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  if (target.scheme === 'file') {
+    // Written in pieces: a long run is never one string in memory.
+    exportToFile(run, format === 'ipynb' ? 'ipynb' : 'md', target.fsPath);
+  } else {
+    const text = format === 'ipynb' ? notebookJson(toNotebook(run)) : toMarkdown(run);
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  }
   const open = await vscode.window.showInformationMessage(`Exported the run to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
   if (open) await vscode.commands.executeCommand('vscode.open', target);
 }

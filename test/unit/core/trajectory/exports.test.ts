@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { notebookJson, toLines, toNotebook } from '../../../../src/core/trajectory/exportIpynb';
+import { notebookJson, toLines, toNotebook, writeNotebook } from '../../../../src/core/trajectory/exportIpynb';
 import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
 import { clipMiddle, fenceFor, reasoningText } from '../../../../src/core/trajectory/exportText';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
@@ -32,10 +32,12 @@ test('the ipynb export is valid nbformat 4 with a markdown cell per turn and a c
   assert.deepEqual(nbformatViolations(nb), []);
   const markdown = nb.cells.filter((c) => c.cell_type === 'markdown');
   const code = nb.cells.filter((c) => c.cell_type === 'code');
-  assert.equal(markdown.length, 1 + 12);
+  assert.equal(markdown.length, 2 + 12, 'provenance, summary, one per turn');
   assert.equal(code.length, 12);
-  assert.match(markdown[1]!.source.join(''), /^## Turn 1\n\nthe|^## Turn 1\n\n\w/);
-  assert.ok(!markdown[1]!.source.join('').includes('```'), 'reasoning without the code block');
+  assert.match(markdown[0]!.source.join(''), /Do not run these cells on your machine/);
+  assert.equal(nb.metadata.kernelspec, undefined, 'no kernel: running the model\'s code on the host takes a deliberate choice');
+  assert.match(markdown[2]!.source.join(''), /^## Turn 1\n\nthe|^## Turn 1\n\n\w/);
+  assert.ok(!markdown[2]!.source.join('').includes('```'), 'reasoning without the code block');
   const first = code[0]!;
   assert.equal(first.source.join(''), tree.turns[0]!.cells[0]!.code);
   assert.deepEqual(first.outputs![0], { output_type: 'stream', name: 'stdout', text: toLines(tree.turns[0]!.cells[0]!.stdout!) });
@@ -48,6 +50,14 @@ test('the ipynb export is valid nbformat 4 with a markdown cell per turn and a c
   const errored = code[10]!;
   assert.deepEqual(errored.outputs!.map((o) => o.output_type), ['stream', 'error']);
   assert.equal((nb.metadata.rlm as { answer: string }).answer, '42 distinct errors');
+});
+
+test('the streamed notebook is the same document as the one built in memory', () => {
+  const tree = syntheticTree();
+  const parts: string[] = [];
+  writeNotebook(tree, (text) => parts.push(text), { toolVersion: '0.1.0' });
+  assert.ok(parts.length > 1, 'written in pieces');
+  assert.deepEqual(JSON.parse(parts.join('')), JSON.parse(notebookJson(toNotebook(tree, { toolVersion: '0.1.0' }))));
 });
 
 test('reference-format files export to valid notebooks too', async () => {

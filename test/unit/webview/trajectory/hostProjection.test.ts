@@ -57,6 +57,10 @@ describe('run projection', () => {
       rootSawNote(cell, 4000),
       'The root model saw 4,000 of 9,000 characters (head and tail). 4,000 characters were beyond the capture limit and not recorded. The full output was in _out[4].',
     );
+    assert.equal(
+      rootSawNote({ ...cell, stdoutCutAt: 2500 }, 4000),
+      'The root model saw 4,000 of 9,000 characters (head and tail). 4,000 characters in the middle were beyond the capture limit and not recorded (the head and tail were). The full output was in _out[4].',
+    );
     assert.equal(rootSawNote({ ...cell, stdout: 'short', stdoutChars: 5 }, 4000), undefined);
   });
 
