@@ -21,6 +21,8 @@ import { createCliReplFactory } from './cliRepl';
 import { ProgressLine } from './progressLine';
 import type { ProgressStream } from './progressLine';
 import { describeEventForLog, sandboxWarningLine } from './eventNotes';
+import { inertOutput } from './inertOutput';
+import { inertJson } from '../shared/untrustedText';
 
 export interface AskDeps {
   env: Record<string, string | undefined>;
@@ -42,7 +44,9 @@ export const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as c
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
 const CANCEL_GRACE_MS = 1500;
 
-export async function runAsk(argv: string[], deps: AskDeps): Promise<number> {
+export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
+  // Answers, errors and notes carry model and file text: printed inert (see inertOutput).
+  const deps: AskDeps = { ...given, stdout: inertOutput(given.stdout), stderr: inertOutput(given.stderr) };
   const now = deps.now ?? Date.now;
   let args: AskArgs;
   try {
@@ -179,7 +183,7 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       iterations: totals.iterations,
       trajectory,
     };
-    deps.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    deps.stdout.write(`${inertJson(json, 2)}\n`);
   } else if (code === EXIT.ok && result.answer !== undefined) {
     deps.stdout.write(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
   }

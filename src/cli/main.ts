@@ -6,6 +6,7 @@ import { runExport } from './commands/export';
 import { runShow } from './commands/show';
 import { runAsk } from './askCommand';
 import { MAIN_HELP } from './cliHelp';
+import { visibleControls } from '../shared/untrustedText';
 
 function interruptHandler(handler: () => void): () => void {
   process.on('SIGINT', handler);
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${MAIN_HELP}\n`);
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`rlm: unknown command "${command}". Run "rlm --help" for the commands.\n`);
+      process.stderr.write(`rlm: unknown command "${visibleControls(command)}". Run "rlm --help" for the commands.\n`);
       return 2;
   }
 }
@@ -55,7 +56,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`rlm: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`rlm: ${visibleControls(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = 1;
   },
 );

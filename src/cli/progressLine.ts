@@ -2,6 +2,8 @@
 // rewrites one line; with --verbose on a pipe it prints a line per turn instead.
 import { formatCost, formatTokenCount } from '../shared/format';
 import type { EventRecord } from '../core/trajectory/events';
+import { inertOutput } from './inertOutput';
+import type { InertOutput } from './inertOutput';
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -20,11 +22,14 @@ export class ProgressLine {
   /** Only the root run's turns move the turn counter; child runs count as sub-calls. */
   private rootRunId?: string;
 
+  private readonly stream: InertOutput;
+
   constructor(
-    private readonly stream: ProgressStream,
+    stream: ProgressStream,
     private readonly startedAt: number,
     private readonly now: () => number = Date.now,
   ) {
+    this.stream = inertOutput(stream);
     if (stream.isTTY) {
       this.timer = setInterval(() => this.render(), 1000);
       this.timer.unref();
@@ -76,12 +81,13 @@ export class ProgressLine {
   }
 
   private render(): void {
-    this.stream.write(`\r\x1b[2K${this.text()}`);
+    this.stream.control('\r\x1b[2K');
+    this.stream.write(this.text());
     this.shown = true;
   }
 
   private clear(): void {
-    if (this.stream.isTTY && this.shown) this.stream.write('\r\x1b[2K');
+    if (this.stream.isTTY && this.shown) this.stream.control('\r\x1b[2K');
     this.shown = false;
   }
 }

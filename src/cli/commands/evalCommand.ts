@@ -15,6 +15,7 @@ import { EvalResultsError, summaryText } from '../eval/evalResults';
 import { EvalPlanError, runEvaluation } from '../eval/evalRunner';
 import { RESULTS_FILE, TABLE_FILE } from '../eval/evalTypes';
 import type { ProgressOutput } from '../eval/progressBar';
+import { inertOutput } from '../inertOutput';
 
 export interface EvalIo {
   stdout: { write(text: string): unknown };
@@ -51,7 +52,9 @@ Writes results.json, results.md and trajectories/ in the results folder.`;
 
 const EXIT = { ok: 0, error: 1, usage: 2, cancelled: 130 } as const;
 
-export async function runEval(argv: string[], io: EvalIo): Promise<number> {
+export async function runEval(argv: string[], given: EvalIo): Promise<number> {
+  // Task outcomes and errors carry model text: printed inert (see inertOutput).
+  const io: EvalIo = { ...given, stdout: inertOutput(given.stdout), stderr: inertOutput(given.stderr) };
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   const now = io.now ?? Date.now;

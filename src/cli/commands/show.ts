@@ -8,6 +8,8 @@ import { formatCost, formatDuration, formatTokenPair } from '../../shared/format
 import { parseArgs } from 'node:util';
 import { UsageError, usageErrorFrom } from '../modelArgs';
 import type { CommandIo } from './commandIo';
+import { inertOutput } from '../inertOutput';
+import { inertJson } from '../../shared/untrustedText';
 
 export const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
 
@@ -22,7 +24,9 @@ function parseCommandLine(argv: string[]) {
   }
 }
 
-export async function runShow(argv: string[], io: CommandIo): Promise<number> {
+export async function runShow(argv: string[], given: CommandIo): Promise<number> {
+  // The question, answer and problems are the file's text: printed inert (see inertOutput).
+  const io = { stdout: inertOutput(given.stdout), stderr: inertOutput(given.stderr) };
   let path: string;
   let json: boolean;
   let problemsShown: number;
@@ -55,7 +59,7 @@ export async function runShow(argv: string[], io: CommandIo): Promise<number> {
     }
     throw error;
   }
-  io.stdout.write(json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(path, summary, problemsShown));
+  io.stdout.write(json ? `${inertJson(summary, 2)}\n` : formatSummary(path, summary, problemsShown));
   return 0;
 }
 

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLength } from '../../../bench/tasks/taskLength';
+import { markdownText } from '../../shared/untrustedText';
 import { RESULTS_FILE, RESULTS_VERSION, SCRIPTED_LABEL, TABLE_FILE } from './evalTypes';
 import type { EvalMode, EvalPlanRecord, EvalResultsFile, TaskResult } from './evalTypes';
 
@@ -81,7 +82,8 @@ function note(r: TaskResult): string {
   const parts: string[] = [];
   if (r.truncated) parts.push(`truncated to ${r.truncated.shownChars.toLocaleString('en-US')} of ${r.truncated.totalChars.toLocaleString('en-US')} chars`);
   if (r.status !== 'completed') parts.push(r.status);
-  if (r.error) parts.push(r.error.replace(/\|/g, '/').slice(0, 120));
+  // A model error's text in a Markdown table cell: one line, no pipe, and inert as Markdown.
+  if (r.error) parts.push(markdownText(r.error.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 120)));
   return parts.join('; ');
 }
 

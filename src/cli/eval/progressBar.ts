@@ -1,4 +1,6 @@
 // The eval's progress on stderr: a redrawn bar on a terminal, one line per finished task otherwise.
+import { inertOutput } from '../inertOutput';
+import type { InertOutput } from '../inertOutput';
 
 export interface ProgressOutput {
   write(text: string): unknown;
@@ -9,13 +11,17 @@ const WIDTH = 24;
 
 export class ProgressBar {
   private lastLength = 0;
+  private readonly out: InertOutput;
 
   constructor(
-    private readonly out: ProgressOutput,
+    out: ProgressOutput,
     private readonly total: number,
     private readonly startedAt: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    // Task labels and outcomes can carry model text: written inert.
+    this.out = inertOutput(out);
+  }
 
   /** Shown while `label` runs; `done` tasks have finished. */
   working(done: number, label: string): void {
@@ -42,7 +48,8 @@ export class ProgressBar {
 
   private draw(text: string): void {
     const pad = Math.max(0, this.lastLength - text.length);
-    this.out.write(`\r${text}${' '.repeat(pad)}`);
+    this.out.control('\r');
+    this.out.write(`${text}${' '.repeat(pad)}`);
     this.lastLength = text.length;
   }
 }
