@@ -2,8 +2,9 @@
 // trajectory, and prints the answer (or --json). Ctrl-C cancels through the run's AbortSignal.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ContextReadError } from '../core/context/contextErrors';
+import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
 import { readPathsAsContext } from '../core/context/readPaths';
+import type { SkipReason, TargetDescription } from '../core/context/contextTypes';
 import { LoopError } from '../core/loop/loopErrors';
 import type { RunResult } from '../core/loop/loopTypes';
 import { createRlmRun } from '../core/loop/rlmRun';
@@ -84,11 +85,14 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
   } catch (error) {
     if (!(error instanceof ContextReadError)) throw error;
     deps.stderr.write(`rlm ask: ${error.message}\n`);
-    return EXIT.error;
+    // A device, FIFO or socket is a wrong argument, like a bad flag: refused before anything is read.
+    return error instanceof SpecialFileError ? EXIT.usage : EXIT.error;
   }
+  const unusual = unusualSkips(input.target.skipped);
+  if (unusual && !args.verbose) say(`rlm: skipped ${unusual} (--verbose lists them)`);
   if (args.verbose) {
     say(`rlm: read ${input.target.fileCount} file(s), ${input.target.totalBytes} bytes`);
-    for (const skipped of input.target.skipped) say(`rlm: skipped ${skipped.path} (${skipped.reason}${skipped.bytes !== undefined ? `, ${skipped.bytes} bytes` : ''})`);
+    for (const skipped of input.target.skipped) say(`rlm: skipped ${skipped.path} (${skipped.reason}${skipped.detail ? `: ${skipped.detail}` : ''}${skipped.bytes !== undefined ? `, ${skipped.bytes} bytes` : ''})`);
   }
 
   const trajectoryPath = resolve(deps.cwd, args.trajectory ?? defaultTrajectoryPath(now()));
@@ -197,6 +201,24 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
   } else if (args.verbose) say(`rlm: trajectory: ${trajectory}`);
   return code;
 }
+
+const UNUSUAL: Partial<Record<SkipReason, [string, string]>> = {
+  special: ['device, FIFO or socket', 'devices, FIFOs or sockets'],
+  'link-outside': ['symlink leading out of the folder', 'symlinks leading out of the folder'],
+  'link-loop': ['symlink loop', 'symlink loops'],
+};
+
+/** Skips a user would not guess (binaries and ignored files are expected), said even without --verbose. */
+function unusualSkips(skipped: AskInputSkipped): string | undefined {
+  const parts: string[] = [];
+  for (const [reason, [one, many]] of Object.entries(UNUSUAL) as Array<[SkipReason, [string, string]]>) {
+    const n = skipped.filter((s) => s.reason === reason).length;
+    if (n) parts.push(`${n} ${n === 1 ? one : many}`);
+  }
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+type AskInputSkipped = TargetDescription['skipped'];
 
 function sameModel(a: ModelChoice, b: ModelChoice): boolean {
   return a.provider === b.provider && a.baseUrl === b.baseUrl && a.model === b.model && a.keyEnv === b.keyEnv && a.contextWindowTokens === b.contextWindowTokens;

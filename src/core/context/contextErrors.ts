@@ -16,6 +16,16 @@ export class PathNotFoundError extends ContextReadError {
   }
 }
 
+/** A device, FIFO or socket was named: reading it could block forever or never end. */
+export class SpecialFileError extends ContextReadError {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
+    super(`${path} is a ${kind}, not a regular file or folder; RLM reads files and folders only. Save what you need to a file and ask about that.`);
+  }
+}
+
 /** A binary file was named directly (inside folders, binaries are skipped instead). */
 export class BinaryFileError extends ContextReadError {
   constructor(
@@ -36,10 +46,12 @@ export class ContextTooLargeError extends ContextReadError {
     readonly bytes: number,
     readonly limit: number,
     readonly largest: Array<{ path: string; bytes: number }> = [],
+    /** Reading stopped at the limit, so `bytes` is a lower bound (a growing file, or one whose stat said less). */
+    readonly atLeast = false,
   ) {
     const parts = largest.length ? ` Largest parts: ${largest.map((p) => `${p.path} (${formatBytes(p.bytes)})`).join(', ')}.` : '';
     super(
-      `The input holds ${formatBytes(bytes)}, over the ${formatBytes(limit)} limit. ` +
+      `The input holds ${atLeast ? 'more than ' : ''}${formatBytes(bytes)}, over the ${formatBytes(limit)} limit. ` +
         `Narrow it: name a subfolder or fewer files, add patterns to .gitignore, or raise the limit.${parts}`,
     );
   }

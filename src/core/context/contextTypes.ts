@@ -43,5 +43,13 @@ export interface TargetDescription {
   paths: string[];
   totalBytes: number;
   fileCount: number;
-  skipped: Array<{ path: string; reason: 'binary' | 'too-large' | 'excluded' | 'unreadable' | 'limit'; bytes?: number }>;
+  skipped: Array<{ path: string; reason: SkipReason; bytes?: number; /** e.g. "FIFO", "link to /etc/passwd". */ detail?: string }>;
 }
+
+/**
+ * Why a path inside a folder was not read. `special`: a device, FIFO or socket. `link-outside`: a
+ * symlink whose target is outside the chosen folder (never followed). `link-loop`: a symlink back to
+ * a folder above it, or a chain of links that never ends. `link`: a symlink to something inside the
+ * folder, which is read at its own path (or left out there, if excluded), not twice.
+ */
+export type SkipReason = 'binary' | 'too-large' | 'excluded' | 'unreadable' | 'limit' | 'special' | 'link-outside' | 'link-loop' | 'link';

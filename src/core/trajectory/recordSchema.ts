@@ -42,7 +42,7 @@ const TARGET: Schema = {
     paths: { arrayOf: 'string' },
     totalBytes: 'number',
     fileCount: 'number',
-    skipped: opt({ arrayOf: { object: { path: 'string', reason: 'string', bytes: opt('number') } } }),
+    skipped: opt({ arrayOf: { object: { path: 'string', reason: 'string', bytes: opt('number'), detail: opt('string') } } }),
   },
 };
 const CONFIG: Schema = {

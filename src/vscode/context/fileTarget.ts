@@ -7,6 +7,7 @@ import { TargetRefusedError } from '../errors/extensionErrors';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetection';
 import { formatBytes } from '../../shared/format';
+import { readLocalFile } from '../../core/context/localFileRead';
 
 export interface FileContext {
   source: ContextSource;
@@ -26,6 +27,19 @@ function checkSize(label: string, bytes: number, settings: RlmSettings): void {
   }
 }
 
+function specialRefusal(label: string, kind: string): TargetRefusedError {
+  return new TargetRefusedError(label, 'special', `${label} is a ${kind}, not a regular file; RLM reads files and folders only. Save what you need to a file and ask about that.`);
+}
+
+/** On this machine the read stops at the context limit, whatever the stat said, and a swapped-in device is refused. */
+async function readLocalBounded(path: string, label: string, settings: RlmSettings): Promise<Uint8Array> {
+  const read = await readLocalFile(path, { maxBytes: settings.contextLimitBytes });
+  if (read.kind === 'read') return read.bytes;
+  if (read.kind === 'special') throw specialRefusal(label, read.special);
+  if (read.kind === 'too-large') checkSize(label, Math.max(read.bytesSeen, read.statBytes), settings);
+  throw new TargetRefusedError(label, 'unreadable', `${label} could not be read.`);
+}
+
 export async function fileContext(uri: vscode.Uri, settings: RlmSettings, selectionOnly?: vscode.Selection): Promise<FileContext> {
   const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   if (hasBinaryExtension(uri.path)) {
@@ -40,8 +54,9 @@ export async function fileContext(uri: vscode.Uri, settings: RlmSettings, select
     try {
       const stat = await vscode.workspace.fs.stat(uri);
       if (stat.type & vscode.FileType.Directory) throw new TargetRefusedError(label, 'unreadable', `${label} is a folder: use "RLM: Ask about folder...".`);
+      if (!(stat.type & vscode.FileType.File)) throw specialRefusal(label, 'special file');
       checkSize(label, stat.size, settings);
-      bytes = await vscode.workspace.fs.readFile(uri);
+      bytes = uri.scheme === 'file' ? await readLocalBounded(uri.fsPath, label, settings) : await vscode.workspace.fs.readFile(uri);
     } catch (error) {
       if (error instanceof TargetRefusedError) throw error;
       throw new TargetRefusedError(label, 'unreadable', `${label} could not be read: ${error instanceof Error ? error.message : String(error)}`);

@@ -31,6 +31,11 @@ export class GatherBudget {
   constructor(private readonly limits: GatherLimits) {}
 
   /** Checks a file before reading it. Returns false (and records why) when it must be skipped. */
+  /** The most a file may be read up to: reading stops there, whatever its stat said. */
+  get maxFileBytes(): number {
+    return this.limits.maxFileBytes;
+  }
+
   admit(path: string, sizeBytes: number): boolean {
     this.found++;
     if (hasBinaryExtension(path)) return this.skip(path, 'binary', sizeBytes);
@@ -50,8 +55,19 @@ export class GatherBudget {
     return true;
   }
 
-  unreadable(path: string): void {
-    this.skip(path, 'unreadable');
+  unreadable(path: string, detail?: string): void {
+    this.skip(path, 'unreadable', undefined, detail);
+  }
+
+  /** An admitted file whose read went past the per-file limit (it grew, or its stat said less). */
+  grewTooLarge(path: string, bytesSeen: number): void {
+    this.skip(path, 'too-large', bytesSeen);
+  }
+
+  /** A file found but not read for a reason decided before its size mattered: a device, a link. */
+  exclude(path: string, reason: SkipReason, detail?: string): void {
+    this.found++;
+    this.skip(path, reason, undefined, detail);
   }
 
   counts(): GatherCounts {
@@ -71,9 +87,9 @@ export class GatherBudget {
     };
   }
 
-  private skip(path: string, reason: SkipReason, bytes?: number): false {
+  private skip(path: string, reason: SkipReason, bytes?: number, detail?: string): false {
     this.skipCounts.set(reason, (this.skipCounts.get(reason) ?? 0) + 1);
-    if (this.skippedList.length < MAX_LISTED_SKIPS) this.skippedList.push({ path, reason, ...(bytes !== undefined ? { bytes } : {}) });
+    if (this.skippedList.length < MAX_LISTED_SKIPS) this.skippedList.push({ path, reason, ...(bytes !== undefined ? { bytes } : {}), ...(detail !== undefined ? { detail } : {}) });
     return false;
   }
 }

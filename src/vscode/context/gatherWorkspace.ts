@@ -1,7 +1,10 @@
 // Gathers a folder or the whole workspace as a multi-file context through workspace.findFiles,
 // honouring files.exclude, search.exclude, .gitignore and rlm.include / rlm.exclude. Unsaved editor
 // contents win over disk; in a multi-root workspace paths start with the folder's name.
+import { realpath, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { readLocalFile, specialKindOf } from '../../core/context/localFileRead';
+import { judgeReachedPath } from '../../core/context/pathContainment';
 import type { TargetDescription } from '../../core/context/contextTypes';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { GatherBudget } from './gatherBudget';
@@ -79,7 +82,9 @@ export async function gatherWorkspace(
     const base = (scope.subPath ?? '').replace(/^\/+|\/+$/g, '');
     labels.push(multiRoot ? `${scope.folder.name}/${base}` : base || scope.folder.name);
     const gitignore = await loadGitignores(scope.folder, base, token);
-    const pattern = new vscode.RelativePattern(base ? vscode.Uri.joinPath(scope.folder.uri, base) : scope.folder.uri, include);
+    const scopeRoot = base ? vscode.Uri.joinPath(scope.folder.uri, base) : scope.folder.uri;
+    const local = scopeRoot.scheme === 'file' ? { root: scopeRoot.fsPath, rootReal: await realpath(scopeRoot.fsPath) } : undefined;
+    const pattern = new vscode.RelativePattern(scopeRoot, include);
     const uris = await vscode.workspace.findFiles(pattern, excludeGlob(scope.folder, settings) ?? null, undefined, token);
     uris.sort((a, b) => (a.path < b.path ? -1 : 1));
     const candidates: Array<{ uri: vscode.Uri; path: string }> = [];
@@ -93,7 +98,7 @@ export async function gatherWorkspace(
     }
     for (let i = 0; i < candidates.length; i += READ_CONCURRENCY) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c) => readOne(c.uri, c.path, budget, dirty)));
+      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c) => readOne(c.uri, c.path, budget, dirty, local)));
       progress.report(budget.counts());
     }
   }
@@ -101,17 +106,46 @@ export async function gatherWorkspace(
   return { ...result, skipCounts: budget.skipCountsByReason(), ignoredByGitignore: budget.ignoredByGitignore };
 }
 
-async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>): Promise<void> {
+async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>, local: LocalScope | undefined): Promise<void> {
   const doc = dirty.get(uri.toString());
   if (doc) {
     const text = doc.getText();
     if (budget.admit(path, Buffer.byteLength(text, 'utf8'))) budget.add(path, text);
     return;
   }
+  if (local && uri.scheme === 'file') return readLocalOne(uri.fsPath, path, budget, local);
   try {
     const stat = await vscode.workspace.fs.stat(uri);
+    if (!(stat.type & vscode.FileType.File)) return budget.exclude(path, 'special', 'not a regular file');
     if (!budget.admit(path, stat.size)) return;
     budget.add(path, await vscode.workspace.fs.readFile(uri));
+  } catch {
+    budget.unreadable(path);
+  }
+}
+
+interface LocalScope {
+  root: string;
+  rootReal: string;
+}
+
+/**
+ * A file on this machine: findFiles follows symlinks, so a file it lists may lie outside the folder
+ * (never read) or be reached through a link inside it (read at its own path instead). Devices and
+ * FIFOs are skipped, and the read stops at the per-file limit whatever the stat said.
+ */
+async function readLocalOne(fsPath: string, path: string, budget: GatherBudget, local: LocalScope): Promise<void> {
+  const verdict = await judgeReachedPath(fsPath, local.root, local.rootReal);
+  if (verdict) return budget.exclude(path, verdict.reason, verdict.detail);
+  try {
+    const st = await stat(fsPath);
+    const special = specialKindOf(st);
+    if (special) return budget.exclude(path, 'special', special);
+    if (!budget.admit(path, st.size)) return;
+    const read = await readLocalFile(fsPath, { maxBytes: budget.maxFileBytes, noFollow: true });
+    if (read.kind === 'read') budget.add(path, read.bytes);
+    else if (read.kind === 'too-large') budget.grewTooLarge(path, Math.max(read.bytesSeen, read.statBytes));
+    else budget.unreadable(path, read.kind === 'special' ? `became a ${read.special} while read` : 'became a link while read');
   } catch {
     budget.unreadable(path);
   }

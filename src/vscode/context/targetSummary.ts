@@ -9,6 +9,10 @@ const REASON_TEXT: Record<SkipReason, string> = {
   excluded: 'excluded',
   unreadable: 'unreadable',
   limit: 'over the total context limit (rlm.contextLimitMb)',
+  special: 'devices, FIFOs or sockets (only regular files are read)',
+  'link-outside': 'symlinks leading out of the folder (not followed)',
+  'link-loop': 'symlink loops (not walked)',
+  link: 'symlinks to files inside the folder (read at their own path)',
 };
 
 export interface TargetSummary {

@@ -2,16 +2,14 @@
 // real REPL; --json must match the trajectory's totals; Ctrl-C cancels and exits within 2 s.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readTrajectory } from '../../../src/core/trajectory/trajectoryReader';
+import { assertCliBuilt, runCli } from './cliProcess';
 import { startFakeModelServer } from '../../fakes/fakeModelServer';
 import type { FakeModelRequest, FakeModelServer, FakeProtocol } from '../../fakes/fakeServerTypes';
 
-const CLI = resolve(__dirname, '../../../dist/cli.js');
 
 function turnOf(request: FakeModelRequest): number {
   return request.messages.filter((m) => m.role === 'assistant').length;
@@ -23,40 +21,13 @@ function script(request: FakeModelRequest): string {
   return '```repl\nFINAL("The file mentions " + str(len(parts)) + " parts")\n```';
 }
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
 
-function runCli(args: string[], cwd: string, env: Record<string, string>, onStderr?: (text: string, child: ChildProcess) => void): Promise<Outcome> {
-  const started = Date.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    onStderr?.(stderr, child);
-  });
-  return new Promise((resolvePromise, reject) => {
-    const guard = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`rlm did not exit in 60 s; stderr: ${stderr}`));
-    }, 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(guard);
-      resolvePromise({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
 
 describe('rlm ask (dist/cli.js)', () => {
   let dir: string;
   const servers: FakeModelServer[] = [];
   before(() => {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` before this test');
+    assertCliBuilt();
     dir = mkdtempSync(join(tmpdir(), 'rlm-cli-'));
     // Longer than the 200-character prefix the root may see, so the tail must never reach it.
     writeFileSync(join(dir, 'notes.txt'), `Alpha section. Beta section. ${'Filler words. '.repeat(30)}Gamma section ends here.\n`);

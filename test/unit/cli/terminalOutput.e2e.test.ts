@@ -3,20 +3,19 @@
 // `rlm show`, `rlm eval`'s progress and report, or the live progress line. --json stays exact JSON.
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ProgressLine } from '../../../src/cli/progressLine';
 import { ProgressBar } from '../../../src/cli/eval/progressBar';
 import { markdownReport } from '../../../src/cli/eval/evalResults';
 import type { EvalResultsFile } from '../../../src/cli/eval/evalTypes';
 import { inertJson } from '../../../src/shared/untrustedText';
+import { assertCliBuilt, runCli } from './cliProcess';
 import { startFakeModelServer } from '../../fakes/fakeModelServer';
 import type { FakeModelRequest, FakeModelServer } from '../../fakes/fakeServerTypes';
 import { TERMINAL_ATTACKS, TERMINAL_HOSTILE, firstRawControl } from '../../fixtures/hostile/terminalAttacks';
 
-const CLI = resolve(__dirname, '../../../dist/cli.js');
 /** A command-line argument cannot hold NUL; everything else goes into the question. */
 const QUESTION = `What? ${TERMINAL_HOSTILE.replace('\u0000', '')}`;
 /** JSON string escapes are valid Python string escapes, so this is the hostile text as a Python literal. */
@@ -27,23 +26,6 @@ function assertInert(text: string, where: string): void {
   assert.equal(raw, undefined, `${where} printed a raw control character ${raw?.code} near ${raw?.around}`);
 }
 
-function runCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((done, fail) => {
-    const guard = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`rlm did not exit in 60 s; stderr: ${stderr}`));
-    }, 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(guard);
-      done({ code, stdout, stderr });
-    });
-  });
-}
 
 /** Turn 1 prints the hostile text and raises an error carrying it; turn 2 answers with it. */
 function hostileScript(request: FakeModelRequest): string {
@@ -57,7 +39,7 @@ describe('rlm ask and rlm show print hostile text inert (dist/cli.js)', () => {
   let server: FakeModelServer;
   const model = (): string[] => ['--provider', 'openai', '--base-url', server.baseUrl, '--model', 'fake'];
   before(async () => {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` before this test');
+    assertCliBuilt();
     dir = mkdtempSync(join(tmpdir(), 'rlm-term-'));
     // A file with NUL is refused as binary; the rest of the attacks go into it.
     writeFileSync(join(dir, 'log.txt'), `${TERMINAL_HOSTILE.replace('\u0000', '')}\n`);

@@ -2,7 +2,10 @@
 // every exclude source, refusals, and a full "Ask RLM about this file" run against a fake model
 // server, ending with the answer, a trajectory file on disk and the run in the history.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
 import type { FakeModelServer } from '../../../fakes/fakeServerTypes';
@@ -109,6 +112,29 @@ describe('RLM commands, settings and runs', function () {
     assert.equal(outcome.ignoredByGitignore, 1);
     assert.ok(reports.length > 0, 'progress was reported');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('gathers a folder without following links out of it or into loops, never opening a FIFO', async () => {
+    const base = vscode.Uri.joinPath(folder().uri, 'links').fsPath;
+    mkdirSync(join(base, 'real'), { recursive: true });
+    writeFileSync(join(base, 'real/kept.txt'), 'kept');
+    const outside = mkdtempSync(join(tmpdir(), 'rlm-outside-'));
+    writeFileSync(join(outside, 'secret.txt'), 'SECRET OUTSIDE THE WORKSPACE');
+    symlinkSync(join(outside, 'secret.txt'), join(base, 'leak.txt'));
+    symlinkSync(outside, join(base, 'leakdir'));
+    symlinkSync('real', join(base, 'alias'));
+    symlinkSync('..', join(base, 'real/up'));
+    execFileSync('mkfifo', [join(base, 'pipe.txt')]);
+    const source = new vscode.CancellationTokenSource();
+    const outcome = await gatherWorkspace([{ folder: folder(), subPath: 'links' }], readSettings(), { report: () => undefined }, source.token);
+    assert.deepEqual(outcome.files.map((f) => f.path), ['links/real/kept.txt']);
+    const skipped = outcome.target.skipped.map((s) => `${s.path}: ${s.reason}`).sort();
+    // VS Code's file search never lists a FIFO (it is not opened, so nothing blocks); "Ask about this file" refuses one.
+    for (const expected of ['links/leak.txt: link-outside', 'links/leakdir/secret.txt: link-outside', 'links/alias/kept.txt: link']) {
+      assert.ok(skipped.includes(expected), `${expected} missing from ${skipped.join('; ')}`);
+    }
+    assert.ok(!outcome.files.some((f) => String(f.content).includes('SECRET')), 'nothing outside the workspace was read');
+    await assert.rejects(fileContext(vscode.Uri.file(join(base, 'pipe.txt')), readSettings()), /not a regular file/);
   });
 
   it('refuses a binary or over-size file with a sentence that says why', async () => {

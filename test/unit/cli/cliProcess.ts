@@ -1,0 +1,41 @@
+// Runs the built dist/cli.js as a user would, in its own process, and collects what it printed.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const CLI = resolve(__dirname, '../../../dist/cli.js');
+
+export interface CliOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function assertCliBuilt(): void {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` before this test');
+}
+
+/** HOME is the working folder, so nothing from the real home leaks in; a guard kills a run that never exits. */
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, onStderr?: (text: string, child: ChildProcess) => void, timeoutMs = 60_000): Promise<CliOutcome> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    onStderr?.(stderr, child);
+  });
+  return new Promise((done, fail) => {
+    const guard = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`rlm did not exit in ${timeoutMs / 1000} s; stderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(guard);
+      done({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
