@@ -20,8 +20,10 @@ export const preludeKey = (stdlibId: string): string =>
   createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).update('\0').update(stdlibId).digest('hex').slice(0, 16);
 
 export interface PreludeApi {
-  /** Reads `byteLength` bytes of context from the channel device and binds them. */
-  bind(byteLength: number, layoutJson: string): string;
+  /** Starts a bind: the namespace is cleared and the frame parser reset. */
+  bind_begin(): void;
+  /** Takes the next `byteLength` bytes of the frame stream from the channel device; the summary JSON at the end, else ''. */
+  bind_feed(byteLength: number): string;
   run_cell(code: string): string;
   recover(): void;
   warm(): void;

@@ -128,19 +128,46 @@ async function main(): Promise<void> {
   info.loadMs = performance.now() - started;
   post({ type: 'ready', info });
 
+  /** The bind in progress; after a failure its remaining data is dropped (the host replaces this process). */
+  let binding: { id: number; failed: boolean } | undefined;
+  const failBind = (err: unknown): void => {
+    if (!binding) return;
+    binding.failed = true;
+    timers.end();
+    post({ type: 'bindFailed', id: binding.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
+  };
+
   port.on('message', (message: ChildToWorker) => {
-    if (message.type === 'bind') {
+    if (message.type === 'bindBegin') {
+      binding = { id: message.id, failed: false };
       channel.beginCell();
       try {
-        channel.offerContext(new Uint8Array(message.buffer));
-        const summary = JSON.parse(api.bind(message.buffer.byteLength, JSON.stringify(message.layout))) as BoundSummary;
-        post({ type: 'bound', id: message.id, summary });
+        api.bind_begin();
       } catch (err) {
-        post({ type: 'bindFailed', id: message.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
-      } finally {
-        channel.offerContext(new Uint8Array(0));
-        timers.end();
+        failBind(err);
       }
+      return;
+    }
+    if (message.type === 'bindData') {
+      // Each piece is acknowledged, taken or not, so the REPL process's flow control never stalls.
+      const bytes = message.buffer.byteLength;
+      const current = binding;
+      if (current && !current.failed) {
+        try {
+          channel.offerContext(new Uint8Array(message.buffer));
+          const reply = api.bind_feed(bytes);
+          if (reply) {
+            binding = undefined;
+            timers.end();
+            post({ type: 'bound', id: current.id, summary: JSON.parse(reply) as BoundSummary });
+          }
+        } catch (err) {
+          failBind(err);
+        } finally {
+          channel.offerContext(new Uint8Array(0));
+        }
+      }
+      post({ type: 'bindAck', bytes });
       return;
     }
     if (message.type === 'snapshotBytes') return; // consumed during start-up

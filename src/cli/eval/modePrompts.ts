@@ -30,6 +30,7 @@ function decode(content: Uint8Array | string): string {
 
 export function contextAsText(source: ContextSource): string {
   if (source.kind === 'text') return decode(source.text);
+  if (source.kind === 'plan') throw new TypeError('contextAsText: read the plan into memory first (readPlanInMemory)');
   return source.files.map((f) => `${FILE_HEADER(f.path)}\n${decode(f.content)}\n`).join('');
 }
 

@@ -73,3 +73,23 @@ export async function readLocalFile(path: string, options: LocalReadOptions): Pr
     await handle.close();
   }
 }
+
+/** The first `bytes` of a regular file (the prefix and the binary check), opened as carefully as a full read. */
+export async function readLocalHead(path: string, bytes: number): Promise<{ kind: 'read'; bytes: Uint8Array; statBytes: number } | { kind: 'special'; special: SpecialKind }> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = await handle.stat();
+    const special = specialKindOf(stat) ?? (stat.isFile() ? undefined : 'special file');
+    if (special) return { kind: 'special', special };
+    const buffer = Buffer.allocUnsafe(Math.min(bytes, Math.max(stat.size, 1)));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { kind: 'read', bytes: buffer.subarray(0, filled), statBytes: stat.size };
+  } finally {
+    await handle.close();
+  }
+}

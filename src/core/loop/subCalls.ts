@@ -224,7 +224,9 @@ function fallbackPrompt(item: Item, context: ContextSource): string {
       ? typeof context.text === 'string'
         ? context.text
         : new TextDecoder().decode(context.text)
-      : context.files.map((f) => `--- ${f.path}\n${typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)}`).join('\n');
+      : context.kind === 'plan'
+        ? '' // a child's context comes from Python, never from files on disk
+        : context.files.map((f) => `--- ${f.path}\n${typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)}`).join('\n');
   return `${item.prompt}\n\nContext:\n${text}`;
 }
 

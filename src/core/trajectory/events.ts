@@ -66,7 +66,13 @@ export type RunEvent =
       parentCallId?: string;
       depth: number;
       question: string;
+      /** `context` as bound: exact sizes. */
       context: ContextMetadata;
+      /**
+       * What the root's first request was told of `context`, when that was a preview sent before binding
+       * finished (sizes estimated, files not yet read); absent when it was told `context` itself.
+       */
+      contextShown?: ContextMetadata;
       target?: TargetDescription;
       config: RunConfigRecord;
       protections: SandboxProtections;

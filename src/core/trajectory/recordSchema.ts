@@ -34,6 +34,8 @@ const CONTEXT: Schema = {
     files: opt({ arrayOf: { object: { path: 'string', chars: 'number' } } }),
     filesOmitted: opt('number'),
     invalidUtf8Replacements: opt('number'),
+    approximate: opt('boolean'),
+    leftOut: opt({ arrayOf: { object: { path: 'string', reason: 'string', bytes: opt('number'), detail: opt('string') } } }),
   },
 };
 const TARGET: Schema = {
@@ -74,6 +76,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     depth: 'number',
     question: 'string',
     context: opt(CONTEXT),
+    contextShown: opt(CONTEXT),
     target: opt(TARGET),
     config: opt(CONFIG),
     // Two versions exist; readProtections reads either and anything else as "not recorded".

@@ -1,0 +1,317 @@
+// Plans what `rlm ask <paths>` binds, without reading the files: a walk and `stat` give the file list
+// and sizes, and the first few KB of the first file give the prefix. That is all the root's first
+// request needs, so it can go out while the files are read (contextStream.ts streams them into the REPL).
+//
+// The rules are those of reading: one file gives a text context; folders or several paths a path ->
+// text dict in sorted order. Folders honour .gitignore files (at every level), skip binaries (by name
+// here, by content when read), over-size files and .git; the total is capped. Only regular files and
+// folders are read: a device, FIFO or socket named directly is refused, and one inside a folder is
+// skipped with its reason. Symlinks inside a folder are never followed: one leading out of the folder
+// would read what the user did not choose, one back up would loop, and one to elsewhere inside is read
+// at its own path.
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import ignore from 'ignore';
+import type { Ignore } from 'ignore';
+import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
+import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
+import type { ContextPlan, PlannedFile, SkipReason, TargetDescription } from './contextTypes';
+import { readLocalFile, readLocalHead, specialKindOf } from './localFileRead';
+import type { LocalRead, LocalReadOptions } from './localFileRead';
+import { isWithin } from './pathContainment';
+
+type FileStat = Pick<Stats, 'size' | 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>;
+type Entry = Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>;
+
+/** The file-system calls used; injectable so tests can stage races and failures. */
+export interface ContextFs {
+  stat(path: string): Promise<FileStat>;
+  lstat(path: string): Promise<FileStat>;
+  realpath(path: string): Promise<string>;
+  /** The entries of a folder with their types (no stat per entry). */
+  readdir(path: string): Promise<Entry[]>;
+  readFile(path: string, options: LocalReadOptions): Promise<LocalRead>;
+  readHead(path: string, bytes: number): ReturnType<typeof readLocalHead>;
+}
+
+export const nodeContextFs: ContextFs = {
+  stat,
+  lstat,
+  realpath,
+  readdir: (path) => readdir(path, { withFileTypes: true }),
+  readFile: readLocalFile,
+  readHead: readLocalHead,
+};
+
+export interface PlanOptions {
+  /** Paths are shown relative to this folder. Default process.cwd(). */
+  cwd?: string;
+  /** Files in folders larger than this are skipped. Default 8 MB. */
+  maxFileBytes?: number;
+  /** The whole input may not exceed this. Default 256 MB, the REPL's own limit. */
+  maxTotalBytes?: number;
+  fs?: ContextFs;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+/** A .gitignore larger than this is not a real one; it is left unread rather than held in memory. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+/** `stat` calls in flight during a walk: enough to keep the thread pool busy, few enough to stay polite. */
+const WALK_CONCURRENCY = 64;
+
+type Skipped = TargetDescription['skipped'][number];
+
+interface Walk {
+  fs: ContextFs;
+  cwd: string;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  files: PlannedFile[];
+  skipped: Skipped[];
+  totalBytes: number;
+  /** Real paths planned, so a file named twice (directly and in its folder) is read once. */
+  seen: Set<string>;
+  gate: Gate;
+}
+
+interface IgnoreLayer {
+  dir: string;
+  rules: Ignore;
+}
+
+export async function planPaths(paths: string[], options: PlanOptions = {}): Promise<ContextPlan> {
+  if (paths.length === 0) throw new TypeError('planPaths: no paths given');
+  const fs = options.fs ?? nodeContextFs;
+  const cwd = options.cwd ?? process.cwd();
+  const walk: Walk = {
+    fs,
+    cwd,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+    files: [],
+    skipped: [],
+    totalBytes: 0,
+    seen: new Set(),
+    gate: new Gate(WALK_CONCURRENCY),
+  };
+  // Named paths are followed (the user chose them), but must be a regular file or a folder: a device
+  // or FIFO is refused before anything is opened, so nothing blocks or reads without end.
+  const named = await Promise.all(
+    paths.map(async (p) => {
+      const abs = resolve(cwd, p);
+      const st = await statOrThrow(fs, abs, p);
+      const special = specialKindOf(st);
+      if (special) throw new SpecialFileError(p, special);
+      return { abs, stat: st };
+    }),
+  );
+  const only = named[0];
+  if (named.length === 1 && only?.stat.isFile()) return planSingleFile(walk, only.abs, only.stat.size);
+
+  for (const entry of named) {
+    if (entry.stat.isDirectory()) {
+      const real = await fs.realpath(entry.abs);
+      await walkFolder(walk, entry.abs, real, [], real);
+    } else {
+      const real = await fs.realpath(entry.abs);
+      if (!walk.seen.has(real)) {
+        walk.seen.add(real);
+        walk.files.push({ path: displayPath(cwd, entry.abs), abs: entry.abs, bytes: entry.stat.size });
+        walk.totalBytes += entry.stat.size;
+      }
+    }
+  }
+  if (walk.totalBytes > walk.maxTotalBytes) throw new ContextTooLargeError(walk.totalBytes, walk.maxTotalBytes, largestParts(walk.files));
+  if (walk.files.length === 0) throw new NoReadableFilesError(paths, walk.skipped.length);
+  walk.files.sort(byPath);
+  walk.skipped.sort(byPath);
+  const first = walk.files[0]!;
+  const head = await readHeadOrEmpty(fs, first.abs);
+  return {
+    shape: 'files',
+    files: walk.files,
+    head,
+    totalBytes: walk.totalBytes,
+    maxFileBytes: walk.maxFileBytes,
+    maxTotalBytes: walk.maxTotalBytes,
+    target: { kind: named.length === 1 ? 'folder' : 'files', paths: named.map((n) => displayPath(cwd, n.abs)), totalBytes: walk.totalBytes, fileCount: walk.files.length, skipped: walk.skipped },
+  };
+}
+
+async function planSingleFile(walk: Walk, abs: string, size: number): Promise<ContextPlan> {
+  const shown = displayPath(walk.cwd, abs);
+  if (size > walk.maxTotalBytes) throw new ContextTooLargeError(size, walk.maxTotalBytes, [{ path: shown, bytes: size }]);
+  // The head decides binary now, so a binary file is refused before anything is sent anywhere.
+  const head = await walk.fs.readHead(abs, BINARY_SNIFF_BYTES);
+  if (head.kind === 'special') throw new SpecialFileError(shown, head.special);
+  const binary = binaryReason(shown, head.bytes);
+  if (binary) throw new BinaryFileError(shown, binary);
+  return {
+    shape: 'text',
+    files: [{ path: shown, abs, bytes: size }],
+    head: head.bytes,
+    totalBytes: size,
+    maxFileBytes: walk.maxTotalBytes,
+    maxTotalBytes: walk.maxTotalBytes,
+    target: { kind: 'file', paths: [shown], totalBytes: size, fileCount: 1, skipped: [] },
+  };
+}
+
+/** `dir` is the path as shown (through any link the user named); `dirReal` and `rootReal` are resolved. */
+async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: IgnoreLayer[], rootReal: string): Promise<void> {
+  const own = await readGitignore(walk.fs, dir);
+  const active = own ? [...layers, { dir, rules: own }] : layers;
+  let entries: Entry[];
+  try {
+    entries = await walk.gate.run(() => walk.fs.readdir(dir));
+  } catch {
+    walk.skipped.push({ path: displayPath(walk.cwd, dir), reason: 'unreadable' });
+    return;
+  }
+  const folders: Array<Promise<void>> = [];
+  const sizing: Array<Promise<void>> = [];
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name === '.git') continue;
+    const abs = join(dir, name);
+    const shown = displayPath(walk.cwd, abs);
+    if (isIgnored(active, abs, entry.isDirectory())) {
+      walk.skipped.push({ path: shown, reason: 'excluded' });
+      continue;
+    }
+    if (entry.isSymbolicLink()) sizing.push(judgeLink(walk, abs, dirReal, rootReal).then((verdict) => void walk.skipped.push({ path: shown, ...verdict })));
+    else if (entry.isDirectory()) folders.push(walkFolder(walk, abs, join(dirReal, name), active, rootReal));
+    else if (entry.isFile()) sizing.push(planFile(walk, abs, shown, join(dirReal, name)));
+    else walk.skipped.push({ path: shown, reason: 'special', detail: specialKindOf(entry) ?? 'special file' });
+  }
+  await Promise.all([...sizing, ...folders]);
+}
+
+async function planFile(walk: Walk, abs: string, shown: string, real: string): Promise<void> {
+  if (walk.seen.has(real)) return;
+  walk.seen.add(real);
+  if (hasBinaryExtension(shown)) {
+    walk.skipped.push({ path: shown, reason: 'binary' });
+    return;
+  }
+  let st: FileStat;
+  try {
+    st = await walk.gate.run(() => walk.fs.lstat(abs));
+  } catch {
+    walk.skipped.push({ path: shown, reason: 'unreadable' });
+    return;
+  }
+  if (!st.isFile()) {
+    // Changed since the folder was listed: judged as what it is now.
+    walk.skipped.push({ path: shown, reason: st.isSymbolicLink() ? 'link' : 'special', detail: st.isSymbolicLink() ? 'became a link while the folder was read' : (specialKindOf(st) ?? 'special file') });
+    return;
+  }
+  if (st.size > walk.maxFileBytes) {
+    walk.skipped.push({ path: shown, reason: 'too-large', bytes: st.size });
+    return;
+  }
+  walk.files.push({ path: shown, abs, bytes: st.size });
+  walk.totalBytes += st.size;
+}
+
+/** Why a symlink inside a folder is not followed, in the words the skipped list shows. */
+async function judgeLink(walk: Walk, abs: string, dirReal: string, rootReal: string): Promise<{ reason: SkipReason; detail: string }> {
+  let real: string;
+  try {
+    real = await walk.gate.run(() => walk.fs.realpath(abs));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { reason: 'link-loop', detail: 'a chain of links that never ends' };
+    return { reason: 'unreadable', detail: code === 'ENOENT' ? 'a link to nothing' : `link not resolved (${code ?? 'error'})` };
+  }
+  if (!isWithin(real, rootReal)) return { reason: 'link-outside', detail: `link to ${real}, outside the folder` };
+  let target: FileStat | undefined;
+  try {
+    target = await walk.gate.run(() => walk.fs.stat(real));
+  } catch {
+    target = undefined;
+  }
+  if (target?.isDirectory() && isWithin(dirReal, real)) return { reason: 'link-loop', detail: `link back to ${displayPath(walk.cwd, real)}, a folder above it` };
+  return { reason: 'link', detail: `link to ${displayPath(walk.cwd, real)}, read at that path` };
+}
+
+async function readHeadOrEmpty(fs: ContextFs, abs: string): Promise<Uint8Array> {
+  try {
+    const head = await fs.readHead(abs, BINARY_SNIFF_BYTES);
+    return head.kind === 'read' ? head.bytes : new Uint8Array(0);
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+async function readGitignore(fs: ContextFs, dir: string): Promise<Ignore | undefined> {
+  try {
+    const read = await fs.readFile(join(dir, '.gitignore'), { maxBytes: MAX_GITIGNORE_BYTES });
+    return read.kind === 'read' ? ignore().add(new TextDecoder().decode(read.bytes)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isIgnored(layers: IgnoreLayer[], abs: string, isDir: boolean): boolean {
+  for (const layer of layers) {
+    const rel = relative(layer.dir, abs).split(sep).join('/');
+    if (rel && !rel.startsWith('..') && layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
+  }
+  return false;
+}
+
+async function statOrThrow(fs: ContextFs, abs: string, given: string): Promise<FileStat> {
+  try {
+    return await fs.stat(abs);
+  } catch (error) {
+    // A link loop named directly is not "missing"; say what it is.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new SpecialFileError(given, 'symlink loop');
+    throw new PathNotFoundError(given);
+  }
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** POSIX path relative to cwd (absolute when on another drive). */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  const chosen = rel === '' ? '.' : isAbsolute(rel) ? abs : rel;
+  return chosen.split(sep).join('/');
+}
+
+/** The biggest top-level parts, so the over-size message can suggest what to leave out. */
+export function largestParts(files: ReadonlyArray<{ path: string; bytes: number }>): Array<{ path: string; bytes: number }> {
+  const byTop = new Map<string, number>();
+  for (const file of files) {
+    const parts = file.path.split('/');
+    const top = parts.length > 2 ? parts.slice(0, 2).join('/') : file.path;
+    byTop.set(top, (byTop.get(top) ?? 0) + file.bytes);
+  }
+  return [...byTop.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([path, bytes]) => ({ path, bytes }));
+}
+
+/** At most `limit` file-system calls in flight across the whole walk. */
+class Gate {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(step: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((go) => this.waiting.push(go));
+    this.active++;
+    try {
+      return await step();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}

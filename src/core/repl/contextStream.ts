@@ -1,0 +1,181 @@
+// Sends a ContextSource to the REPL as frames (contextFrames.ts), as it is read: a text in pieces of a
+// few MB, files one frame each. Files planned on disk are read here in parallel, in order, and never
+// held whole: the host's memory stays flat whatever the input's size. What could not be read (binary by
+// content, gone, grown past its limit) is left out and reported with the bound entries.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { ContextReadError, ContextTooLargeError } from '../context/contextErrors';
+import type { ContextPlan, ContextSource, TargetDescription } from '../context/contextTypes';
+import { forEachInOrder } from '../context/inOrder';
+import { readPlannedFile, READ_CONCURRENCY } from '../context/planReader';
+import { InvalidContextError } from './replErrors';
+import { frameHead } from './contextFrames';
+
+/** The most of one entry sent in one write: the unit of memory on the way into the REPL. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
+/** Bytes of the first entry kept for the metadata's prefix (200 characters of up to 4 bytes). */
+const PREFIX_BYTES = 800;
+
+export interface ContextSink {
+  /** Resolves when the chunk has been handed on, so it may be reused or dropped. */
+  write(chunk: Uint8Array): Promise<void>;
+}
+
+export interface StreamedContext {
+  shape: 'str' | 'dict';
+  /** The entries sent, in order, with their UTF-8 sizes. */
+  entries: Array<{ path: string; bytes: number }>;
+  byteLength: number;
+  prefixBytes: Uint8Array;
+  /** Entries of the source left out while reading. */
+  leftOut: TargetDescription['skipped'];
+}
+
+/** A file changed between planning and reading in a way that breaks what was announced (it shrank). */
+export class ContextChangedError extends ContextReadError {
+  constructor(readonly path: string, readonly expected: number, readonly got: number) {
+    super(`${path} changed while it was read: it held ${got} of the ${expected} bytes it had a moment before. Ask again once it is stable.`);
+  }
+}
+
+/**
+ * Refuses, before anything is sent, a source that cannot be bound: over the limit, or files without a
+ * path or listed twice. Binding starts by clearing the REPL's namespace, so this comes first.
+ */
+export function checkContext(source: ContextSource, limitBytes: number): void {
+  if (source.kind === 'plan') {
+    const limit = Math.min(limitBytes, source.plan.maxTotalBytes);
+    if (source.plan.totalBytes > limit) throw new ContextTooLargeError(source.plan.totalBytes, limit);
+    return;
+  }
+  const entries = source.kind === 'text' ? [{ path: source.label ?? '', content: source.text }] : source.files;
+  let total = 0;
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (source.kind === 'files') {
+      if (typeof entry.path !== 'string' || entry.path === '') throw new InvalidContextError('every context file needs a non-empty path');
+      if (seen.has(entry.path)) throw new InvalidContextError(`context lists the file ${entry.path} twice`, entry.path);
+      seen.add(entry.path);
+    }
+    total += byteLengthOf(entry.content);
+  }
+  if (total > limitBytes) throw new ContextTooLargeError(total, limitBytes);
+}
+
+export async function streamContext(source: ContextSource, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
+  checkContext(source, limitBytes);
+  if (source.kind === 'plan') return streamPlan(source.plan, sink, limitBytes, signal);
+  const entries = source.kind === 'text' ? [{ path: source.label ?? '', content: source.text }] : source.files;
+  const out = newStreamed(source.kind === 'text' ? 'str' : 'dict');
+  for (const entry of entries) {
+    signal?.throwIfAborted();
+    const bytes = byteLengthOf(entry.content);
+    await sink.write(frameHead(source.kind === 'text' ? 'T' : 'F', bytes, source.kind === 'text' ? undefined : entry.path));
+    await writeContent(sink, entry.content, (piece) => keepPrefix(out, piece));
+    out.entries.push({ path: entry.path, bytes });
+    out.byteLength += bytes;
+  }
+  await sink.write(frameHead('E', 0));
+  return out;
+}
+
+async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
+  const limit = Math.min(limitBytes, plan.maxTotalBytes);
+  if (plan.shape === 'text') return streamFile(plan, sink, signal);
+  const out = newStreamed('dict');
+  await forEachInOrder(plan.files, READ_CONCURRENCY, (file) => readPlannedFile(plan, file), async (read, file) => {
+    signal?.throwIfAborted();
+    if (read.kind === 'skipped') {
+      out.leftOut.push(read.skipped);
+      return;
+    }
+    const bytes = read.bytes.byteLength;
+    if (out.byteLength + bytes > limit) {
+      await sink.write(frameHead('A', 0));
+      throw new ContextTooLargeError(out.byteLength + bytes, limit, [], true);
+    }
+    await sink.write(frameHead('F', bytes, file.path));
+    await writeContent(sink, read.bytes, (piece) => keepPrefix(out, piece));
+    out.entries.push({ path: file.path, bytes });
+    out.byteLength += bytes;
+  });
+  await sink.write(frameHead('E', 0));
+  return out;
+}
+
+/**
+ * One file, as large as the limit allows, in pieces from disk. Exactly the planned size is sent: a file
+ * that grew is read up to the size it had when planned (a snapshot of a log being written); one that
+ * shrank cannot deliver what was announced, so the bind is aborted.
+ */
+async function streamFile(plan: ContextPlan, sink: ContextSink, signal?: AbortSignal): Promise<StreamedContext> {
+  const file = plan.files[0]!;
+  const out = newStreamed('str');
+  const handle = await open(file.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new ContextReadError(`${file.path} is no longer a regular file`);
+    await sink.write(frameHead('T', file.bytes));
+    let sent = 0;
+    while (sent < file.bytes) {
+      signal?.throwIfAborted();
+      // A fresh buffer per piece: the sink may hold it until the pipe has taken it.
+      const piece = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, file.bytes - sent));
+      const { bytesRead } = await handle.read(piece, 0, piece.length, sent);
+      if (bytesRead === 0) {
+        // Keep the frame stream whole (the REPL expects the announced bytes), then call the bind off.
+        for (let left = file.bytes - sent; left > 0; left -= STREAM_CHUNK_BYTES) await sink.write(new Uint8Array(Math.min(left, STREAM_CHUNK_BYTES)));
+        await sink.write(frameHead('A', 0));
+        throw new ContextChangedError(file.path, file.bytes, sent);
+      }
+      const chunk = piece.subarray(0, bytesRead);
+      keepPrefix(out, chunk);
+      await sink.write(chunk);
+      sent += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  await sink.write(frameHead('E', 0));
+  out.entries.push({ path: file.path, bytes: file.bytes });
+  out.byteLength = file.bytes;
+  return out;
+}
+
+function newStreamed(shape: 'str' | 'dict'): StreamedContext {
+  return { shape, entries: [], byteLength: 0, prefixBytes: new Uint8Array(0), leftOut: [] };
+}
+
+function keepPrefix(out: StreamedContext, piece: Uint8Array): void {
+  if (out.entries.length > 0 || out.prefixBytes.byteLength >= PREFIX_BYTES) return;
+  const room = PREFIX_BYTES - out.prefixBytes.byteLength;
+  out.prefixBytes = Buffer.concat([out.prefixBytes, piece.subarray(0, room)]);
+}
+
+function byteLengthOf(content: Uint8Array | string): number {
+  return typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength;
+}
+
+/** Writes text or bytes in pieces; a long string is encoded a piece at a time, never whole. */
+async function writeContent(sink: ContextSink, content: Uint8Array | string, seen: (piece: Uint8Array) => void): Promise<void> {
+  if (typeof content !== 'string') {
+    for (let at = 0; at < content.byteLength; at += STREAM_CHUNK_BYTES) {
+      const piece = content.subarray(at, Math.min(content.byteLength, at + STREAM_CHUNK_BYTES));
+      seen(piece);
+      await sink.write(piece);
+    }
+    return;
+  }
+  // A quarter of the chunk in UTF-16 units stays within a chunk of UTF-8 (at most 3 bytes per unit... and
+  // 4 per surrogate pair, which is 2 units); a cut never separates the halves of a surrogate pair.
+  const step = STREAM_CHUNK_BYTES / 4;
+  for (let at = 0; at < content.length; ) {
+    let end = Math.min(content.length, at + step);
+    const last = content.charCodeAt(end - 1);
+    if (end < content.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    const piece = Buffer.from(content.slice(at, end), 'utf8');
+    seen(piece);
+    await sink.write(piece);
+    at = end;
+  }
+}
