@@ -3,46 +3,61 @@
 // not copied) as it fills, and the pipe is paused while more than HIGH_WATER bytes wait for the worker,
 // so a worker slower than the pipe makes the host wait rather than this process grow. Data that arrives
 // before its bind message (the pipe and the IPC channel are not ordered) is held until it comes.
-import type { Readable } from 'node:stream';
+// The pipe is read into one reused buffer (net.Socket's `onread`) and copied into reused pieces, so a
+// bind of any size allocates nothing per MB: freed chunks would stay in the malloc heap as RSS. Pieces
+// are 256 KB: with 1 MB ones, glibc's adaptive mmap threshold moved them into the heap, which kept
+// about 40 MB more per 100 MB bound.
 
-const CHUNK_BYTES = 1024 * 1024;
-const HIGH_WATER = 8 * 1024 * 1024;
-const LOW_WATER = 2 * 1024 * 1024;
+const CHUNK_BYTES = 256 * 1024;
+const HIGH_WATER = 2 * 1024 * 1024;
+const LOW_WATER = 512 * 1024;
 
-export interface ContextRelay {
-  /** A bind started: forwarding may begin. */
-  begin(): void;
-  /** The worker took `bytes` (its bindAck). */
-  acknowledged(bytes: number): void;
+/** The pipe as the relay needs it: data is pushed to `take`; pause() and resume() apply backpressure. */
+export interface RelaySource {
+  pause(): void;
+  resume(): void;
 }
 
-export function relayContext(pipe: Readable, forward: (buffer: ArrayBuffer) => void): ContextRelay {
+export interface ContextRelay {
+  /** Bytes read from the pipe (copied before this returns: the caller may reuse its buffer). */
+  take(chunk: Uint8Array): void;
+  /** A bind started: forwarding may begin. */
+  begin(): void;
+  /** The worker took `bytes` (its bindAck), and handed the piece back for reuse. */
+  acknowledged(bytes: number, buffer?: ArrayBuffer): void;
+}
+
+export function relayContext(pipe: RelaySource, forward: (buffer: ArrayBuffer, length: number) => void): ContextRelay {
   let piece: Uint8Array | undefined;
   let filled = 0;
   let inFlight = 0;
   let paused = false;
   let open = false;
-  const early: Buffer[] = [];
+  const early: Uint8Array[] = [];
   let flushScheduled = false;
+  /** Pieces the worker handed back: reused, so the process allocates a few rather than one per MB. */
+  const free: Uint8Array[] = [];
 
   const send = (): void => {
     if (!piece || filled === 0) return;
-    // The piece is handed over whole when full; a partial one is copied out at its length.
-    const out = filled === piece.byteLength ? piece : piece.slice(0, filled);
+    // Handed over whole with its length, full or not: a copy of a partial piece would be one more
+    // allocation per flush, and those add up to tens of MB of heap over a large bind.
+    const out = piece;
+    const length = filled;
     piece = undefined;
     filled = 0;
-    inFlight += out.byteLength;
-    forward(out.buffer as ArrayBuffer);
+    inFlight += length;
+    forward(out.buffer as ArrayBuffer, length);
     if (inFlight > HIGH_WATER && !paused) {
       paused = true;
       pipe.pause();
     }
   };
 
-  const take = (chunk: Buffer): void => {
+  const take = (chunk: Uint8Array): void => {
     let at = 0;
     while (at < chunk.length) {
-      piece ??= new Uint8Array(CHUNK_BYTES);
+      piece ??= free.pop() ?? new Uint8Array(CHUNK_BYTES);
       const n = Math.min(chunk.length - at, piece.byteLength - filled);
       piece.set(chunk.subarray(at, at + n), filled);
       filled += n;
@@ -59,18 +74,18 @@ export function relayContext(pipe: Readable, forward: (buffer: ArrayBuffer) => v
     }
   };
 
-  pipe.on('data', (chunk: Buffer) => {
-    if (open) take(chunk);
-    else early.push(chunk);
-  });
-
   return {
+    take(chunk: Uint8Array) {
+      if (open) take(chunk);
+      else early.push(Uint8Array.prototype.slice.call(chunk)); // rare and small: the caller reuses its buffer
+    },
     begin() {
       open = true;
       for (const chunk of early.splice(0)) take(chunk);
     },
-    acknowledged(bytes: number) {
+    acknowledged(bytes: number, buffer?: ArrayBuffer) {
       inFlight -= bytes;
+      if (buffer?.byteLength === CHUNK_BYTES && free.length < HIGH_WATER / CHUNK_BYTES + 2) free.push(new Uint8Array(buffer));
       if (paused && inFlight < LOW_WATER) {
         paused = false;
         pipe.resume();

@@ -46,7 +46,15 @@ const bridgeBuffer = new SharedArrayBuffer(4);
 const interruptState = new Int32Array(interruptBuffer);
 const bridgeState = new Int32Array(bridgeBuffer);
 const { port1: bridgeHostPort, port2: bridgeWorkerPort } = new MessageChannel();
-const contextRelay = relayContext(new Socket({ fd: CONTEXT_PIPE_FD, readable: true, writable: false }), (buffer) => worker?.postMessage({ type: 'bindData', buffer } satisfies ChildToWorker, [buffer]));
+// `onread` is a documented Socket option that this @types/node does not declare for the constructor.
+const contextSocket = new Socket({
+  fd: CONTEXT_PIPE_FD,
+  readable: true,
+  writable: false,
+  // One buffer for every read; the relay copies out of it at once (see contextRelay.ts).
+  onread: { buffer: Buffer.allocUnsafe(256 * 1024), callback: (bytes: number, buffer: Uint8Array) => void contextRelay.take(buffer.subarray(0, bytes)) },
+} as ConstructorParameters<typeof Socket>[0]);
+const contextRelay = relayContext(contextSocket, (buffer, length) => worker?.postMessage({ type: 'bindData', buffer, length } satisfies ChildToWorker, [buffer]));
 let worker: Worker | undefined;
 let pendingCallId: number | undefined;
 let captureMaxChars = 200_000;
@@ -60,7 +68,7 @@ function fromWorker(message: WorkerToChild): void {
   // would come from a process the model's code has touched.
   if ((message.type === 'snapshot' || message.type === 'ready') && readySent) return;
   if (message.type === 'bindAck') {
-    contextRelay.acknowledged(message.bytes);
+    contextRelay.acknowledged(message.bytes, message.buffer);
     return;
   }
   if (message.type === 'bridgeCall') pendingCallId = message.callId;

@@ -116,15 +116,17 @@ async function streamFile(plan: ContextPlan, sink: ContextSink, signal?: AbortSi
     const stat = await handle.stat();
     if (!stat.isFile()) throw new ContextReadError(`${file.path} is no longer a regular file`);
     await sink.write(frameHead('T', file.bytes));
+    // One buffer, reused: each write resolves once the pipe has taken the bytes, so nothing of the
+    // file accumulates here however large it is.
+    const piece = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, Math.max(1, file.bytes)));
     let sent = 0;
     while (sent < file.bytes) {
       signal?.throwIfAborted();
-      // A fresh buffer per piece: the sink may hold it until the pipe has taken it.
-      const piece = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, file.bytes - sent));
-      const { bytesRead } = await handle.read(piece, 0, piece.length, sent);
+      const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, file.bytes - sent), sent);
       if (bytesRead === 0) {
         // Keep the frame stream whole (the REPL expects the announced bytes), then call the bind off.
-        for (let left = file.bytes - sent; left > 0; left -= STREAM_CHUNK_BYTES) await sink.write(new Uint8Array(Math.min(left, STREAM_CHUNK_BYTES)));
+        piece.fill(0);
+        for (let left = file.bytes - sent; left > 0; left -= piece.length) await sink.write(piece.subarray(0, Math.min(left, piece.length)));
         await sink.write(frameHead('A', 0));
         throw new ContextChangedError(file.path, file.bytes, sent);
       }
@@ -166,14 +168,16 @@ async function writeContent(sink: ContextSink, content: Uint8Array | string, see
     }
     return;
   }
-  // A quarter of the chunk in UTF-16 units stays within a chunk of UTF-8 (at most 3 bytes per unit... and
-  // 4 per surrogate pair, which is 2 units); a cut never separates the halves of a surrogate pair.
+  // A quarter of the chunk in UTF-16 units fits a chunk of UTF-8 (at most 3 bytes per unit; a surrogate
+  // pair is 2 units for 4 bytes), encoded into one reused buffer; a cut never splits a surrogate pair.
   const step = STREAM_CHUNK_BYTES / 4;
+  const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, Math.max(1, content.length * 3)));
   for (let at = 0; at < content.length; ) {
     let end = Math.min(content.length, at + step);
     const last = content.charCodeAt(end - 1);
     if (end < content.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    const piece = Buffer.from(content.slice(at, end), 'utf8');
+    const written = buffer.write(content.slice(at, end), 0, 'utf8');
+    const piece = buffer.subarray(0, written);
     seen(piece);
     await sink.write(piece);
     at = end;

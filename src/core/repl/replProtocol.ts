@@ -132,8 +132,8 @@ export type ChildToHost =
 /** Child main thread -> worker, over the worker's parentPort. */
 export type ChildToWorker =
   | { type: 'bindBegin'; id: number }
-  /** The next piece of the frame stream (at most a few MB); the worker acknowledges it with bindAck. */
-  | { type: 'bindData'; buffer: ArrayBuffer }
+  /** The next piece of the frame stream: the first `length` bytes of `buffer`; the worker hands it back with bindAck. */
+  | { type: 'bindData'; buffer: ArrayBuffer; length: number }
   | { type: 'exec'; id: number; code: string }
   /** The memory snapshot file, read by the child's main thread while the worker starts; or why it could not be. */
   | { type: 'snapshotBytes'; buffer?: ArrayBuffer; error?: string };
@@ -141,7 +141,7 @@ export type ChildToWorker =
 /** Worker -> child main thread: the messages of ChildToHost, which the child relays verbatim, and the
  * acknowledgement of context bytes taken (the child's flow control). Bridge calls go out here; their
  * replies come back on the bridge port. */
-export type WorkerToChild = ChildToHost | { type: 'bindAck'; bytes: number };
+export type WorkerToChild = ChildToHost | { type: 'bindAck'; bytes: number; /** The piece, handed back for reuse. */ buffer?: ArrayBuffer };
 
 /** The reply to a bridge call, posted on the dedicated bridge port. */
 export type BridgeReply = { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string };
