@@ -28,6 +28,9 @@ Models:
   --context-window TOKENS       root model's window, used to size sub-call prompts
   --sub-provider, --sub-base-url, --sub-model, --sub-api-key-env, --sub-context-window
                                 the same for sub-calls (each defaults to the root's)
+  --stall-timeout SECONDS       fail a model call when its server sends no bytes for this long (default
+                                60; a plain, unstreamed call counts only once its response has begun)
+  --max-response-mb MB          fail a model call when its response grows past this size (default 64)
 
 Limits:
   --max-iterations N            root turns (default 30); then the root is asked for its best answer

@@ -60,6 +60,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   if (v.scripted && (v.model || v['base-url'] || v['sub-model'] || v['sub-base-url'])) {
     throw new UsageError('--scripted runs the scripted policy on local fake servers; it cannot be combined with --model, --base-url or --sub-*');
   }
+  // They would have no effect on the scripted servers, and a flag must never be silently ignored.
+  if (v.scripted && (v['stall-timeout'] !== undefined || v['max-response-mb'] !== undefined)) {
+    throw new UsageError('--stall-timeout and --max-response-mb apply to real model servers; --scripted uses local fake ones');
+  }
   return {
     ...base,
     suites,

@@ -27,13 +27,15 @@ export class AnthropicModelClient implements ModelClient {
   // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
   readonly #setup: ClientSetup;
   readonly #sdk: Anthropic;
+  readonly #streamingSdk: Anthropic;
 
   constructor(setup: ClientSetup) {
     this.#setup = setup;
     this.model = setup.config.model;
     this.endpoint = setup.endpoint.display;
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
-    this.#sdk = new Anthropic(sdkClientOptions(setup));
+    this.#sdk = new Anthropic(sdkClientOptions(setup, 'plain'));
+    this.#streamingSdk = new Anthropic(sdkClientOptions(setup, 'streamed'));
   }
 
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
@@ -61,7 +63,7 @@ export class AnthropicModelClient implements ModelClient {
   }
 
   private async streamed(params: MessageCreateParamsBase, options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {
-    const stream = await this.#sdk.messages.create({ ...params, stream: true }, options.signal ? { signal: options.signal } : {});
+    const stream = await this.#streamingSdk.messages.create({ ...params, stream: true }, options.signal ? { signal: options.signal } : {});
     const sink = new DeltaSink(options.onDelta);
     let text = '';
     let finish: string | null = null;

@@ -31,6 +31,10 @@ export interface ModelConfig {
   timeoutMs?: number;
   /** Retries on 429/5xx, done by the SDK with its back-off and Retry-After handling. */
   maxRetries?: number;
+  /** A call fails when its server sends no bytes for this long (default 60 s; see responseGuard.ts). */
+  stallTimeoutMs?: number;
+  /** A response larger than this is cut off and the call fails (default 64 MiB). */
+  maxResponseBytes?: number;
 }
 
 export interface TokenUsage {

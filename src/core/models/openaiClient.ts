@@ -26,13 +26,15 @@ export class OpenAIModelClient implements ModelClient {
   // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
   readonly #setup: ClientSetup;
   readonly #sdk: OpenAI;
+  readonly #streamingSdk: OpenAI;
 
   constructor(setup: ClientSetup) {
     this.#setup = setup;
     this.model = setup.config.model;
     this.endpoint = setup.endpoint.display;
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
-    this.#sdk = new OpenAI(sdkClientOptions(setup));
+    this.#sdk = new OpenAI(sdkClientOptions(setup, 'plain'));
+    this.#streamingSdk = new OpenAI(sdkClientOptions(setup, 'streamed'));
   }
 
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
@@ -68,7 +70,7 @@ export class OpenAIModelClient implements ModelClient {
   }
 
   private async streamed(params: ChatCompletionCreateParamsBase, messages: ChatMessage[], options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {
-    const stream = await this.#sdk.chat.completions.create(
+    const stream = await this.#streamingSdk.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       options.signal ? { signal: options.signal } : {},
     );

@@ -39,10 +39,14 @@ export interface RunLauncherDeps {
   now: () => number;
 }
 
-export async function modelConfigFor(setting: ModelSetting, apiKey: (s: ModelSetting) => Promise<string | undefined>): Promise<ModelConfig> {
+export async function modelConfigFor(
+  setting: ModelSetting,
+  apiKey: (s: ModelSetting) => Promise<string | undefined>,
+  responseLimits: RlmSettings['responseLimits'],
+): Promise<ModelConfig> {
   const key = await apiKey(setting);
   if (!key && setting.baseUrl === '') throw new MissingApiKeyError(setting);
-  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}) };
+  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}), ...responseLimits };
 }
 
 export class RunLauncher {
@@ -58,8 +62,8 @@ export class RunLauncher {
       const onAbort = (): void => controller.abort(request.signal?.reason);
       if (request.signal?.aborted) onAbort();
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey);
-      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey) : undefined;
+      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey, settings.responseLimits);
+      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey, settings.responseLimits) : undefined;
       const gathered = await request.gather(controller.signal);
       if (!gathered || controller.signal.aborted) return undefined;
       const engine = await this.deps.engine();

@@ -1,7 +1,7 @@
 // The extension's settings as one plain, validated object. Reading goes through a getter so this
 // module has no `vscode` import; the adapter passes workspace.getConfiguration('rlm').get.
 import type { RunLimits } from '../../core/loop/loopTypes';
-import type { ProviderKind } from '../../core/models/modelTypes';
+import type { ModelConfig, ProviderKind } from '../../core/models/modelTypes';
 
 export interface ModelSetting {
   provider: ProviderKind;
@@ -14,6 +14,8 @@ export interface RlmSettings {
   /** Undefined when every rlm.sub.* field is empty: the sub model is the root model. */
   sub?: ModelSetting;
   limits: Partial<RunLimits>;
+  /** rlm.modelStallTimeoutSeconds and rlm.maxResponseMb, for the root and the sub model alike. */
+  responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes'>>;
   contextLimitBytes: number;
   maxFileBytes: number;
   include: string[];
@@ -98,6 +100,10 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     root,
     sub,
     limits,
+    responseLimits: {
+      stallTimeoutMs: Math.round((num(get, 'modelStallTimeoutSeconds', 1, false) ?? 60) * 1000),
+      maxResponseBytes: Math.round((num(get, 'maxResponseMb', 1, false) ?? 64) * 1024 * 1024),
+    },
     contextLimitBytes: Math.round((num(get, 'contextLimitMb', 0.001, false) ?? 64) * 1024 * 1024),
     maxFileBytes: Math.round((num(get, 'maxFileSizeKb', 1, false) ?? 1024) * 1024),
     include: globs(get, 'include'),
