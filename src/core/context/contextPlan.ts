@@ -10,38 +10,44 @@
 // would read what the user did not choose, one back up would loop, and one to elsewhere inside is read
 // at its own path.
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore from 'ignore';
 import type { Ignore } from 'ignore';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
 import type { ContextPlan, PlannedFile, SkipReason, TargetDescription } from './contextTypes';
-import { readLocalFile, readLocalHead, specialKindOf } from './localFileRead';
-import type { LocalRead, LocalReadOptions } from './localFileRead';
+import { specialKindOf } from './localFileRead';
+import type { SpecialKind } from './localFileRead';
+import { readLocalFileInto } from './localFileReadSync';
+import type { LocalReadInto } from './localFileReadSync';
 import { isWithin } from './pathContainment';
+import { TimeSlicer } from './timeSlicer';
 
 type FileStat = Pick<Stats, 'size' | 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>;
 type Entry = Pick<Dirent, 'name' | 'isFile' | 'isDirectory' | 'isSymbolicLink' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>;
 
-/** The file-system calls used; injectable so tests can stage races and failures. */
+/**
+ * The file-system calls used, synchronous: a walk makes one call per entry, and through the thread pool
+ * each would cost more than the call itself. The walk runs in time slices (timeSlicer.ts). Injectable so
+ * tests can stage races and failures.
+ */
 export interface ContextFs {
-  stat(path: string): Promise<FileStat>;
-  lstat(path: string): Promise<FileStat>;
-  realpath(path: string): Promise<string>;
+  stat(path: string): FileStat;
+  lstat(path: string): FileStat;
+  realpath(path: string): string;
   /** The entries of a folder with their types (no stat per entry). */
-  readdir(path: string): Promise<Entry[]>;
-  readFile(path: string, options: LocalReadOptions): Promise<LocalRead>;
-  readHead(path: string, bytes: number): ReturnType<typeof readLocalHead>;
+  readdir(path: string): Entry[];
+  /** Reads a file into `into`, refusing what is not a regular file (localFileReadSync.ts). */
+  readInto(path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean }): LocalReadInto;
 }
 
 export const nodeContextFs: ContextFs = {
-  stat,
-  lstat,
-  realpath,
-  readdir: (path) => readdir(path, { withFileTypes: true }),
-  readFile: readLocalFile,
-  readHead: readLocalHead,
+  stat: (path) => statSync(path),
+  lstat: (path) => lstatSync(path),
+  realpath: (path) => realpathSync.native(path),
+  readdir: (path) => readdirSync(path, { withFileTypes: true }),
+  readInto: readLocalFileInto,
 };
 
 export interface PlanOptions {
@@ -58,8 +64,6 @@ export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 /** A .gitignore larger than this is not a real one; it is left unread rather than held in memory. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
-/** `stat` calls in flight during a walk: enough to keep the thread pool busy, few enough to stay polite. */
-const WALK_CONCURRENCY = 64;
 
 type Skipped = TargetDescription['skipped'][number];
 
@@ -73,7 +77,9 @@ interface Walk {
   totalBytes: number;
   /** Real paths planned, so a file named twice (directly and in its folder) is read once. */
   seen: Set<string>;
-  gate: Gate;
+  slicer: TimeSlicer;
+  /** Where .gitignore files are read: one buffer for the whole walk. */
+  scratch: Uint8Array;
 }
 
 interface IgnoreLayer {
@@ -94,28 +100,27 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
     skipped: [],
     totalBytes: 0,
     seen: new Set(),
-    gate: new Gate(WALK_CONCURRENCY),
+    slicer: new TimeSlicer(),
+    scratch: new Uint8Array(MAX_GITIGNORE_BYTES + 1),
   };
   // Named paths are followed (the user chose them), but must be a regular file or a folder: a device
   // or FIFO is refused before anything is opened, so nothing blocks or reads without end.
-  const named = await Promise.all(
-    paths.map(async (p) => {
-      const abs = resolve(cwd, p);
-      const st = await statOrThrow(fs, abs, p);
-      const special = specialKindOf(st);
-      if (special) throw new SpecialFileError(p, special);
-      return { abs, stat: st };
-    }),
-  );
+  const named = paths.map((p) => {
+    const abs = resolve(cwd, p);
+    const st = statOrThrow(fs, abs, p);
+    const special = specialKindOf(st);
+    if (special) throw new SpecialFileError(p, special);
+    return { abs, stat: st };
+  });
   const only = named[0];
   if (named.length === 1 && only?.stat.isFile()) return planSingleFile(walk, only.abs, only.stat.size);
 
   for (const entry of named) {
     if (entry.stat.isDirectory()) {
-      const real = await fs.realpath(entry.abs);
+      const real = fs.realpath(entry.abs);
       await walkFolder(walk, entry.abs, real, [], real);
     } else {
-      const real = await fs.realpath(entry.abs);
+      const real = fs.realpath(entry.abs);
       if (!walk.seen.has(real)) {
         walk.seen.add(real);
         walk.files.push({ path: displayPath(cwd, entry.abs), abs: entry.abs, bytes: entry.stat.size });
@@ -128,7 +133,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   walk.files.sort(byPath);
   walk.skipped.sort(byPath);
   const first = walk.files[0]!;
-  const head = await readHeadOrEmpty(fs, first.abs);
+  const head = readHeadOrEmpty(fs, first.abs);
   return {
     shape: 'files',
     files: walk.files,
@@ -144,7 +149,7 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
   const shown = displayPath(walk.cwd, abs);
   if (size > walk.maxTotalBytes) throw new ContextTooLargeError(size, walk.maxTotalBytes, [{ path: shown, bytes: size }]);
   // The head decides binary now, so a binary file is refused before anything is sent anywhere.
-  const head = await walk.fs.readHead(abs, BINARY_SNIFF_BYTES);
+  const head = readHead(walk.fs, abs);
   if (head.kind === 'special') throw new SpecialFileError(shown, head.special);
   const binary = binaryReason(shown, head.bytes);
   if (binary) throw new BinaryFileError(shown, binary);
@@ -161,35 +166,37 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
 
 /** `dir` is the path as shown (through any link the user named); `dirReal` and `rootReal` are resolved. */
 async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: IgnoreLayer[], rootReal: string): Promise<void> {
-  const own = await readGitignore(walk.fs, dir);
-  const active = own ? [...layers, { dir, rules: own }] : layers;
+  await walk.slicer.yieldIfDue();
   let entries: Entry[];
   try {
-    entries = await walk.gate.run(() => walk.fs.readdir(dir));
+    entries = walk.fs.readdir(dir);
   } catch {
     walk.skipped.push({ path: displayPath(walk.cwd, dir), reason: 'unreadable' });
     return;
   }
-  const folders: Array<Promise<void>> = [];
-  const sizing: Array<Promise<void>> = [];
+  // Only a folder that has one pays for reading it.
+  const own = entries.some((e) => e.name === '.gitignore') ? readGitignore(walk, dir) : undefined;
+  const active = own ? [...layers, { dir, rules: own }] : layers;
+  // Shown paths are built from the folder's, not with path.relative per entry (a walk's main cost after the system calls).
+  const dirShown = displayPath(walk.cwd, dir);
+  const prefix = dirShown === '.' ? '' : `${dirShown}/`;
   for (const entry of entries) {
     const name = entry.name;
     if (name === '.git') continue;
     const abs = join(dir, name);
-    const shown = displayPath(walk.cwd, abs);
+    const shown = prefix + name;
     if (isIgnored(active, abs, entry.isDirectory())) {
       walk.skipped.push({ path: shown, reason: 'excluded' });
       continue;
     }
-    if (entry.isSymbolicLink()) sizing.push(judgeLink(walk, abs, dirReal, rootReal).then((verdict) => void walk.skipped.push({ path: shown, ...verdict })));
-    else if (entry.isDirectory()) folders.push(walkFolder(walk, abs, join(dirReal, name), active, rootReal));
-    else if (entry.isFile()) sizing.push(planFile(walk, abs, shown, join(dirReal, name)));
+    if (entry.isSymbolicLink()) walk.skipped.push({ path: shown, ...judgeLink(walk, abs, dirReal, rootReal) });
+    else if (entry.isDirectory()) await walkFolder(walk, abs, join(dirReal, name), active, rootReal);
+    else if (entry.isFile()) planFile(walk, abs, shown, join(dirReal, name));
     else walk.skipped.push({ path: shown, reason: 'special', detail: specialKindOf(entry) ?? 'special file' });
   }
-  await Promise.all([...sizing, ...folders]);
 }
 
-async function planFile(walk: Walk, abs: string, shown: string, real: string): Promise<void> {
+function planFile(walk: Walk, abs: string, shown: string, real: string): void {
   if (walk.seen.has(real)) return;
   walk.seen.add(real);
   if (hasBinaryExtension(shown)) {
@@ -198,7 +205,7 @@ async function planFile(walk: Walk, abs: string, shown: string, real: string): P
   }
   let st: FileStat;
   try {
-    st = await walk.gate.run(() => walk.fs.lstat(abs));
+    st = walk.fs.lstat(abs);
   } catch {
     walk.skipped.push({ path: shown, reason: 'unreadable' });
     return;
@@ -217,10 +224,10 @@ async function planFile(walk: Walk, abs: string, shown: string, real: string): P
 }
 
 /** Why a symlink inside a folder is not followed, in the words the skipped list shows. */
-async function judgeLink(walk: Walk, abs: string, dirReal: string, rootReal: string): Promise<{ reason: SkipReason; detail: string }> {
+function judgeLink(walk: Walk, abs: string, dirReal: string, rootReal: string): { reason: SkipReason; detail: string } {
   let real: string;
   try {
-    real = await walk.gate.run(() => walk.fs.realpath(abs));
+    real = walk.fs.realpath(abs);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { reason: 'link-loop', detail: 'a chain of links that never ends' };
@@ -229,7 +236,7 @@ async function judgeLink(walk: Walk, abs: string, dirReal: string, rootReal: str
   if (!isWithin(real, rootReal)) return { reason: 'link-outside', detail: `link to ${real}, outside the folder` };
   let target: FileStat | undefined;
   try {
-    target = await walk.gate.run(() => walk.fs.stat(real));
+    target = walk.fs.stat(real);
   } catch {
     target = undefined;
   }
@@ -237,19 +244,27 @@ async function judgeLink(walk: Walk, abs: string, dirReal: string, rootReal: str
   return { reason: 'link', detail: `link to ${displayPath(walk.cwd, real)}, read at that path` };
 }
 
-async function readHeadOrEmpty(fs: ContextFs, abs: string): Promise<Uint8Array> {
+/** The first bytes of a file (the prefix, and the binary check of a file named alone). */
+function readHead(fs: ContextFs, abs: string): { kind: 'read'; bytes: Uint8Array } | { kind: 'special'; special: SpecialKind } {
+  const into = new Uint8Array(BINARY_SNIFF_BYTES);
+  const read = fs.readInto(abs, into, { head: true });
+  if (read.kind === 'special') return read;
+  return { kind: 'read', bytes: read.kind === 'read' ? into.subarray(0, read.length) : new Uint8Array(0) };
+}
+
+function readHeadOrEmpty(fs: ContextFs, abs: string): Uint8Array {
   try {
-    const head = await fs.readHead(abs, BINARY_SNIFF_BYTES);
+    const head = readHead(fs, abs);
     return head.kind === 'read' ? head.bytes : new Uint8Array(0);
   } catch {
     return new Uint8Array(0);
   }
 }
 
-async function readGitignore(fs: ContextFs, dir: string): Promise<Ignore | undefined> {
+function readGitignore(walk: Walk, dir: string): Ignore | undefined {
   try {
-    const read = await fs.readFile(join(dir, '.gitignore'), { maxBytes: MAX_GITIGNORE_BYTES });
-    return read.kind === 'read' ? ignore().add(new TextDecoder().decode(read.bytes)) : undefined;
+    const read = walk.fs.readInto(join(dir, '.gitignore'), walk.scratch);
+    return read.kind === 'read' ? ignore().add(new TextDecoder().decode(walk.scratch.subarray(0, read.length))) : undefined;
   } catch {
     return undefined;
   }
@@ -263,9 +278,9 @@ function isIgnored(layers: IgnoreLayer[], abs: string, isDir: boolean): boolean 
   return false;
 }
 
-async function statOrThrow(fs: ContextFs, abs: string, given: string): Promise<FileStat> {
+function statOrThrow(fs: ContextFs, abs: string, given: string): FileStat {
   try {
-    return await fs.stat(abs);
+    return fs.stat(abs);
   } catch (error) {
     // A link loop named directly is not "missing"; say what it is.
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new SpecialFileError(given, 'symlink loop');
@@ -298,20 +313,3 @@ export function largestParts(files: ReadonlyArray<{ path: string; bytes: number 
     .map(([path, bytes]) => ({ path, bytes }));
 }
 
-/** At most `limit` file-system calls in flight across the whole walk. */
-class Gate {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
-
-  async run<T>(step: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((go) => this.waiting.push(go));
-    this.active++;
-    try {
-      return await step();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}

@@ -1,29 +1,36 @@
-// Reads the files of a ContextPlan, in parallel and in the plan's order, with the checks a plan cannot
-// make without reading: a file that is binary by content, that grew past its limit, or that was swapped
-// for a link or a device since the walk looked at it. Used both to stream a plan into the REPL and to
-// read one whole into memory.
+// Reads the files of a ContextPlan in the plan's order, with the checks a plan cannot make without
+// reading: a file that is binary by content, that grew past its limit, or that was swapped for a link or
+// a device since the walk looked at it. Reads are synchronous into one reused buffer, in time slices (see
+// localFileReadSync.ts for why). Used both to stream a plan into the REPL and to read one into memory.
 import { binaryReason } from './binaryDetection';
-import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, SpecialFileError } from './contextErrors';
+import { ContextTooLargeError, NoReadableFilesError } from './contextErrors';
 import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescription } from './contextTypes';
-import { forEachInOrder } from './inOrder';
 import { nodeContextFs } from './contextPlan';
 import type { ContextFs } from './contextPlan';
-
-/** Files read at once: enough to overlap the disk with decoding, few enough that only a window is held. */
-export const READ_CONCURRENCY = 32;
+import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];
 
 export type PlannedRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'skipped'; skipped: Skipped };
 
 /**
- * Reads one planned file of a folder (or a file named among several): up to the per-file limit, never
- * following a link the walk did not see, skipping what is not text.
+ * Reads the planned files one after another, handing each to `each` as a view into a buffer that is
+ * reused for the next file (copy what you keep). Skipped files come with their reason.
  */
-export async function readPlannedFile(plan: ContextPlan, file: PlannedFile, fs: ContextFs = nodeContextFs): Promise<PlannedRead> {
+export async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRead, file: PlannedFile) => void | Promise<void>, fs: ContextFs = nodeContextFs): Promise<void> {
+  const scratch = new Uint8Array(plan.maxFileBytes + 1);
+  const slicer = new TimeSlicer();
+  for (const file of plan.files) {
+    await slicer.yieldIfDue();
+    await each(readOne(file, scratch, fs), file);
+  }
+}
+
+function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead {
   let read;
   try {
-    read = await fs.readFile(file.abs, { maxBytes: plan.maxFileBytes, noFollow: true });
+    // The walk saw no link here; O_NOFOLLOW holds it to that.
+    read = fs.readInto(file.abs, scratch, { noFollow: true });
   } catch {
     return { kind: 'skipped', skipped: { path: file.path, reason: 'unreadable' } };
   }
@@ -35,9 +42,10 @@ export async function readPlannedFile(plan: ContextPlan, file: PlannedFile, fs: 
     case 'too-large':
       return { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: Math.max(read.bytesSeen, read.statBytes) } };
     case 'read': {
-      const binary = binaryReason(file.path, read.bytes.subarray(0, 8192));
-      if (binary) return { kind: 'skipped', skipped: { path: file.path, reason: 'binary', bytes: read.bytes.byteLength } };
-      return { kind: 'read', bytes: read.bytes };
+      const bytes = scratch.subarray(0, read.length);
+      const binary = binaryReason(file.path, bytes.subarray(0, 8192));
+      if (binary) return { kind: 'skipped', skipped: { path: file.path, reason: 'binary', bytes: read.length } };
+      return { kind: 'read', bytes };
     }
   }
 }
@@ -45,31 +53,35 @@ export async function readPlannedFile(plan: ContextPlan, file: PlannedFile, fs: 
 /** Reads a whole plan into memory: the ContextSource of readPathsAsContext, for callers that keep it. */
 export async function readPlanInMemory(plan: ContextPlan, fs: ContextFs = nodeContextFs): Promise<{ source: ContextSource; target: TargetDescription }> {
   if (plan.shape === 'text') {
+    // A single file was checked (binary, special) when planned; its size bounds the read.
     const file = plan.files[0]!;
-    const read = await fs.readFile(file.abs, { maxBytes: plan.maxTotalBytes });
-    if (read.kind === 'special') throw new SpecialFileError(file.path, read.special);
+    const into = new Uint8Array(plan.maxTotalBytes + 1);
+    const read = fs.readInto(file.abs, into);
     if (read.kind === 'too-large') {
       const seen = Math.max(read.bytesSeen, read.statBytes);
       throw new ContextTooLargeError(seen, plan.maxTotalBytes, [{ path: file.path, bytes: seen }], read.bytesSeen > read.statBytes);
     }
-    if (read.kind !== 'read') throw new SpecialFileError(file.path, 'symlink');
-    const binary = binaryReason(file.path, read.bytes.subarray(0, 8192));
-    if (binary) throw new BinaryFileError(file.path, binary);
-    return { source: { kind: 'text', text: read.bytes, label: file.path }, target: { ...plan.target, totalBytes: read.bytes.byteLength } };
+    if (read.kind !== 'read') throw new NoReadableFilesError(plan.target.paths, 1);
+    const text = Buffer.from(into.subarray(0, read.length));
+    return { source: { kind: 'text', text, label: file.path }, target: { ...plan.target, totalBytes: text.byteLength } };
   }
   const files: ContextFile[] = [];
   const skipped = [...plan.target.skipped];
   let total = 0;
-  await forEachInOrder(plan.files, READ_CONCURRENCY, (file) => readPlannedFile(plan, file, fs), (read, file) => {
-    if (read.kind === 'skipped') {
-      skipped.push(read.skipped);
-      return;
-    }
-    total += read.bytes.byteLength;
-    // A file may have grown since the walk: the total still holds.
-    if (total > plan.maxTotalBytes) throw new ContextTooLargeError(total, plan.maxTotalBytes, [], true);
-    files.push({ path: file.path, content: read.bytes });
-  });
+  await readPlannedFiles(
+    plan,
+    (read, file) => {
+      if (read.kind === 'skipped') {
+        skipped.push(read.skipped);
+        return;
+      }
+      total += read.bytes.byteLength;
+      // A file may have grown since the walk: the total still holds.
+      if (total > plan.maxTotalBytes) throw new ContextTooLargeError(total, plan.maxTotalBytes, [], true);
+      files.push({ path: file.path, content: Buffer.from(read.bytes) });
+    },
+    fs,
+  );
   if (files.length === 0) throw new NoReadableFilesError(plan.target.paths, skipped.length);
   return { source: { kind: 'files', files }, target: { ...plan.target, totalBytes: total, fileCount: files.length, skipped } };
 }
