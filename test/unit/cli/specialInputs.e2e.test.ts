@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertCliBuilt, runCli } from './cliProcess';
-import { startFakeModelServer } from '../../fakes/fakeModelServer';
-import type { FakeModelServer } from '../../fakes/fakeServerTypes';
+import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelServer } from '../../../src/eval/fakeServers/fakeServerTypes';
 
 describe('rlm ask refuses special files (dist/cli.js)', { skip: process.platform === 'win32' && 'FIFOs and /dev are POSIX' }, () => {
   let dir: string;

@@ -1,8 +1,8 @@
 // The scripted policy in `direct` mode: a perfect reader of whatever part of the context fits in the
 // prompt. It applies the sub-model's rules to the visible text, so any loss comes from truncation alone.
 import { callingFileCounts, functionDefinitions, packageManifests } from '../tasks/codeFacts';
-import { CONTEXT_BEGIN, CONTEXT_END, FILE_HEADER } from '../../src/cli/eval/modePrompts';
-import type { ContextFile } from '../../src/core/context/contextTypes';
+import { CONTEXT_BEGIN, CONTEXT_END, FILE_HEADER } from '../modePrompts';
+import type { ContextFile } from '../../core/context/contextTypes';
 import { parseQuestion } from './questionParse';
 import { classifyInstance, parseRecordLine } from './ruleClassifier';
 

@@ -1,5 +1,5 @@
 // The shape every long-context task generator produces, and the scorers that grade answers.
-import type { ContextSource } from '../../src/core/context/contextTypes';
+import type { ContextSource } from '../../core/context/contextTypes';
 
 export type SuiteName = 'niah' | 'oolong' | 'pairs' | 'code';
 export const SUITE_NAMES: readonly SuiteName[] = ['niah', 'oolong', 'pairs', 'code'];

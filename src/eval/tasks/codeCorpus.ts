@@ -2,7 +2,7 @@
 // node_modules), listed in sorted order, from which a seeded contiguous run of files fills the length.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import type { ContextFile } from '../../src/core/context/contextTypes';
+import type { ContextFile } from '../../core/context/contextTypes';
 import type { SeededRandom } from './seededRandom';
 
 const TEXT_EXTENSIONS = /\.(js|mjs|cjs|ts|mts|cts|json|md)$/;

@@ -1,6 +1,6 @@
 // The Anthropic Messages wire format, as the fake server speaks it: request parsing, plain and SSE
 // bodies (message_start … message_stop, with usage in message_start and message_delta), error JSON.
-import type { ChatMessage } from '../../src/core/models/modelTypes';
+import type { ChatMessage } from '../../core/models/modelTypes';
 import { flattenContent } from './fakeReply';
 import type { ResolvedReply } from './fakeReply';
 import type { FakeModelRequest } from './fakeServerTypes';

@@ -1,8 +1,8 @@
 // What the eval modes add to a task. `direct`: the whole context in one prompt, cut to fit the model's
 // window (the cut is recorded, never silent), files laid out one after another under a header line each.
 // `rlm-no-sub`: a note that sub-calls are disabled.
-import type { ContextSource } from '../../core/context/contextTypes';
-import type { ChatMessage } from '../../core/models/modelTypes';
+import type { ContextSource } from '../core/context/contextTypes';
+import type { ChatMessage } from '../core/models/modelTypes';
 
 export const CONTEXT_BEGIN = '--- BEGIN CONTEXT ---';
 export const CONTEXT_END = '--- END CONTEXT ---';

@@ -1,7 +1,8 @@
-// Fake OpenAI and Anthropic servers on 127.0.0.1 that speak the real wire formats, so tests drive
-// the real SDKs end to end (no in-process mock). They follow a script or a function of the request,
-// inject latency, 429 + Retry-After, 5xx, malformed JSON and dropped connections, and record every
-// request. They survive 1,000+ concurrent requests and clients that disconnect mid-response.
+// Fake OpenAI and Anthropic servers on 127.0.0.1 that speak the real wire formats. They are product
+// code: `rlm eval --scripted` runs its reference policy on them; the tests use them too, to drive the
+// real SDKs end to end (no in-process mock). They follow a script or a function of the request, inject
+// latency, 429 + Retry-After, 5xx, malformed JSON and dropped connections, and record every request.
+// They survive 1,000+ concurrent requests and clients that disconnect mid-response.
 //
 // Example:
 //   const server = await startFakeOpenAIServer({

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropicServer, startFakeModelServer, startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelServer } from '../../../fakes/fakeServerTypes';
+import { startFakeAnthropicServer, startFakeModelServer, startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelServer } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 async function withServer<T>(server: FakeModelServer, body: (s: FakeModelServer) => Promise<T>): Promise<T> {
   try {

@@ -1,6 +1,6 @@
 // Turns a scripted FakeResponse into the concrete reply both wire formats are built from:
 // the text, its deltas, realistic token counts and a normalised finish reason.
-import { estimateTokens } from '../../src/core/models/tokenEstimate';
+import { estimateTokens } from '../../core/models/tokenEstimate';
 import type { FakeModelRequest, FakeResponse, FakeResponseSpec } from './fakeServerTypes';
 
 export interface ResolvedReply {

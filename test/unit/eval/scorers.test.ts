@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractChoice, extractPairs, scoreAnswer, scoreExact, scoreMultipleChoice, scoreNumeric, scorePairsF1 } from '../../../bench/tasks/scorers';
+import { extractChoice, extractPairs, scoreAnswer, scoreExact, scoreMultipleChoice, scoreNumeric, scorePairsF1 } from '../../../src/eval/tasks/scorers';
 
 test('exact match ignores case, outer quotes, trailing punctuation and an "Answer:" prefix', () => {
   assert.equal(scoreExact('48213077', 'Answer: 48213077.'), 1);

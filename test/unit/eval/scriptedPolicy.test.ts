@@ -2,19 +2,19 @@
 // hidden labels, the sub-model's rule answers, the root's turn plan, and the direct-mode reader.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RECORD_LABELS } from '../../../bench/tasks/recordLabels';
-import type { RecordLabel } from '../../../bench/tasks/recordLabels';
-import { generateRecords, userIds } from '../../../bench/tasks/recordSet';
-import { SeededRandom } from '../../../bench/tasks/seededRandom';
-import { generateNiah } from '../../../bench/tasks/niahTask';
-import { generateOolong } from '../../../bench/tasks/oolongTask';
-import { classifyInstance, parseRecordLine } from '../../../bench/scripted/ruleClassifier';
-import { answerSubPrompt, UNRECOGNISED_REPLY } from '../../../bench/scripted/scriptedSubModel';
-import { COUNT_PROMPT, DEFINES_PROMPT, NEEDLE_PROMPT, SEPARATOR, usersPrompt } from '../../../bench/scripted/subPrompts';
-import { scriptedRootReply, UNRECOGNISED_QUESTION } from '../../../bench/scripted/scriptedRoot';
-import { scriptedDirectReply } from '../../../bench/scripted/scriptedDirect';
-import { parseQuestion } from '../../../bench/scripted/questionParse';
-import { buildDirectPrompt, NO_SUB_CALLS_NOTE } from '../../../src/cli/eval/modePrompts';
+import { RECORD_LABELS } from '../../../src/eval/tasks/recordLabels';
+import type { RecordLabel } from '../../../src/eval/tasks/recordLabels';
+import { generateRecords, userIds } from '../../../src/eval/tasks/recordSet';
+import { SeededRandom } from '../../../src/eval/tasks/seededRandom';
+import { generateNiah } from '../../../src/eval/tasks/niahTask';
+import { generateOolong } from '../../../src/eval/tasks/oolongTask';
+import { classifyInstance, parseRecordLine } from '../../../src/eval/scripted/ruleClassifier';
+import { answerSubPrompt, UNRECOGNISED_REPLY } from '../../../src/eval/scripted/scriptedSubModel';
+import { COUNT_PROMPT, DEFINES_PROMPT, NEEDLE_PROMPT, SEPARATOR, usersPrompt } from '../../../src/eval/scripted/subPrompts';
+import { scriptedRootReply, UNRECOGNISED_QUESTION } from '../../../src/eval/scripted/scriptedRoot';
+import { scriptedDirectReply } from '../../../src/eval/scripted/scriptedDirect';
+import { parseQuestion } from '../../../src/eval/scripted/questionParse';
+import { buildDirectPrompt, NO_SUB_CALLS_NOTE } from '../../../src/eval/modePrompts';
 import type { ChatMessage } from '../../../src/core/models/modelTypes';
 
 test('the rule classifier recovers every hidden label the generator assigns', () => {

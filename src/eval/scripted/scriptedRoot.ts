@@ -1,7 +1,7 @@
 // The scripted root model: plays a competent RLM. From the question alone it picks the code to write,
 // one ```repl cell per turn: look at `context`, do the work over slices, then answer with FINAL_VAR.
-import type { ChatMessage } from '../../src/core/models/modelTypes';
-import { NO_SUB_CALLS_NOTE } from '../../src/cli/eval/modePrompts';
+import type { ChatMessage } from '../../core/models/modelTypes';
+import { NO_SUB_CALLS_NOTE } from '../modePrompts';
 import { parseQuestion } from './questionParse';
 import { answerCell, LOOK_CELL, workCell } from './rootCells';
 

@@ -1,5 +1,5 @@
 // Facts about a set of source files, computed from their text: the answers of the code suite.
-import type { ContextFile } from '../../src/core/context/contextTypes';
+import type { ContextFile } from '../../core/context/contextTypes';
 
 export const DEFINITION_PATTERN = /\bfunction\s*\*?\s*([A-Za-z_$][\w$]{5,})\s*\(/g;
 

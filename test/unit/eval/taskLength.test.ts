@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatLength, parseLength, parseLengthList, TaskLengthError } from '../../../bench/tasks/taskLength';
+import { formatLength, parseLength, parseLengthList, TaskLengthError } from '../../../src/eval/tasks/taskLength';
 
 test('parseLength reads k and m suffixes as thousands and millions', () => {
   assert.equal(parseLength('8k'), 8_000);

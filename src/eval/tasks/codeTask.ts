@@ -5,7 +5,7 @@ import { SeededRandom } from './seededRandom';
 import { formatLength } from './taskLength';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, TaskRequest } from './taskTypes';
-import type { ContextFile } from '../../src/core/context/contextTypes';
+import type { ContextFile } from '../../core/context/contextTypes';
 
 export type CodeQuestionKind = 'defines' | 'callers' | 'dependsOn';
 const KINDS: readonly CodeQuestionKind[] = ['defines', 'callers', 'dependsOn'];

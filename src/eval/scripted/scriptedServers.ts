@@ -1,10 +1,10 @@
 // Starts the scripted reference policy on local fake model servers that speak the real wire format:
 // one server plays the root (an RLM that writes good code), one the rule-based sub-model. Results
 // produced against them are labelled scripted, never model results.
-import { startFakeModelServer } from '../../test/fakes/fakeModelServer';
-import type { FakeModelRequest, FakeModelServer, FakeProtocol } from '../../test/fakes/fakeServerTypes';
-import type { ModelConfig } from '../../src/core/models/modelTypes';
-import { CONTEXT_BEGIN } from '../../src/cli/eval/modePrompts';
+import { startFakeModelServer } from '../fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeModelServer, FakeProtocol } from '../fakeServers/fakeServerTypes';
+import type { ModelConfig } from '../../core/models/modelTypes';
+import { CONTEXT_BEGIN } from '../modePrompts';
 import { scriptedDirectReply } from './scriptedDirect';
 import { scriptedRootReply } from './scriptedRoot';
 import { answerSubPrompt } from './scriptedSubModel';

@@ -1,6 +1,6 @@
 // The OpenAI Chat Completions wire format, as the fake server speaks it: request parsing, plain
 // and SSE bodies (with the final usage chunk when `stream_options.include_usage`), and error JSON.
-import type { ChatMessage } from '../../src/core/models/modelTypes';
+import type { ChatMessage } from '../../core/models/modelTypes';
 import { flattenContent } from './fakeReply';
 import type { ResolvedReply } from './fakeReply';
 import type { FakeModelRequest } from './fakeServerTypes';

@@ -4,16 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { generateTask, planTasks, parseSuiteList, UnknownSuiteError } from '../../../bench/tasks/suites';
-import { generateNiah } from '../../../bench/tasks/niahTask';
-import { generateOolong } from '../../../bench/tasks/oolongTask';
-import type { OolongQuestionKind } from '../../../bench/tasks/oolongTask';
-import { generatePairs } from '../../../bench/tasks/pairsTask';
-import { generateCode } from '../../../bench/tasks/codeTask';
-import type { CodeQuestionKind } from '../../../bench/tasks/codeTask';
-import { CodeCorpusError } from '../../../bench/tasks/codeCorpus';
-import type { BenchTask } from '../../../bench/tasks/taskTypes';
-import { classifyInstance, parseRecordLine } from '../../../bench/scripted/ruleClassifier';
+import { generateTask, planTasks, parseSuiteList, UnknownSuiteError } from '../../../src/eval/tasks/suites';
+import { generateNiah } from '../../../src/eval/tasks/niahTask';
+import { generateOolong } from '../../../src/eval/tasks/oolongTask';
+import type { OolongQuestionKind } from '../../../src/eval/tasks/oolongTask';
+import { generatePairs } from '../../../src/eval/tasks/pairsTask';
+import { generateCode } from '../../../src/eval/tasks/codeTask';
+import type { CodeQuestionKind } from '../../../src/eval/tasks/codeTask';
+import { CodeCorpusError } from '../../../src/eval/tasks/codeCorpus';
+import type { BenchTask } from '../../../src/eval/tasks/taskTypes';
+import { classifyInstance, parseRecordLine } from '../../../src/eval/scripted/ruleClassifier';
 
 const codeRoot = resolve(__dirname, '../../../node_modules');
 

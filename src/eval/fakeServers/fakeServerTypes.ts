@@ -1,5 +1,5 @@
 // Types of the fake model servers (see fakeModelServer.ts for the API and an example).
-import type { ChatMessage } from '../../src/core/models/modelTypes';
+import type { ChatMessage } from '../../core/models/modelTypes';
 
 export type FakeProtocol = 'openai' | 'anthropic';
 
