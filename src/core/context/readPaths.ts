@@ -8,11 +8,10 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import ignore from 'ignore';
-import type { Ignore } from 'ignore';
 import { binaryReason } from './binaryDetection';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
 import type { ContextFile, ContextSource, SkipReason, TargetDescription } from './contextTypes';
+import { GitignoreLayers } from './gitignoreLayers';
 import { readLocalFile, specialKindOf } from './localFileRead';
 import { isWithin } from './pathContainment';
 import type { LocalRead, LocalReadOptions } from './localFileRead';
@@ -63,11 +62,6 @@ interface Walk {
   seen: Set<string>;
 }
 
-interface IgnoreLayer {
-  dir: string;
-  rules: Ignore;
-}
-
 export async function readPathsAsContext(paths: string[], options: ReadPathsOptions = {}): Promise<{ source: ContextSource; target: TargetDescription }> {
   if (paths.length === 0) throw new TypeError('readPathsAsContext: no paths given');
   const fs = options.fs ?? nodeContextFs;
@@ -99,7 +93,7 @@ export async function readPathsAsContext(paths: string[], options: ReadPathsOpti
   if (stats.length === 1 && only?.stat.isFile()) return readSingleFile(walk, only.abs, only.stat.size);
 
   for (const entry of stats) {
-    if (entry.stat.isDirectory()) await walkFolder(walk, entry.abs, await fs.realpath(entry.abs), [], await fs.realpath(entry.abs));
+    if (entry.stat.isDirectory()) await walkFolder(walk, entry.abs, await fs.realpath(entry.abs), GitignoreLayers.empty(), await fs.realpath(entry.abs));
     else await addFile(walk, entry.abs, true);
     if (walk.totalBytes > walk.maxTotalBytes) break;
   }
@@ -134,9 +128,9 @@ async function readSingleFile(walk: Walk, abs: string, size: number): Promise<{ 
 }
 
 /** `dir` is the path as shown (through any link the user named); `dirReal` and `rootReal` are resolved. */
-async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: IgnoreLayer[], rootReal: string): Promise<void> {
+async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: GitignoreLayers, rootReal: string): Promise<void> {
   const own = await readGitignore(walk.fs, dir);
-  const active = own ? [...layers, { dir, rules: own }] : layers;
+  const active = own === undefined ? layers : layers.with(posixPath(dir), own);
   let names: string[];
   try {
     names = (await walk.fs.readdir(dir)).sort();
@@ -155,7 +149,8 @@ async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: Igno
       walk.skipped.push({ path: shown, reason: 'unreadable' });
       continue;
     }
-    if (isIgnored(active, abs, entry.isDirectory())) {
+    // The walk never enters an ignored folder, so the entry's own verdict is the whole answer.
+    if (active.ignoresEntry(posixPath(abs), entry.isDirectory())) {
       walk.skipped.push({ path: shown, reason: 'excluded' });
       continue;
     }
@@ -244,21 +239,17 @@ async function addFile(walk: Walk, abs: string, namedDirectly: boolean): Promise
   walk.totalBytes += content.byteLength;
 }
 
-async function readGitignore(fs: ContextFs, dir: string): Promise<Ignore | undefined> {
+async function readGitignore(fs: ContextFs, dir: string): Promise<string | undefined> {
   try {
     const read = await fs.readFile(join(dir, '.gitignore'), { maxBytes: MAX_GITIGNORE_BYTES });
-    return read.kind === 'read' ? ignore().add(new TextDecoder().decode(read.bytes)) : undefined;
+    return read.kind === 'read' ? new TextDecoder().decode(read.bytes) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function isIgnored(layers: IgnoreLayer[], abs: string, isDir: boolean): boolean {
-  for (const layer of layers) {
-    const rel = relative(layer.dir, abs).split(sep).join('/');
-    if (rel && !rel.startsWith('..') && layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
-  }
-  return false;
+function posixPath(abs: string): string {
+  return abs.split(sep).join('/');
 }
 
 async function statOrThrow(fs: ContextFs, abs: string, given: string): Promise<FileStat> {
