@@ -7,7 +7,8 @@
 // one), and its first cell says where the code came from. Markdown cells carry escaped text
 // (untrustedText.ts), and outputs show control characters visibly. It is written cell by cell, so a
 // long run never becomes one JSON string in memory.
-import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
+import type { NodeTotals } from '../../shared/nodeTotals';
+import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { markdownText, visibleControls } from '../../shared/untrustedText';
 import { markOmission, reasoningText } from './exportText';
