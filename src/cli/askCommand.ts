@@ -25,7 +25,7 @@ import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
 
-export interface AskDeps {
+interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdout: { write(text: string): unknown };
@@ -41,7 +41,7 @@ export interface AskDeps {
   now?: () => number;
 }
 
-export const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
+const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
 const CANCEL_GRACE_MS = 1500;
 

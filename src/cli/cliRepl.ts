@@ -7,7 +7,7 @@ import { createBridgeRouter } from '../core/loop/rlmRun';
 import { ReplPool } from '../core/repl/replPool';
 import { createReplSession } from '../core/repl/replSession';
 
-export interface CliReplOptions {
+interface CliReplOptions {
   distDir: string;
   snapshotCacheDir?: string;
   /** Never-used sessions kept ready: 1 for `rlm ask`, more for `rlm eval` and wide rlm_query batches. */

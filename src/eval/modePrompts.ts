@@ -7,7 +7,7 @@ import type { ChatMessage } from '../core/models/modelTypes';
 export const CONTEXT_BEGIN = '--- BEGIN CONTEXT ---';
 export const CONTEXT_END = '--- END CONTEXT ---';
 export const FILE_HEADER = (path: string): string => `=== FILE: ${path} ===`;
-export const TRUNCATION_NOTE = '[... the context was cut here to fit the model window ...]';
+const TRUNCATION_NOTE = '[... the context was cut here to fit the model window ...]';
 
 /** Characters per token assumed when sizing the prompt to the window. */
 const CHARS_PER_TOKEN = 4;
@@ -16,7 +16,7 @@ const RESERVED_TOKENS = 4_096;
 /** Assumed when the model's window is not configured. */
 export const DEFAULT_DIRECT_WINDOW_TOKENS = 128_000;
 
-export interface DirectPrompt {
+interface DirectPrompt {
   messages: ChatMessage[];
   /** Characters of the context in the prompt, and in the whole context. */
   shownChars: number;
@@ -28,7 +28,7 @@ function decode(content: Uint8Array | string): string {
   return typeof content === 'string' ? content : new TextDecoder().decode(content);
 }
 
-export function contextAsText(source: ContextSource): string {
+function contextAsText(source: ContextSource): string {
   if (source.kind === 'text') return decode(source.text);
   return source.files.map((f) => `${FILE_HEADER(f.path)}\n${decode(f.content)}\n`).join('');
 }

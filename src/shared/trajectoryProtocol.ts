@@ -87,7 +87,7 @@ export interface TurnSummary {
   firstLine: string;
 }
 
-export interface ChildRunRef {
+interface ChildRunRef {
   runId: string;
   status: ViewRunStatus;
   turns: number;

@@ -2,7 +2,7 @@
 // requested are queued; each frame lands in its own ArrayBuffer so it can be transferred to the worker.
 import type { Readable } from 'node:stream';
 
-export interface ByteReader {
+interface ByteReader {
   read(length: number): Promise<Uint8Array>;
 }
 

@@ -17,7 +17,7 @@ import { RESULTS_FILE, TABLE_FILE } from '../eval/evalTypes';
 import type { ProgressOutput } from '../eval/progressBar';
 import { inertOutput } from '../inertOutput';
 
-export interface EvalIo {
+interface EvalIo {
   stdout: { write(text: string): unknown };
   stderr: ProgressOutput;
   env?: Record<string, string | undefined>;
@@ -31,7 +31,7 @@ export interface EvalIo {
   now?: () => number;
 }
 
-export const EVAL_HELP = `rlm eval — long-context benchmarks against any model endpoint
+const EVAL_HELP = `rlm eval — long-context benchmarks against any model endpoint
 
 Usage: rlm eval [--suite niah,oolong,pairs,code] [--lengths 32k,1m] [--modes rlm,direct,rlm-no-sub]
                 [--tasks N] [--seed N] [--out DIR] [--resume] [--scripted] [model options]

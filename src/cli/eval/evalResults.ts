@@ -58,7 +58,7 @@ export function resultKey(r: Pick<TaskResult, 'id' | 'mode'>): string {
   return `${r.id}/${r.mode}`;
 }
 
-export interface SuiteScore {
+interface SuiteScore {
   suite: string;
   mode: EvalMode;
   /** Mean score in percent. */

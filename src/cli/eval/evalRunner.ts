@@ -15,7 +15,7 @@ import { ProgressBar } from './progressBar';
 import type { ProgressOutput } from './progressBar';
 import { runTask } from './runTask';
 
-export interface EvalRunOptions {
+interface EvalRunOptions {
   plan: Omit<EvalPlanRecord, 'root' | 'sub'>;
   outDir: string;
   resume: boolean;

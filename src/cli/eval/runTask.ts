@@ -12,7 +12,7 @@ import { openRunTrajectory } from '../runTrajectory';
 import type { EvalMode, TaskResult } from './evalTypes';
 import { buildDirectPrompt, DEFAULT_DIRECT_WINDOW_TOKENS, NO_SUB_CALLS_NOTE } from '../../eval/modePrompts';
 
-export interface TaskRunDeps {
+interface TaskRunDeps {
   root: ModelClient;
   sub: ModelClient;
   repl: ReplFactory;

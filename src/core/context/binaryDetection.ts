@@ -2,7 +2,7 @@
 // VS Code adapter make the same decision.
 
 /** Bytes examined for NUL, as git does. */
-export const BINARY_SNIFF_BYTES = 8192;
+const BINARY_SNIFF_BYTES = 8192;
 
 const BINARY_EXTENSIONS = new Set([
   // images and media
@@ -32,7 +32,7 @@ export function hasNulByte(bytes: Uint8Array): boolean {
   return false;
 }
 
-export type BinaryReason = 'extension' | 'nul-byte';
+type BinaryReason = 'extension' | 'nul-byte';
 
 /** Why a file is treated as binary, or undefined for text. `head` needs only the first 8 KB. */
 export function binaryReason(path: string, head: Uint8Array): BinaryReason | undefined {

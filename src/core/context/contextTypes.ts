@@ -16,7 +16,7 @@ export type ContextSource =
   | { kind: 'text'; text: Uint8Array | string; /** Where it came from, for display only. */ label?: string }
   | { kind: 'files'; files: ContextFile[] };
 
-export interface ContextFileMeta {
+interface ContextFileMeta {
   path: string;
   chars: number;
 }

@@ -17,7 +17,7 @@ interface Layer {
 
 type Verdict = 'ignored' | 'included' | undefined;
 
-export interface GitignoreOptions {
+interface GitignoreOptions {
   /**
    * Match case-insensitively, as git does where core.ignoreCase is set (it sets it on the case-insensitive
    * file systems of macOS and Windows). Default: on there, off elsewhere.

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
-export type SpecialKind = 'FIFO' | 'socket' | 'character device' | 'block device' | 'special file';
+type SpecialKind = 'FIFO' | 'socket' | 'character device' | 'block device' | 'special file';
 
 /** What a stat says the path is, when it is neither a regular file nor a folder (nor a link). */
 export function specialKindOf(stat: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isFile' | 'isDirectory' | 'isSymbolicLink'>): SpecialKind | undefined {

@@ -13,7 +13,7 @@ import { formatCost, formatDuration, formatTokenPair } from '../../shared/format
 import { markdownText, visibleControls } from '../../shared/untrustedText';
 import { markOmission, reasoningText } from './exportText';
 
-export interface NotebookOutput {
+interface NotebookOutput {
   output_type: 'stream' | 'error';
   name?: 'stdout' | 'stderr';
   text?: string[];
@@ -22,7 +22,7 @@ export interface NotebookOutput {
   traceback?: string[];
 }
 
-export interface NotebookCell {
+interface NotebookCell {
   id: string;
   cell_type: 'markdown' | 'code';
   metadata: Record<string, unknown>;
@@ -31,7 +31,7 @@ export interface NotebookCell {
   execution_count?: number | null;
 }
 
-export interface Notebook {
+interface Notebook {
   nbformat: 4;
   nbformat_minor: 5;
   metadata: Record<string, unknown>;
@@ -42,7 +42,7 @@ export interface Notebook {
 const METADATA_TEXT_MAX = 20_000;
 
 /** Why the notebook cannot be run as it is; its first cell. */
-export const PROVENANCE_NOTE = [
+const PROVENANCE_NOTE = [
   '> **Recorded by RLM. Do not run these cells on your machine.**',
   '>',
   '> The code below was written by a language model while it read your input, and input can steer a model.',

@@ -9,7 +9,7 @@ import { formatCost, formatDuration, formatTokenPair } from '../../shared/format
 import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
 import { clipMiddle, reasoningText } from './exportText';
 
-export interface MarkdownExportOptions {
+interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
   outputMaxChars?: number;
   /** Characters of each sub-call prompt and response kept. Default 500. */

@@ -27,13 +27,13 @@ export function toSpec(response: FakeResponse): FakeResponseSpec {
 }
 
 /** What a real tokenizer would roughly report for the prompt. */
-export function countPromptTokens(request: FakeModelRequest): number {
+function countPromptTokens(request: FakeModelRequest): number {
   let total = request.system ? estimateTokens(request.system) + PER_MESSAGE_OVERHEAD_TOKENS : 0;
   for (const m of request.messages) total += estimateTokens(m.content) + PER_MESSAGE_OVERHEAD_TOKENS;
   return total;
 }
 
-export function splitIntoChunks(text: string, chunkChars: number): string[] {
+function splitIntoChunks(text: string, chunkChars: number): string[] {
   if (text.length === 0) return [];
   const size = Math.max(1, Math.floor(chunkChars));
   const chunks: string[] = [];

@@ -26,7 +26,7 @@ export interface FakeModelRequest {
   body: Record<string, unknown>;
 }
 
-export interface FakeUsage {
+interface FakeUsage {
   inputTokens?: number;
   outputTokens?: number;
   cacheReadTokens?: number;

@@ -5,7 +5,7 @@ import type { ParsedQuestion } from './questionParse';
 import { COUNT_PROMPT, DEFINES_PROMPT, NEEDLE_PROMPT, SEPARATOR, usersPrompt } from './subPrompts';
 
 /** Characters per sub-call slice: well inside a 128k-token sub window, and few calls even at 10M tokens. */
-export const SLICE_CHARS = 200_000;
+const SLICE_CHARS = 200_000;
 
 const py = (value: unknown): string => JSON.stringify(value);
 

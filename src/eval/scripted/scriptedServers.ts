@@ -9,10 +9,10 @@ import { scriptedDirectReply } from './scriptedDirect';
 import { scriptedRootReply } from './scriptedRoot';
 import { answerSubPrompt } from './scriptedSubModel';
 
-export const SCRIPTED_ROOT_MODEL = 'scripted-root';
-export const SCRIPTED_SUB_MODEL = 'scripted-sub';
+const SCRIPTED_ROOT_MODEL = 'scripted-root';
+const SCRIPTED_SUB_MODEL = 'scripted-sub';
 /** The windows the scripted models claim, so prompt-size checks and direct-mode truncation are exercised. */
-export const SCRIPTED_WINDOW_TOKENS = 128_000;
+const SCRIPTED_WINDOW_TOKENS = 128_000;
 
 export interface ScriptedServers {
   root: ModelConfig;
@@ -22,7 +22,7 @@ export interface ScriptedServers {
   close(): Promise<void>;
 }
 
-export interface ScriptedServerOptions {
+interface ScriptedServerOptions {
   protocol?: FakeProtocol;
   /** Simulated latency of every response. */
   latencyMs?: number;
@@ -38,7 +38,7 @@ export function scriptedRootRespond(request: FakeModelRequest): string {
   return first.includes(CONTEXT_BEGIN) ? scriptedDirectReply(first) : scriptedRootReply(request.messages);
 }
 
-export function scriptedSubRespond(request: FakeModelRequest): string {
+function scriptedSubRespond(request: FakeModelRequest): string {
   return answerSubPrompt(lastUserText(request));
 }
 

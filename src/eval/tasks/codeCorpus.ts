@@ -19,7 +19,7 @@ export class CodeCorpusError extends Error {
   }
 }
 
-export interface CorpusEntry {
+interface CorpusEntry {
   path: string;
   bytes: number;
 }
@@ -27,7 +27,7 @@ export interface CorpusEntry {
 const listings = new Map<string, CorpusEntry[]>();
 
 /** Every eligible file under root, sorted by POSIX path. Cached per root for the life of the process. */
-export function listCorpus(root: string): CorpusEntry[] {
+function listCorpus(root: string): CorpusEntry[] {
   const cached = listings.get(root);
   if (cached) return cached;
   const out: CorpusEntry[] = [];

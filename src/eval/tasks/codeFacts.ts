@@ -1,7 +1,7 @@
 // Facts about a set of source files, computed from their text: the answers of the code suite.
 import type { ContextFile } from '../../core/context/contextTypes';
 
-export const DEFINITION_PATTERN = /\bfunction\s*\*?\s*([A-Za-z_$][\w$]{5,})\s*\(/g;
+const DEFINITION_PATTERN = /\bfunction\s*\*?\s*([A-Za-z_$][\w$]{5,})\s*\(/g;
 
 function text(file: ContextFile): string {
   return typeof file.content === 'string' ? file.content : new TextDecoder().decode(file.content);
@@ -61,7 +61,7 @@ export function callingFileCounts(files: readonly ContextFile[]): Map<string, nu
   return counts;
 }
 
-export interface PackageFacts {
+interface PackageFacts {
   path: string;
   name: string;
   dependencies: string[];

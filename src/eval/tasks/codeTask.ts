@@ -9,7 +9,7 @@ import type { ContextFile } from '../../core/context/contextTypes';
 
 export type CodeQuestionKind = 'defines' | 'callers' | 'dependsOn';
 const KINDS: readonly CodeQuestionKind[] = ['defines', 'callers', 'dependsOn'];
-export const CHOICE_LETTERS = ['A', 'B', 'C', 'D'] as const;
+const CHOICE_LETTERS = ['A', 'B', 'C', 'D'] as const;
 
 interface Built {
   question: string;

@@ -5,7 +5,7 @@ import { textTask } from './textTask';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, TaskRequest } from './taskTypes';
 
-export const NIAH_QUESTION = 'What is the secret key stated in the text? Answer with the number only.';
+const NIAH_QUESTION = 'What is the secret key stated in the text? Answer with the number only.';
 
 export function generateNiah(request: TaskRequest, depth?: number): BenchTask {
   const rng = new SeededRandom(request.seed);

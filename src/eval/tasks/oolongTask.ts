@@ -11,7 +11,7 @@ import type { BenchTask, ScorerKind, TaskRequest } from './taskTypes';
 export type OolongQuestionKind = 'count' | 'compare' | 'most-common';
 const KINDS: readonly OolongQuestionKind[] = ['count', 'compare', 'most-common'];
 
-export const COMPARE_ANSWERS = ['more common than', 'less common than', 'same frequency as'] as const;
+const COMPARE_ANSWERS = ['more common than', 'less common than', 'same frequency as'] as const;
 
 export function generateOolong(request: TaskRequest, kind?: OolongQuestionKind): BenchTask {
   const rng = new SeededRandom(request.seed);

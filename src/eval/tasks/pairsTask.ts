@@ -9,7 +9,7 @@ import { textTask } from './textTask';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, TaskRequest } from './taskTypes';
 
-export type PairsCondition = 'both' | 'without';
+type PairsCondition = 'both' | 'without';
 
 export function generatePairs(request: TaskRequest, condition?: PairsCondition): BenchTask {
   const rng = new SeededRandom(request.seed);
@@ -41,7 +41,7 @@ export function generatePairs(request: TaskRequest, condition?: PairsCondition):
 }
 
 /** Computed from the records themselves, not from the generation plan. */
-export function qualifyingPairs(records: readonly LabelledRecord[], kind: PairsCondition, a: RecordLabel, b: RecordLabel): Array<[number, number]> {
+function qualifyingPairs(records: readonly LabelledRecord[], kind: PairsCondition, a: RecordLabel, b: RecordLabel): Array<[number, number]> {
   const labels = new Map<number, Set<RecordLabel>>();
   for (const r of records) {
     const set = labels.get(r.user) ?? new Set<RecordLabel>();

@@ -12,13 +12,13 @@ export interface LabelledRecord {
 }
 
 /** Which labels a user's records may take (all of them unless a pairs task restricts it). */
-export type LabelPlan = (user: number) => readonly RecordLabel[];
+type LabelPlan = (user: number) => readonly RecordLabel[];
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** Average line length, used to size the record count before generating. */
-export const APPROX_RECORD_CHARS = 82;
+const APPROX_RECORD_CHARS = 82;
 
-export function formatDate(dayIndex: number): string {
+function formatDate(dayIndex: number): string {
   const year = 2019 + Math.floor(dayIndex / 336);
   const month = MONTHS[Math.floor(dayIndex / 28) % 12]!;
   const day = String((dayIndex % 28) + 1).padStart(2, '0');
@@ -31,7 +31,7 @@ export function userIds(rng: SeededRandom, count: number): number[] {
   return [...ids];
 }
 
-export function makeRecord(rng: SeededRandom, dayIndex: number, user: number, label: RecordLabel): LabelledRecord {
+function makeRecord(rng: SeededRandom, dayIndex: number, user: number, label: RecordLabel): LabelledRecord {
   const date = formatDate(dayIndex);
   return { date, user, label, line: `Date: ${date} || User: ${user} || Instance: ${instanceText(label, rng)}` };
 }

@@ -3,7 +3,7 @@
 import type { BenchTask } from './taskTypes';
 
 /** Lower case, outer quotes, trailing punctuation, and a leading "answer:" removed; whitespace collapsed. */
-export function normaliseAnswer(text: string): string {
+function normaliseAnswer(text: string): string {
   return text
     .trim()
     .replace(/^(final\s+)?answer\s*[:-]\s*/i, '')
@@ -17,7 +17,7 @@ export function scoreExact(expected: string, actual: string): number {
 }
 
 /** The first number in the answer (commas as thousands separators allowed), or undefined. */
-export function extractNumber(text: string): number | undefined {
+function extractNumber(text: string): number | undefined {
   const m = /-?\d[\d,]*(?:\.\d+)?/.exec(text);
   if (!m) return undefined;
   const n = Number(m[0].replace(/,/g, ''));

@@ -22,7 +22,7 @@ export function parseSuiteList(input: string): SuiteName[] {
   return [...new Set(names)] as SuiteName[];
 }
 
-export interface TaskSpec {
+interface TaskSpec {
   suite: SuiteName;
   lengthTokens: number;
   index: number;
@@ -40,7 +40,7 @@ export function planTasks(suites: readonly SuiteName[], lengths: readonly number
   return out;
 }
 
-export interface GenerateOptions {
+interface GenerateOptions {
   /** Root of the source tree the code suite reads. */
   codeRoot: string;
 }

@@ -1,7 +1,7 @@
 // Task lengths are given in tokens as "8k", "32k", "1m", "10m" or plain numbers; k = 1,000, m = 1,000,000.
 
-export const MIN_LENGTH_TOKENS = 1_000;
-export const MAX_LENGTH_TOKENS = 10_000_000;
+const MIN_LENGTH_TOKENS = 1_000;
+const MAX_LENGTH_TOKENS = 10_000_000;
 
 export class TaskLengthError extends Error {
   constructor(

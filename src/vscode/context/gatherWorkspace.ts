@@ -18,14 +18,14 @@ export interface GatherScope {
   subPath?: string;
 }
 
-export interface GatherOutcome {
+interface GatherOutcome {
   files: Array<{ path: string; content: Uint8Array | string }>;
   target: TargetDescription;
   skipCounts: Partial<Record<SkipReason, number>>;
   ignoredByGitignore: number;
 }
 
-export interface GatherProgress {
+interface GatherProgress {
   report(counts: GatherCounts): void;
 }
 
