@@ -27,7 +27,7 @@ import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
 
-export interface AskDeps {
+interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdout: { write(text: string): unknown };
@@ -43,7 +43,7 @@ export interface AskDeps {
   now?: () => number;
 }
 
-export const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
+const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
 const CANCEL_GRACE_MS = 1500;
 
@@ -69,7 +69,12 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
 
   // The REPL starts now, in parallel with everything below: by the time the root's first reply comes
   // back it is usually ready. It is stopped on every way out.
-  const repl = createCliReplFactory({ distDir: deps.distDir, refillAfterFirst: true, ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}) });
+  const repl = createCliReplFactory({
+    distDir: deps.distDir,
+    refillAfterFirst: true,
+    ...(args.input.maxTotalBytes !== undefined ? { contextLimitBytes: args.input.maxTotalBytes } : {}),
+    ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}),
+  });
   try {
     return await askWith(args, deps, repl, say, now);
   } finally {
@@ -95,7 +100,7 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
   // Only a walk and stat here: the files are read while they are bound, after the first request left.
   let plan: ContextPlan;
   try {
-    plan = await planPaths(args.paths, { cwd: deps.cwd });
+    plan = await planPaths(args.paths, { cwd: deps.cwd, ...args.input });
   } catch (error) {
     if (!(error instanceof ContextReadError)) throw error;
     deps.stderr.write(`rlm ask: ${error.message}\n`);

@@ -41,6 +41,12 @@ Limits:
   --timeout SECONDS             wall time of the whole run
   --cell-timeout SECONDS        time per code cell (default 60)
 
+Input:
+  --context-limit-mb MB         largest input in all (default 256); a larger one is refused at once
+  --max-file-kb KB              largest file read from a folder (default 8192); larger ones are skipped
+  Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
+  a folder are not followed; a link out of it, or a loop, is skipped and said.
+
 Output:
   --trajectory FILE             where to record the run (default ./.rlm/runs/<time>-<id>.rlm.jsonl)
   --json                        print {answer, status, forced, usage, subCalls, iterations, trajectory}

@@ -125,7 +125,7 @@ function providerOf(value: string, flag: string): ProviderKind {
   throw new UsageError(`${flag} must be openai or anthropic (use openai for Ollama, LM Studio, vLLM, OpenRouter or any OpenAI-compatible server), got "${value}"`);
 }
 
-function positiveNumber(value: string, flag: string): number {
+export function positiveNumber(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
   return n;

@@ -22,7 +22,7 @@ export interface RunLiveLine {
   activity: string;
 }
 
-export type ChatEntryStatus =
+type ChatEntryStatus =
   | 'queued'
   | 'gathering'
   | 'running'
@@ -85,7 +85,7 @@ export interface SidebarState {
   tab: 'chat' | 'history';
 }
 
-export const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];
+const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];
 
 export function isActiveStatus(status: ChatEntryStatus): boolean {
   return ACTIVE_STATUSES.includes(status);

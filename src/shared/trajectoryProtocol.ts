@@ -3,21 +3,12 @@
 // so a 5,000-cell run never crosses the boundary at once. Both sides import these types; the view
 // shapes are projections of src/core/trajectory/treeTypes.ts, declared here so the webview depends
 // on src/shared/ only.
+import type { NodeTotals } from './nodeTotals';
 
 /** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
 export const TRAJECTORY_PROTOCOL_VERSION = 1;
 
 export type ViewRunStatus = 'completed' | 'forced' | 'cancelled' | 'limit' | 'error' | 'running' | 'incomplete';
-
-export interface ViewTotals {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  costUnknown: boolean;
-  subCalls: number;
-  errors: number;
-  wallTimeMs: number;
-}
 
 /** Addresses one piece of (possibly long) text the host holds, so the webview can page it. */
 export type TextRef =
@@ -58,7 +49,7 @@ export interface RunHeaderView {
   /** Deepest sub-call depth anywhere below this run. */
   maxDepth: number;
   iterations: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
   startedAt: number;
   finishedAt?: number;
   limitWarnings: Array<{ limit: string; value: number; max: number }>;
@@ -96,11 +87,11 @@ export interface TurnSummary {
   firstLine: string;
 }
 
-export interface ChildRunRef {
+interface ChildRunRef {
   runId: string;
   status: ViewRunStatus;
   turns: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
 }
 
 export interface SubCallView {
@@ -120,7 +111,7 @@ export interface SubCallView {
   fallback?: string;
   startedAt: number;
   finishedAt?: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
   child?: ChildRunRef;
 }
 
@@ -131,7 +122,7 @@ export type SubCallEntry =
       batchId: string;
       size: number;
       errors: number;
-      totals: ViewTotals;
+      totals: NodeTotals;
       startedAt: number;
       finishedAt?: number;
       calls: SubCallView[];
@@ -161,7 +152,7 @@ export interface CellView {
   subCalls: SubCallEntry[];
   /** Sub-calls left out of `subCalls` to keep a page small; requestCell returns the cell with all of them. */
   subCallsOmitted?: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
 }
 
 export interface TurnView {
@@ -179,7 +170,7 @@ export interface TurnView {
   forcedFinal: boolean;
   notices: Array<{ kind: string; message: string }>;
   cells: CellView[];
-  totals: ViewTotals;
+  totals: NodeTotals;
   /** Model text streamed so far in a turn whose output has not arrived yet (live only). */
   streaming?: string;
 }

@@ -13,7 +13,7 @@ import { readSettings } from './settings/readSettings';
 import type { TrajectoryViews } from './trajectory/registerTrajectoryViews';
 
 /** Loads the engine bundle lazily; `require` of a computed path keeps it out of dist/extension.js. */
-export function loadEngineBundle(extensionPath: string): RlmEngine {
+function loadEngineBundle(extensionPath: string): RlmEngine {
   const path = join(extensionPath, 'dist', 'engine.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, loaded on first use by design
   const loaded = require(path) as { engine?: RlmEngine };

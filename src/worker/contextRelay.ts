@@ -13,12 +13,12 @@ const HIGH_WATER = 2 * 1024 * 1024;
 const LOW_WATER = 512 * 1024;
 
 /** The pipe as the relay needs it: data is pushed to `take`; pause() and resume() apply backpressure. */
-export interface RelaySource {
+interface RelaySource {
   pause(): void;
   resume(): void;
 }
 
-export interface ContextRelay {
+interface ContextRelay {
   /** Bytes read from the pipe (copied before this returns: the caller may reuse its buffer). */
   take(chunk: Uint8Array): void;
   /** A bind started: forwarding may begin. */

@@ -10,11 +10,11 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sleep } from './fakeHttpHelpers';
-import { resolveReply } from './fakeReply';
-import type { FakeModelRequest, FakeProtocol } from './fakeServerTypes';
-import { anthropicPlainBody, anthropicStreamFrames, parseAnthropicRequest } from './fakeWireAnthropic';
-import { openAIPlainBody, openAIStreamFrames, parseOpenAIRequest } from './fakeWireOpenAI';
+import { sleep } from '../../src/eval/fakeServers/fakeHttpHelpers';
+import { resolveReply } from '../../src/eval/fakeServers/fakeReply';
+import type { FakeModelRequest, FakeProtocol } from '../../src/eval/fakeServers/fakeServerTypes';
+import { anthropicPlainBody, anthropicStreamFrames, parseAnthropicRequest } from '../../src/eval/fakeServers/fakeWireAnthropic';
+import { openAIPlainBody, openAIStreamFrames, parseOpenAIRequest } from '../../src/eval/fakeServers/fakeWireOpenAI';
 
 export type HostileBehaviour =
   /** Headers and the start of a valid answer (some text included), then silence with the socket open. */
@@ -28,7 +28,7 @@ export type HostileBehaviour =
   /** Slow but alive: `fillerBytes` filler bytes (an SSE comment, or JSON whitespace) one every `intervalMs`, then a valid answer. */
   | { kind: 'dribble'; intervalMs: number; fillerBytes: number; text: string };
 
-export interface HostileRequest {
+interface HostileRequest {
   stream: boolean;
   /** Response bytes written to the socket. */
   bytesSent: number;

@@ -1,6 +1,7 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
 import { formatCost, formatTokenCount } from '../../src/shared/format';
-import type { ViewRunStatus, ViewTotals } from '../../src/shared/trajectoryProtocol';
+import type { NodeTotals } from '../../src/shared/nodeTotals';
+import type { ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
   return `${n.toLocaleString('en-US')} char${n === 1 ? '' : 's'}`;
@@ -39,6 +40,6 @@ export function statusIcon(status: ViewRunStatus): string {
 }
 
 /** "1.2k in · 340 out · $0.012" */
-export function formatUsage(t: Pick<ViewTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>): string {
+export function formatUsage(t: Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>): string {
   return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${formatCost(t.costUsd, t.costUnknown)}`;
 }

@@ -2,8 +2,8 @@
 // --scripted, the scripted reference policy on local fake servers) and reports scores and costs.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startScriptedServers } from '../../../bench/scripted/scriptedServers';
-import type { ScriptedServers } from '../../../bench/scripted/scriptedServers';
+import { startScriptedServers } from '../../eval/scripted/scriptedServers';
+import type { ScriptedServers } from '../../eval/scripted/scriptedServers';
 import { createModelClient } from '../../core/models/createModelClient';
 import type { ModelClient } from '../../core/models/modelTypes';
 import { oneLine } from '../askCommand';
@@ -17,7 +17,7 @@ import { RESULTS_FILE, TABLE_FILE } from '../eval/evalTypes';
 import type { ProgressOutput } from '../eval/progressBar';
 import { inertOutput } from '../inertOutput';
 
-export interface EvalIo {
+interface EvalIo {
   stdout: { write(text: string): unknown };
   stderr: ProgressOutput;
   env?: Record<string, string | undefined>;

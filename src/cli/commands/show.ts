@@ -11,7 +11,7 @@ import type { CommandIo } from './commandIo';
 import { inertOutput } from '../inertOutput';
 import { inertJson } from '../../shared/untrustedText';
 
-export const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
+const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
 
 /** Problems listed by default; --problems changes it. */
 const DEFAULT_PROBLEMS_SHOWN = 10;

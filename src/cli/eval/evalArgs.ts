@@ -1,7 +1,7 @@
 // Parses `rlm eval` arguments. Model options follow `rlm ask`; keys come only from the environment.
 import { parseArgs } from 'node:util';
-import { parseLengthList } from '../../../bench/tasks/taskLength';
-import { parseSuiteList } from '../../../bench/tasks/suites';
+import { parseLengthList } from '../../eval/tasks/taskLength';
+import { parseSuiteList } from '../../eval/tasks/suites';
 import type { RunLimits } from '../../core/loop/loopTypes';
 import { MODEL_OPTIONS, nonNegativeInt, parseLimits, parseModelChoices, positiveInt, UsageError, usageErrorFrom } from '../modelArgs';
 import type { ModelChoice } from '../modelArgs';

@@ -31,7 +31,7 @@ export function hasNulByte(bytes: Uint8Array): boolean {
   return bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1;
 }
 
-export type BinaryReason = 'extension' | 'nul-byte';
+type BinaryReason = 'extension' | 'nul-byte';
 
 /** Why a file is treated as binary, or undefined for text. `head` needs only the first 8 KB. */
 export function binaryReason(path: string, head: Uint8Array): BinaryReason | undefined {

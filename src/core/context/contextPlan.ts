@@ -12,9 +12,8 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import ignore from 'ignore';
-import type { Ignore } from 'ignore';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
+import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
 import type { ContextPlan, PlannedFile, SkipReason, TargetDescription } from './contextTypes';
 import { specialKindOf } from './localFileRead';
@@ -60,8 +59,8 @@ export interface PlanOptions {
   fs?: ContextFs;
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
-export const DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 /** A .gitignore larger than this is not a real one; it is left unread rather than held in memory. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
@@ -80,11 +79,6 @@ interface Walk {
   slicer: TimeSlicer;
   /** Where .gitignore files are read: one buffer for the whole walk. */
   scratch: Uint8Array;
-}
-
-interface IgnoreLayer {
-  dir: string;
-  rules: Ignore;
 }
 
 export async function planPaths(paths: string[], options: PlanOptions = {}): Promise<ContextPlan> {
@@ -118,7 +112,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   for (const entry of named) {
     if (entry.stat.isDirectory()) {
       const real = fs.realpath(entry.abs);
-      await walkFolder(walk, entry.abs, real, [], real);
+      await walkFolder(walk, entry.abs, real, GitignoreLayers.empty(), real);
     } else {
       const real = fs.realpath(entry.abs);
       if (!walk.seen.has(real)) {
@@ -165,7 +159,7 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
 }
 
 /** `dir` is the path as shown (through any link the user named); `dirReal` and `rootReal` are resolved. */
-async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: IgnoreLayer[], rootReal: string): Promise<void> {
+async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: GitignoreLayers, rootReal: string): Promise<void> {
   await walk.slicer.yieldIfDue();
   let entries: Entry[];
   try {
@@ -176,7 +170,7 @@ async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: Igno
   }
   // Only a folder that has one pays for reading it.
   const own = entries.some((e) => e.name === '.gitignore') ? readGitignore(walk, dir) : undefined;
-  const active = own ? [...layers, { dir, rules: own }] : layers;
+  const active = own === undefined ? layers : layers.with(posixPath(dir), own);
   // Shown paths are built from the folder's, not with path.relative per entry (a walk's main cost after the system calls).
   const dirShown = displayPath(walk.cwd, dir);
   const prefix = dirShown === '.' ? '' : `${dirShown}/`;
@@ -185,7 +179,8 @@ async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: Igno
     if (name === '.git') continue;
     const abs = join(dir, name);
     const shown = prefix + name;
-    if (isIgnored(active, abs, entry.isDirectory())) {
+    // The walk never enters an ignored folder, so the entry's own verdict is the whole answer.
+    if (active.ignoresEntry(posixPath(abs), entry.isDirectory())) {
       walk.skipped.push({ path: shown, reason: 'excluded' });
       continue;
     }
@@ -261,21 +256,17 @@ function readHeadOrEmpty(fs: ContextFs, abs: string): Uint8Array {
   }
 }
 
-function readGitignore(walk: Walk, dir: string): Ignore | undefined {
+function readGitignore(walk: Walk, dir: string): string | undefined {
   try {
     const read = walk.fs.readInto(join(dir, '.gitignore'), walk.scratch);
-    return read.kind === 'read' ? ignore().add(new TextDecoder().decode(walk.scratch.subarray(0, read.length))) : undefined;
+    return read.kind === 'read' ? new TextDecoder().decode(walk.scratch.subarray(0, read.length)) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function isIgnored(layers: IgnoreLayer[], abs: string, isDir: boolean): boolean {
-  for (const layer of layers) {
-    const rel = relative(layer.dir, abs).split(sep).join('/');
-    if (rel && !rel.startsWith('..') && layer.rules.ignores(isDir ? `${rel}/` : rel)) return true;
-  }
-  return false;
+function posixPath(abs: string): string {
+  return abs.split(sep).join('/');
 }
 
 function statOrThrow(fs: ContextFs, abs: string, given: string): FileStat {
@@ -293,14 +284,14 @@ function byPath(a: { path: string }, b: { path: string }): number {
 }
 
 /** POSIX path relative to cwd (absolute when on another drive). */
-export function displayPath(cwd: string, abs: string): string {
+function displayPath(cwd: string, abs: string): string {
   const rel = relative(cwd, abs);
   const chosen = rel === '' ? '.' : isAbsolute(rel) ? abs : rel;
   return chosen.split(sep).join('/');
 }
 
 /** The biggest top-level parts, so the over-size message can suggest what to leave out. */
-export function largestParts(files: ReadonlyArray<{ path: string; bytes: number }>): Array<{ path: string; bytes: number }> {
+function largestParts(files: ReadonlyArray<{ path: string; bytes: number }>): Array<{ path: string; bytes: number }> {
   const byTop = new Map<string, number>();
   for (const file of files) {
     const parts = file.path.split('/');

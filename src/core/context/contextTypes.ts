@@ -43,7 +43,7 @@ export interface ContextPlan {
   target: TargetDescription;
 }
 
-export interface ContextFileMeta {
+interface ContextFileMeta {
   path: string;
   chars: number;
 }

@@ -19,7 +19,7 @@ export function specialKindOf(stat: Pick<Stats, 'isFIFO' | 'isSocket' | 'isChara
   return 'special file';
 }
 
-export type LocalRead =
+type LocalRead =
   | { kind: 'read'; bytes: Uint8Array }
   /** More than maxBytes were there; `bytesSeen` is how far reading went before it stopped. */
   | { kind: 'too-large'; bytesSeen: number; statBytes: number }
@@ -27,7 +27,7 @@ export type LocalRead =
   /** With noFollow, the last component was a symlink (swapped in after the walk looked). */
   | { kind: 'link' };
 
-export interface LocalReadOptions {
+interface LocalReadOptions {
   maxBytes: number;
   /** Refuse a symlink as the last path component (the walk already decided about links). */
   noFollow?: boolean;
@@ -74,22 +74,3 @@ export async function readLocalFile(path: string, options: LocalReadOptions): Pr
   }
 }
 
-/** The first `bytes` of a regular file (the prefix and the binary check), opened as carefully as a full read. */
-export async function readLocalHead(path: string, bytes: number): Promise<{ kind: 'read'; bytes: Uint8Array; statBytes: number } | { kind: 'special'; special: SpecialKind }> {
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = await handle.stat();
-    const special = specialKindOf(stat) ?? (stat.isFile() ? undefined : 'special file');
-    if (special) return { kind: 'special', special };
-    const buffer = Buffer.allocUnsafe(Math.min(bytes, Math.max(stat.size, 1)));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { kind: 'read', bytes: buffer.subarray(0, filled), statBytes: stat.size };
-  } finally {
-    await handle.close();
-  }
-}

@@ -11,7 +11,7 @@ import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];
 
-export type PlannedRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'skipped'; skipped: Skipped };
+type PlannedRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'skipped'; skipped: Skipped };
 
 /**
  * Reads the planned files one after another, handing each to `each` as a view into a buffer that is

@@ -6,8 +6,6 @@ import { planPaths } from './contextPlan';
 import type { PlanOptions } from './contextPlan';
 import { readPlanInMemory } from './planReader';
 
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, displayPath, nodeContextFs } from './contextPlan';
-export type { ContextFs } from './contextPlan';
 
 export async function readPathsAsContext(paths: string[], options: PlanOptions = {}): Promise<{ source: ContextSource; target: TargetDescription }> {
   return readPlanInMemory(await planPaths(paths, options), options.fs);

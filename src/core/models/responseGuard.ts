@@ -17,7 +17,7 @@ export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-export interface ResponseGuardLimits {
+interface ResponseGuardLimits {
   stallTimeoutMs: number;
   maxResponseBytes: number;
   /**
@@ -29,8 +29,8 @@ export interface ResponseGuardLimits {
   guardHeaderWait: boolean;
 }
 
-export type GuardReason = 'stall' | 'too_large';
-export type GuardPhase = 'headers' | 'body';
+type GuardReason = 'stall' | 'too_large';
+type GuardPhase = 'headers' | 'body';
 
 /**
  * Raised inside the fetch when a limit is met. Its name and message must not look like a timeout or

@@ -5,9 +5,9 @@
 // then 'E'. 'A' aborts the bind: the host could not deliver what it announced (a file that shrank
 // while read), so Python drops what it received and nothing is bound.
 export const FRAME_HEAD_BYTES = 9;
-export const MAX_FRAME_DATA_BYTES = 0xffff_ffff;
+const MAX_FRAME_DATA_BYTES = 0xffff_ffff;
 
-export type FrameKind = 'T' | 'F' | 'E' | 'A';
+type FrameKind = 'T' | 'F' | 'E' | 'A';
 
 export function frameHead(kind: FrameKind, dataLength: number, path?: string): Buffer {
   if (!Number.isInteger(dataLength) || dataLength < 0 || dataLength > MAX_FRAME_DATA_BYTES) throw new RangeError(`a context frame cannot carry ${dataLength} bytes`);

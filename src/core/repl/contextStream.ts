@@ -15,7 +15,7 @@ export const STREAM_CHUNK_BYTES = 1024 * 1024;
 /** Bytes of the first entry kept for the metadata's prefix (200 characters of up to 4 bytes). */
 const PREFIX_BYTES = 800;
 
-export interface ContextSink {
+interface ContextSink {
   /** Resolves when the chunk has been handed on, so it may be reused or dropped. */
   write(chunk: Uint8Array): Promise<void>;
 }

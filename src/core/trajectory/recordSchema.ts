@@ -3,7 +3,7 @@
 // its line, never a crash in `rlm show`, an export or the view. Fields a newer writer adds are allowed.
 import { isPlainObject } from './trajectoryFormat';
 
-export type Schema =
+type Schema =
   | 'string'
   | 'number'
   | 'boolean'
@@ -13,7 +13,7 @@ export type Schema =
   | { object: Fields }
   | { arrayOf: Schema };
 
-export type Fields = Record<string, Schema | { optional: Schema }>;
+type Fields = Record<string, Schema | { optional: Schema }>;
 
 const opt = (schema: Schema): { optional: Schema } => ({ optional: schema });
 
@@ -129,7 +129,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
 };
 
 /** The file header: what `rlm show` and the view read from it. */
-export const HEADER_FIELDS: Fields = {
+const HEADER_FIELDS: Fields = {
   toolVersion: opt('string'),
   startedAt: opt('string'),
   question: opt('string'),
@@ -148,7 +148,7 @@ function describe(value: unknown): string {
 }
 
 /** Why `value` does not match `schema` (naming the path), or undefined when it does. */
-export function checkSchema(value: unknown, schema: Schema, path: string): string | undefined {
+function checkSchema(value: unknown, schema: Schema, path: string): string | undefined {
   if (schema === 'any') return undefined;
   if (schema === 'string') return typeof value === 'string' ? undefined : `${path} should be a string, not ${describe(value)}`;
   if (schema === 'boolean') return typeof value === 'boolean' ? undefined : `${path} should be true or false, not ${describe(value)}`;

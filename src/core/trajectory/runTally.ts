@@ -5,7 +5,7 @@ import type { TokenUsage } from '../models/modelTypes';
 import type { RunStatus, UsageTotals } from './events';
 import type { BuildableRecord } from './treeBuilder';
 
-export interface RunTally {
+interface RunTally {
   runId: string;
   parentRunId?: string;
   depth: number;

@@ -10,7 +10,7 @@ export interface ReplPool extends ReplFactory {
   dispose(): Promise<void>;
 }
 
-export interface ReplPoolOptions {
+interface ReplPoolOptions {
   /** The extension's dist/ folder: where replProcess.js, replWorker.js and pyodide/ are. */
   distDir: string;
   /** Where Pyodide memory snapshots are cached between sessions. */

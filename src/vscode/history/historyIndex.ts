@@ -7,7 +7,7 @@ import type { HistoryItem } from '../../shared/sidebarState';
 import { TRAJECTORY_EXTENSION, detectTrajectoryFormat } from '../../core/trajectory/trajectoryFormat';
 
 /** The newest this many files are listed. */
-export const MAX_HISTORY_FILES = 500;
+const MAX_HISTORY_FILES = 500;
 const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 160;
@@ -33,7 +33,7 @@ function parseJson(line: string): Record<string, unknown> | undefined {
 }
 
 /** Reads one trajectory's summary; undefined for files that are not rlm trajectories. */
-export async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
+async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
   const info = await fsp.stat(path);
   const head = await readSlice(path, 0, Math.min(HEAD_BYTES, info.size));
   const firstLine = head.split('\n', 1)[0] ?? '';

@@ -14,7 +14,7 @@ export interface TrajectorySink {
   close(): Promise<void>;
 }
 
-export interface ActiveRunOptions {
+interface ActiveRunOptions {
   run: RlmRun;
   controller: AbortController;
   sink?: TrajectorySink;

@@ -30,7 +30,7 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-export interface RunLauncherDeps {
+interface RunLauncherDeps {
   engine: () => Promise<RlmEngine>;
   replPool: () => Promise<ReplFactory>;
   registry: RunRegistry;

@@ -37,7 +37,7 @@ export class SettingsError extends Error {
   }
 }
 
-export type SettingGetter = (key: string) => unknown;
+type SettingGetter = (key: string) => unknown;
 
 function str(get: SettingGetter, key: string): string {
   const value = get(key);

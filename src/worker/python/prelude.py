@@ -10,7 +10,7 @@
 # (src/worker/pythonChannel.ts). Python holds only file descriptors, so there is no JS function in any
 # closure, default or frame for a cell to walk to. A request is one write(2) of an opcode byte and a
 # payload; a reply is a 4-byte big-endian length and that many bytes, read back with read(2).
-import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, builtins, gc
+import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, gc
 import __main__
 
 DEVICE_PATH = '/dev/rlm'

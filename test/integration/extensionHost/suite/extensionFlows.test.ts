@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelServer } from '../../../fakes/fakeServerTypes';
+import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelServer } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import type { RlmExtensionApi } from '../../../../src/vscode/extension';
 import type { ActiveRun } from '../../../../src/vscode/run/activeRun';
 import { gatherWorkspace } from '../../../../src/vscode/context/gatherWorkspace';

@@ -8,7 +8,7 @@ import { startHostileServer } from '../../../fakes/fakeHostileServer';
 import type { HostileServer } from '../../../fakes/fakeHostileServer';
 import { fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf, warmSession } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 describe('RLM loop: stalled and oversized model responses', () => {
   let root: Harness;
