@@ -6,6 +6,8 @@ import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 export interface ReplPool extends ReplFactory {
   /** Starts a never-used session ahead of need, so the next acquire() takes it at once. */
   prewarm(onError?: (error: unknown) => void): void;
+  /** Never-used sessions started (or starting). */
+  readonly spareCount: number;
   /** Stops every REPL process the pool started. */
   dispose(): Promise<void>;
 }

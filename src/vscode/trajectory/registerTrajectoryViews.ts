@@ -11,6 +11,8 @@ export type { LiveRun } from './liveRunTypes';
 export interface TrajectoryViewDeps {
   /** Where view problems are logged (the extension's LogOutputChannel). */
   log?: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+  /** A recorded run was opened: someone exploring runs is likely to ask next (starts a spare REPL). */
+  onOpened?: () => void;
 }
 
 export interface TrajectoryViews {
@@ -25,7 +27,14 @@ export interface TrajectoryViews {
 
 export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: TrajectoryViewDeps = {}): TrajectoryViews {
   const log = deps.log ?? { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const provider = new TrajectoryEditorProvider(context.extensionUri, log);
+  const editor = new TrajectoryEditorProvider(context.extensionUri, log);
+  const provider: vscode.CustomReadonlyEditorProvider = {
+    openCustomDocument: (uri) => editor.openCustomDocument(uri),
+    resolveCustomEditor: (document, panel) => {
+      deps.onOpened?.();
+      return editor.resolveCustomEditor(document as Parameters<TrajectoryEditorProvider['resolveCustomEditor']>[0], panel);
+    },
+  };
   const live = new LivePanels(context.extensionUri, log);
   const options = { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } };
   context.subscriptions.push(
