@@ -38,7 +38,7 @@ export interface ContextFs {
   /** The entries of a folder with their types (no stat per entry). */
   readdir(path: string): Entry[];
   /** Reads a file into `into`, refusing what is not a regular file (localFileReadSync.ts). */
-  readInto(path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean }): LocalReadInto;
+  readInto(path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean; plannedBytes?: number }): LocalReadInto;
 }
 
 export const nodeContextFs: ContextFs = {
@@ -76,6 +76,7 @@ interface Walk {
   totalBytes: number;
   /** Real paths planned, so a file named twice (directly and in its folder) is read once. */
   seen: Set<string>;
+  dedupe: boolean;
   slicer: TimeSlicer;
   /** Where .gitignore files are read: one buffer for the whole walk. */
   scratch: Uint8Array;
@@ -94,6 +95,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
     skipped: [],
     totalBytes: 0,
     seen: new Set(),
+    dedupe: paths.length > 1,
     slicer: new TimeSlicer(),
     scratch: new Uint8Array(MAX_GITIGNORE_BYTES + 1),
   };
@@ -177,23 +179,27 @@ async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: Giti
   for (const entry of entries) {
     const name = entry.name;
     if (name === '.git') continue;
-    const abs = join(dir, name);
+    // Plain concatenation: `dir` is already normalised, and path.join per entry showed in profiles.
+    const abs = dir.endsWith(sep) ? dir + name : dir + sep + name;
     const shown = prefix + name;
     // The walk never enters an ignored folder, so the entry's own verdict is the whole answer.
-    if (active.ignoresEntry(posixPath(abs), entry.isDirectory())) {
+    if (!active.empty && active.ignoresEntry(posixPath(abs), entry.isDirectory())) {
       walk.skipped.push({ path: shown, reason: 'excluded' });
       continue;
     }
     if (entry.isSymbolicLink()) walk.skipped.push({ path: shown, ...judgeLink(walk, abs, dirReal, rootReal) });
-    else if (entry.isDirectory()) await walkFolder(walk, abs, join(dirReal, name), active, rootReal);
-    else if (entry.isFile()) planFile(walk, abs, shown, join(dirReal, name));
+    else if (entry.isDirectory()) await walkFolder(walk, abs, dirReal + sep + name, active, rootReal);
+    else if (entry.isFile()) planFile(walk, abs, shown, walk.dedupe ? dirReal + sep + name : '');
     else walk.skipped.push({ path: shown, reason: 'special', detail: specialKindOf(entry) ?? 'special file' });
   }
 }
 
 function planFile(walk: Walk, abs: string, shown: string, real: string): void {
-  if (walk.seen.has(real)) return;
-  walk.seen.add(real);
+  // Only several named paths can name a file twice (links are not followed inside a folder).
+  if (walk.dedupe) {
+    if (walk.seen.has(real)) return;
+    walk.seen.add(real);
+  }
   if (hasBinaryExtension(shown)) {
     walk.skipped.push({ path: shown, reason: 'binary' });
     return;
@@ -266,7 +272,7 @@ function readGitignore(walk: Walk, dir: string): string | undefined {
 }
 
 function posixPath(abs: string): string {
-  return abs.split(sep).join('/');
+  return sep === '/' ? abs : abs.split(sep).join('/');
 }
 
 function statOrThrow(fs: ContextFs, abs: string, given: string): FileStat {

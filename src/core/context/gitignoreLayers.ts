@@ -60,6 +60,11 @@ export class GitignoreLayers {
    * Whether this entry of a folder is ignored, for a walk that never enters an ignored folder (so none
    * of the entry's folders is): the rules' verdict on the entry alone.
    */
+  /** True when no .gitignore applies: a walk can skip asking. */
+  get empty(): boolean {
+    return this.layers.length === 0;
+  }
+
   ignoresEntry(path: string, isDir: boolean): boolean {
     return this.verdict(normalize(path), isDir) === 'ignored';
   }

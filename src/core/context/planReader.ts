@@ -2,7 +2,7 @@
 // reading: a file that is binary by content, that grew past its limit, or that was swapped for a link or
 // a device since the walk looked at it. Reads are synchronous into one reused buffer, in time slices (see
 // localFileReadSync.ts for why). Used both to stream a plan into the REPL and to read one into memory.
-import { binaryReason } from './binaryDetection';
+import { hasNulByte } from './binaryDetection';
 import { ContextTooLargeError, NoReadableFilesError } from './contextErrors';
 import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescription } from './contextTypes';
 import { nodeContextFs } from './contextPlan';
@@ -22,15 +22,22 @@ export async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRe
   const slicer = new TimeSlicer();
   for (const file of plan.files) {
     await slicer.yieldIfDue();
-    await each(readOne(file, scratch, fs), file);
+    // Awaited only when the caller had to wait (a full batch): a promise per small file adds up.
+    const pending = each(readOne(file, scratch, fs), file);
+    if (pending) await pending;
   }
 }
 
-function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead {
+/**
+ * Reads a planned file into `into` (a view the caller chose: a scratch buffer, or straight into the
+ * frames being sent). `full` means the file did not fit: it grew, or `into` was smaller than the
+ * per-file limit; the caller decides whether that is too large.
+ */
+export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs): { kind: 'read'; length: number } | { kind: 'full' } | { kind: 'skipped'; skipped: Skipped } {
   let read;
   try {
-    // The walk saw no link here; O_NOFOLLOW holds it to that.
-    read = fs.readInto(file.abs, scratch, { noFollow: true });
+    // The walk saw a regular file here (lstat); O_NOFOLLOW and the bounded read hold it to that.
+    read = fs.readInto(file.abs, into, { noFollow: true, plannedBytes: file.bytes });
   } catch {
     return { kind: 'skipped', skipped: { path: file.path, reason: 'unreadable' } };
   }
@@ -40,14 +47,20 @@ function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): Planned
     case 'link':
       return { kind: 'skipped', skipped: { path: file.path, reason: 'link', detail: 'became a link while read' } };
     case 'too-large':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: Math.max(read.bytesSeen, read.statBytes) } };
-    case 'read': {
-      const bytes = scratch.subarray(0, read.length);
-      const binary = binaryReason(file.path, bytes.subarray(0, 8192));
-      if (binary) return { kind: 'skipped', skipped: { path: file.path, reason: 'binary', bytes: read.length } };
-      return { kind: 'read', bytes };
-    }
+      return { kind: 'full' };
+    case 'read':
+      // Binary names were left out by the walk; what is left to check is the content.
+      if (hasNulByte(into.subarray(0, read.length))) return { kind: 'skipped', skipped: { path: file.path, reason: 'binary', bytes: read.length } };
+      return { kind: 'read', length: read.length };
   }
+}
+
+function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead {
+  const read = readPlannedInto(file, scratch, fs);
+  if (read.kind === 'skipped') return read;
+  // The scratch holds the per-file limit and one byte more: full means over the limit.
+  if (read.kind === 'full') return { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: Math.max(scratch.length, file.bytes) } };
+  return { kind: 'read', bytes: scratch.subarray(0, read.length) };
 }
 
 /** Reads a whole plan into memory: the ContextSource of readPathsAsContext, for callers that keep it. */

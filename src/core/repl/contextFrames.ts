@@ -19,3 +19,19 @@ export function frameHead(kind: FrameKind, dataLength: number, path?: string): B
   meta.copy(head, FRAME_HEAD_BYTES);
   return head;
 }
+
+/**
+ * Writes a frame's head into `into` at `at` (when it fits) and returns its length, or -1 when it does
+ * not fit: the batched path of a folder's many small files, with no allocation per file.
+ */
+export function writeFrameHead(into: Buffer, at: number, kind: FrameKind, dataLength: number, path: string): number {
+  if (dataLength > MAX_FRAME_DATA_BYTES) throw new RangeError(`a context frame cannot carry ${dataLength} bytes`);
+  if (at + FRAME_HEAD_BYTES > into.length) return -1;
+  const metaLength = into.write(path, at + FRAME_HEAD_BYTES, 'utf8');
+  // A path cut by the end of the buffer would be silently wrong: measure and compare.
+  if (metaLength !== Buffer.byteLength(path, 'utf8')) return -1;
+  into.writeUInt8(kind.charCodeAt(0), at);
+  into.writeUInt32LE(metaLength, at + 1);
+  into.writeUInt32LE(dataLength, at + 5);
+  return FRAME_HEAD_BYTES + metaLength;
+}
