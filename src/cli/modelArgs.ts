@@ -4,6 +4,7 @@
 // line, exit code 2) is every command's.
 import type { RunLimits } from '../core/loop/loopTypes';
 import { isLocalBaseUrl } from '../core/models/endpoint';
+import { VSCODE_PROVIDER_OUTSIDE_EDITOR } from '../core/models/createModelClient';
 import type { ModelConfig, ProviderKind } from '../core/models/modelTypes';
 
 export class UsageError extends Error {
@@ -44,7 +45,7 @@ type ModelValues = Partial<Record<keyof typeof MODEL_OPTIONS, string>>;
 /** Each command declares the limit flags it offers; absent ones are simply not set. */
 type LimitValues = Partial<Record<'max-iterations' | 'max-depth' | 'max-sub-calls' | 'max-tokens' | 'max-cost' | 'timeout' | 'cell-timeout', string>>;
 
-export const DEFAULT_KEY_ENV: Record<ProviderKind, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+export const DEFAULT_KEY_ENV: Record<HttpProvider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 /** node:util parseArgs throws TypeErrors with a code prefix; the user needs only the message. */
 export function usageErrorFrom(error: unknown): UsageError {
@@ -120,8 +121,12 @@ export function modelConfig(choice: ModelChoice, env: Record<string, string | un
   };
 }
 
-function providerOf(value: string, flag: string): ProviderKind {
+/** The providers the CLI can reach: it runs outside VS Code, so never "vscode". */
+type HttpProvider = Exclude<ProviderKind, 'vscode'>;
+
+function providerOf(value: string, flag: string): HttpProvider {
   if (value === 'openai' || value === 'anthropic') return value;
+  if (value === 'vscode') throw new UsageError(`${flag} vscode cannot be used by the rlm command line: ${VSCODE_PROVIDER_OUTSIDE_EDITOR}`);
   throw new UsageError(`${flag} must be openai or anthropic (use openai for Ollama, LM Studio, vLLM, OpenRouter or any OpenAI-compatible server), got "${value}"`);
 }
 

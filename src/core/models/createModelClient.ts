@@ -2,7 +2,7 @@
 // request (provider, base URL, key, pricing) and fails with a typed, actionable error.
 import { AnthropicModelClient } from './anthropicClient';
 import type { ClientSetup } from './clientSetup';
-import { resolveEndpoint } from './endpoint';
+import { OFFICIAL_BASE_URLS, resolveEndpoint } from './endpoint';
 import { ModelConfigError } from './modelErrors';
 import type { ModelClient, ModelConfig } from './modelTypes';
 import { OpenAIModelClient } from './openaiClient';
@@ -22,11 +22,18 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** Local servers ignore the key, but both SDKs insist on one. */
 const LOCAL_PLACEHOLDER_KEY = 'local-no-key';
 
-const KEY_HINTS: Record<ModelConfig['provider'], string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const KEY_HINTS: Record<'openai' | 'anthropic', string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+/** Why the "vscode" provider cannot be built here: the sentence the CLI and the core both give. */
+export const VSCODE_PROVIDER_OUTSIDE_EDITOR =
+  'the "vscode" provider uses the models VS Code offers (GitHub Copilot\'s or another extension\'s) and works only inside the VS Code extension. Outside it, use "openai" (also for Ollama, LM Studio, vLLM, OpenRouter) or "anthropic" with an API key or a local server.';
 
 export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {}): ModelClient {
   if (!config || typeof config !== 'object') throw new TypeError('createModelClient needs a ModelConfig object');
   const provider = config.provider;
+  if (provider === 'vscode') {
+    throw new ModelConfigError(VSCODE_PROVIDER_OUTSIDE_EDITOR, { provider, endpoint: OFFICIAL_BASE_URLS.vscode, model: String(config.model) });
+  }
   if (provider !== 'openai' && provider !== 'anthropic') {
     throw new ModelConfigError(`unknown provider "${String(provider)}"; use "openai" (also for OpenAI-compatible servers) or "anthropic"`, {
       provider: 'openai',

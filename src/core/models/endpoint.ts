@@ -6,6 +6,8 @@ import type { ModelConfig, ProviderKind } from './modelTypes';
 export const OFFICIAL_BASE_URLS: Record<ProviderKind, string> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',
+  // Not a URL: VS Code's Language Model API is reached in-process, never over HTTP from here.
+  vscode: 'vscode.lm',
 };
 
 export interface ResolvedEndpoint {

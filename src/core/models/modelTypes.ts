@@ -1,7 +1,11 @@
 // The one small interface every model provider implements. The loop and the sub-call bridge
 // only ever see this, so tests and other providers plug in through the front door.
 
-export type ProviderKind = 'openai' | 'anthropic';
+/**
+ * 'vscode' is a model VS Code offers through its Language Model API (Copilot's or another extension's):
+ * its client lives in src/vscode/ and exists only inside the editor; the core only names it.
+ */
+export type ProviderKind = 'openai' | 'anthropic' | 'vscode';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -53,6 +57,11 @@ export interface TokenUsage {
   savedUsd?: number;
   /** The call was answered from the sub-call cache: no request was sent. */
   fromCache?: true;
+  /**
+   * The call is paid for by the user's subscription (a VS Code language model such as Copilot's), which
+   * gives no price: costUsd is 0 and readers say "included in your plan", never "$0.00".
+   */
+  includedInPlan?: true;
   /** True when the server reported no usage and the counts are estimates (~4 characters per token). */
   estimated?: boolean;
 }

@@ -31,6 +31,18 @@ describe('rlm ask arguments', () => {
     assert.throws(() => parseAskArgs(['f', '-q', 'q', '--model', 'm', '--sub-provider', 'anthropic']), /--sub-model is needed/);
   });
 
+  it('refuses the vscode provider, root or sub, with a sentence that says why and what to use', () => {
+    for (const argv of [
+      ['f', '-q', 'q', '--provider', 'vscode', '--model', 'gpt-4o'],
+      ['f', '-q', 'q', '--model', 'gpt-4o', '--sub-provider', 'vscode', '--sub-model', 'gpt-4o'],
+    ]) {
+      assert.throws(
+        () => parseAskArgs(argv),
+        (e: unknown) => e instanceof UsageError && /cannot be used by the rlm command line/.test(e.message) && /only inside the VS Code extension/.test(e.message) && /"openai"/.test(e.message),
+      );
+    }
+  });
+
   it('puts the default trajectory under .rlm/runs with a timestamp', () => {
     assert.match(defaultTrajectoryPath(Date.UTC(2026, 11, 2, 14, 5, 9)), /^\.rlm\/runs\/20261202T140509Z-[a-z0-9]+\.rlm\.jsonl$/);
   });

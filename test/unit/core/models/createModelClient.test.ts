@@ -27,6 +27,12 @@ test('a remote endpoint without a key is an actionable config error', () => {
   assert.equal(anthropic.endpoint, 'https://proxy.example.com');
 });
 
+test('the vscode provider cannot be built outside the editor, and says so', () => {
+  const error = configError({ provider: 'vscode', model: 'gpt-4o' });
+  assert.match(error.message, /works only inside the VS Code extension/);
+  assert.equal(error.provider, 'vscode');
+});
+
 test('other configuration mistakes are named', () => {
   assert.match(configError({ provider: 'gemini' as 'openai', model: 'x', apiKey: 'k' }).message, /unknown provider "gemini"/);
   assert.match(configError({ provider: 'openai', model: ' ', apiKey: 'k' }).message, /no model name/);

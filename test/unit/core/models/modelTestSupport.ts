@@ -5,10 +5,10 @@ import type { ModelClient, ModelConfig, ProviderKind } from '../../../../src/cor
 import { startFakeModelServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelServer, FakeServerOptions } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
-export const PROVIDERS: ProviderKind[] = ['openai', 'anthropic'];
+export const PROVIDERS: Array<Exclude<ProviderKind, 'vscode'>> = ['openai', 'anthropic'];
 
 export async function withClient(
-  provider: ProviderKind,
+  provider: Exclude<ProviderKind, 'vscode'>,
   serverOptions: Omit<FakeServerOptions, 'protocol'>,
   config: Partial<ModelConfig>,
   body: (client: ModelClient, server: FakeModelServer) => Promise<void>,
