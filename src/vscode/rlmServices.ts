@@ -4,7 +4,12 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { ReplPool, RlmEngine } from './engine/engineTypes';
 import { resolveTrajectoryDirectory } from './history/trajectoryDirectory';
+import type { ModelClient } from '../core/models/modelTypes';
+import { LanguageModelClient, resolveLanguageModel } from './models/languageModelClient';
+import type { LmSurface } from './models/lmSurface';
+import type { RequestGate } from './models/requestGate';
 import { ApiKeyStore } from './models/secretKeys';
+import { vscodeLmSurface } from './models/vscodeLmSurface';
 import { FileTrajectorySink } from './run/trajectorySink';
 import { RunLauncher } from './run/runLauncher';
 import { RunRegistry } from './run/runRegistry';
@@ -38,6 +43,7 @@ export class RlmServices implements vscode.Disposable {
     readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
     private readonly loadEngine: () => RlmEngine = () => loadEngineBundle(context.extensionPath),
+    readonly lm: LmSurface = vscodeLmSurface,
   ) {
     this.keys = new ApiKeyStore(context.secrets, context.globalState);
     this.statusBar = new RunStatusBar(this.registry);
@@ -46,6 +52,7 @@ export class RlmServices implements vscode.Disposable {
       replPool: () => this.replPool(),
       registry: this.registry,
       apiKey: (s) => this.keys.get(s.provider, s.baseUrl),
+      vscodeModel: (model, gate) => this.vscodeModel(model, gate),
       openSink: (runId, secrets) =>
         new FileTrajectorySink({
           directory: this.trajectoryDirectory(),
@@ -60,6 +67,12 @@ export class RlmServices implements vscode.Disposable {
         }),
       now: Date.now,
     });
+  }
+
+  /** A client for the VS Code language model a setting names (an id or a family). */
+  async vscodeModel(model: string, gate: RequestGate): Promise<ModelClient> {
+    const chat = await resolveLanguageModel(this.lm, model);
+    return new LanguageModelClient({ chat, createCancellation: () => this.lm.createCancellation(), gate });
   }
 
   engine(): Promise<RlmEngine> {

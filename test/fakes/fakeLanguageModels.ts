@@ -82,6 +82,7 @@ export class FakeChatModel implements LmChatModel {
     await Promise.resolve();
     const behaviour = this.behave(request);
     if ('rejectWith' in behaviour) throw behaviour.rejectWith;
+    const script = behaviour;
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     const done = (): void => {
@@ -89,11 +90,11 @@ export class FakeChatModel implements LmChatModel {
     };
     async function* text(): AsyncGenerator<string> {
       try {
-        for (let i = 0; i < behaviour.fragments.length; i++) {
-          if (behaviour.failAfter && i === behaviour.failAfter.fragments) throw behaviour.failAfter.error;
-          await new Promise((r) => setTimeout(r, behaviour.delayMs ?? 1));
+        for (let i = 0; i < script.fragments.length; i++) {
+          if (script.failAfter && i === script.failAfter.fragments) throw script.failAfter.error;
+          await new Promise((r) => setTimeout(r, script.delayMs ?? 1));
           if (token.isCancellationRequested) throw Object.assign(new Error('Canceled'), { name: 'Canceled' });
-          yield behaviour.fragments[i] as string;
+          yield script.fragments[i] as string;
         }
       } finally {
         done();

@@ -8,11 +8,13 @@ import type { ModelPreset } from '../models/modelPresets';
 import { describeKeySlot } from '../models/secretKeys';
 import type { RlmServices } from '../rlmServices';
 import { modelConfigFor } from '../run/runLauncher';
+import { RequestGate } from '../models/requestGate';
 import { readSettings } from '../settings/readSettings';
 import type { ModelSetting } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
 import { showUserMessage } from '../userMessages';
 import { registerSafeCommand } from './commandSupport';
+import { pickVscodeModel } from './vscodeModelPick';
 
 const TEST_TIMEOUT_MS = 30_000;
 
@@ -72,6 +74,10 @@ export async function configureModels(services: RlmServices): Promise<void> {
   const current = readSettings().root;
   const preset = await pickPreset(current);
   if (!preset) return;
+  if (preset.id === 'vscode') {
+    if (await pickVscodeModel(services, current, updateSetting)) await testConnection(services);
+    return;
+  }
   const endpoint = preset.id === 'custom' ? await customEndpoint(current) : { provider: preset.provider, baseUrl: preset.baseUrl };
   if (!endpoint) return;
   const sameEndpoint = endpoint.provider === current.provider && endpoint.baseUrl === current.baseUrl;
@@ -108,8 +114,10 @@ export async function testConnection(services: RlmServices): Promise<boolean> {
       { location: vscode.ProgressLocation.Notification, title: `RLM: testing ${setting.model} at ${setting.baseUrl || setting.provider}` },
       async () => {
         try {
-          const engine = await services.engine();
-          const client = engine.createModelClient(await modelConfigFor(setting, (s) => services.keys.get(s.provider, s.baseUrl), settings.responseLimits));
+          const client =
+            setting.provider === 'vscode'
+              ? await services.vscodeModel(setting.model, new RequestGate(1))
+              : (await services.engine()).createModelClient(await modelConfigFor(setting, (s) => services.keys.get(s.provider, s.baseUrl), settings.responseLimits));
           const completion = await client.complete([{ role: 'user', content: 'Reply with the single word OK.' }], { maxTokens: 8, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
           void vscode.window.showInformationMessage(`RLM: connected to ${completion.model || setting.model} at ${client.endpoint} in ${completion.latencyMs} ms.`);
           return true;

@@ -3,7 +3,7 @@
 import type { ProviderKind } from '../../core/models/modelTypes';
 
 export interface ModelPreset {
-  id: 'openai' | 'anthropic' | 'openrouter' | 'ollama' | 'lmstudio' | 'vllm' | 'custom';
+  id: 'vscode' | 'openai' | 'anthropic' | 'openrouter' | 'ollama' | 'lmstudio' | 'vllm' | 'custom';
   label: string;
   description: string;
   provider: ProviderKind;
@@ -15,6 +15,8 @@ export interface ModelPreset {
 }
 
 export const MODEL_PRESETS: readonly ModelPreset[] = [
+  // First: the no-key path for anyone with GitHub Copilot (or another extension that provides models).
+  { id: 'vscode', label: 'VS Code language models', description: 'GitHub Copilot or another extension, no key', provider: 'vscode', baseUrl: '', suggestedModel: '', needsKey: false },
   { id: 'openai', label: 'OpenAI', description: 'api.openai.com', provider: 'openai', baseUrl: '', suggestedModel: 'gpt-4.1-mini', needsKey: true },
   { id: 'anthropic', label: 'Anthropic', description: 'api.anthropic.com', provider: 'anthropic', baseUrl: '', suggestedModel: 'claude-sonnet-4-5', needsKey: true },
   { id: 'openrouter', label: 'OpenRouter', description: 'openrouter.ai (OpenAI-compatible)', provider: 'openai', baseUrl: 'https://openrouter.ai/api/v1', suggestedModel: 'openai/gpt-4.1-mini', needsKey: true },

@@ -3,7 +3,8 @@
 // No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
-import type { ModelConfig } from '../../core/models/modelTypes';
+import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
+import { RequestGate } from '../models/requestGate';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
@@ -28,13 +29,23 @@ export interface RunRequest {
   conversation?: Conversation;
   /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
   signal?: AbortSignal;
+  /**
+   * The root model when none is configured: the chat participant passes the model picked in the chat.
+   * Given the run's request gate, so its calls share the VS Code model concurrency limit.
+   */
+  fallbackRoot?: (gate: RequestGate) => ModelClient;
 }
+
+/** Builds a client for a "vscode" setting: finds the model VS Code offers under that id or family. */
+export type VscodeModelFactory = (model: string, gate: RequestGate) => Promise<ModelClient>;
 
 interface RunLauncherDeps {
   engine: () => Promise<RlmEngine>;
   replPool: () => Promise<ReplFactory>;
   registry: RunRegistry;
   apiKey: (setting: ModelSetting) => Promise<string | undefined>;
+  /** Absent where VS Code's Language Model API is not available (unit tests of other providers). */
+  vscodeModel?: VscodeModelFactory;
   openSink: (runId: string, secrets: Array<string | undefined>) => TrajectorySink | undefined;
   now: () => number;
 }
@@ -49,26 +60,40 @@ export async function modelConfigFor(
   return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}), ...responseLimits };
 }
 
+function isClient(plan: ModelConfig | ModelClient): plan is ModelClient {
+  return 'complete' in plan;
+}
+
 export class RunLauncher {
   constructor(private readonly deps: RunLauncherDeps) {}
 
   /** Resolves undefined when the user declined at the confirmation. Throws typed errors otherwise. */
   async start(request: RunRequest): Promise<ActiveRun | undefined> {
     const { settings } = request;
-    if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
+    const useFallback = !isModelConfigured(settings) && request.fallbackRoot !== undefined;
+    if (!isModelConfigured(settings) && !useFallback) throw new NoModelConfiguredError();
     const release = this.deps.registry.reserve(request.contextKey, request.question);
     try {
       const controller = new AbortController();
       const onAbort = (): void => controller.abort(request.signal?.reason);
       if (request.signal?.aborted) onAbort();
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey, settings.responseLimits);
-      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey, settings.responseLimits) : undefined;
+      // One gate per run, shared by its root and sub when both are VS Code models.
+      const gate = new RequestGate(settings.vscodeModelConcurrency);
+      const rootPlan = useFallback && request.fallbackRoot ? request.fallbackRoot(gate) : await this.plan(settings.root, settings, gate);
+      const subPlan = settings.sub ? await this.plan(settings.sub, settings, gate) : undefined;
       const gathered = await request.gather(controller.signal);
       if (!gathered || controller.signal.aborted) return undefined;
       const engine = await this.deps.engine();
-      const root = engine.createModelClient(rootConfig);
-      const sub = subConfig ? engine.createModelClient(subConfig) : undefined;
+      const root = isClient(rootPlan) ? rootPlan : engine.createModelClient(rootPlan);
+      const sub = subPlan === undefined ? undefined : isClient(subPlan) ? subPlan : engine.createModelClient(subPlan);
+      const rootConfig = isClient(rootPlan) ? undefined : rootPlan;
+      const subConfig = subPlan === undefined || isClient(subPlan) ? undefined : subPlan;
+      // The prompt tells the model how many batch prompts run at once; with a VS Code sub model that is the gate's size.
+      const subIsVscode = (sub ?? root).provider === 'vscode';
+      const limits: Partial<RunLimits> = subIsVscode
+        ? { ...settings.limits, subCallConcurrency: Math.min(settings.limits.subCallConcurrency ?? settings.vscodeModelConcurrency, settings.vscodeModelConcurrency) }
+        : settings.limits;
       const sessionOptions = request.conversation ? await request.conversation.prepare(request.contextKey, controller.signal) : undefined;
       const run = engine.createRlmRun({
         question: request.question,
@@ -76,12 +101,12 @@ export class RunLauncher {
         target: gathered.target,
         root,
         ...(sub ? { sub } : {}),
-        limits: settings.limits satisfies Partial<RunLimits>,
+        limits,
         repl: await this.deps.replPool(),
         signal: controller.signal,
         ...(sessionOptions ?? {}),
       });
-      const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey]);
+      const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey]);
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });
       this.deps.registry.track(request.contextKey, active);
       const conversation = request.conversation;
@@ -92,5 +117,12 @@ export class RunLauncher {
     } finally {
       release();
     }
+  }
+
+  /** A VS Code model is resolved now (so a missing one fails before gathering); others become a config with their key. */
+  private async plan(setting: ModelSetting, settings: RlmSettings, gate: RequestGate): Promise<ModelConfig | ModelClient> {
+    if (setting.provider !== 'vscode') return modelConfigFor(setting, this.deps.apiKey, settings.responseLimits);
+    if (!this.deps.vscodeModel) throw new Error('VS Code language models are not available here');
+    return this.deps.vscodeModel(setting.model, gate);
   }
 }

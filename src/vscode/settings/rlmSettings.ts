@@ -23,7 +23,12 @@ export interface RlmSettings {
   trajectoryDirectory: string;
   trajectoriesInWorkspace: boolean;
   confirmBeforeSending: boolean;
+  /** rlm.vscodeModelConcurrency: most requests at once to VS Code language models (they rate-limit). */
+  vscodeModelConcurrency: number;
 }
+
+/** Copilot's models rate-limit per user; a batch of 16 at once trips them. */
+export const DEFAULT_VSCODE_MODEL_CONCURRENCY = 4;
 
 /** A setting holds a value that cannot work; carries which one and what was expected. */
 export class SettingsError extends Error {
@@ -48,9 +53,9 @@ function str(get: SettingGetter, key: string): string {
 
 function provider(get: SettingGetter, key: string, allowEmpty: boolean): ProviderKind | '' {
   const value = str(get, key);
-  if (value === 'openai' || value === 'anthropic') return value;
+  if (value === 'openai' || value === 'anthropic' || value === 'vscode') return value;
   if (value === '' && allowEmpty) return '';
-  throw new SettingsError(key, value, allowEmpty ? '"openai", "anthropic" or empty' : '"openai" or "anthropic"');
+  throw new SettingsError(key, value, allowEmpty ? '"openai", "anthropic", "vscode" or empty' : '"openai", "anthropic" or "vscode"');
 }
 
 function num(get: SettingGetter, key: string, min: number, integer: boolean): number | undefined {
@@ -83,6 +88,9 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     subProvider === '' && subBaseUrl === '' && subModel === ''
       ? undefined
       : { provider: subProvider || root.provider, baseUrl: subProvider && subProvider !== root.provider && !subBaseUrl ? '' : subBaseUrl || root.baseUrl, model: subModel || root.model };
+  // A VS Code model has no URL: a base URL left over from another provider must not follow it.
+  if (root.provider === 'vscode') root.baseUrl = '';
+  if (sub?.provider === 'vscode') sub.baseUrl = '';
   const maxCost = num(get, 'maxCostUsd', 0, false);
   const cellTimeout = num(get, 'cellTimeoutSeconds', 1, false);
   const limits: Partial<RunLimits> = {};
@@ -111,6 +119,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     trajectoryDirectory: str(get, 'trajectoryDirectory'),
     trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
     confirmBeforeSending: confirm === undefined ? true : confirm === true,
+    vscodeModelConcurrency: num(get, 'vscodeModelConcurrency', 1, true) ?? DEFAULT_VSCODE_MODEL_CONCURRENCY,
   };
 }
 
@@ -120,5 +129,5 @@ export function isModelConfigured(settings: RlmSettings): boolean {
 }
 
 export function modelLabel(setting: ModelSetting): string {
-  return `${setting.provider} · ${setting.model}`;
+  return setting.provider === 'vscode' ? `VS Code · ${setting.model}` : `${setting.provider} · ${setting.model}`;
 }

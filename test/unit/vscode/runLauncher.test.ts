@@ -8,6 +8,9 @@ import type { RlmEngine } from '../../../src/vscode/engine/engineTypes';
 import { MissingApiKeyError, NoModelConfiguredError } from '../../../src/vscode/errors/extensionErrors';
 import { Conversation } from '../../../src/vscode/run/conversation';
 import { RunLauncher } from '../../../src/vscode/run/runLauncher';
+import type { VscodeModelFactory } from '../../../src/vscode/run/runLauncher';
+import { LanguageModelClient, resolveLanguageModel } from '../../../src/vscode/models/languageModelClient';
+import { FakeChatModel, FakeLm } from '../../fakes/fakeLanguageModels';
 import { RunBusyError, RunRegistry } from '../../../src/vscode/run/runRegistry';
 import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
 import type { RlmSettings } from '../../../src/vscode/settings/rlmSettings';
@@ -32,7 +35,7 @@ function fakeSession(): ReplSession & { closed: boolean } {
   };
 }
 
-function harness(options: { hang?: boolean } = {}) {
+function harness(options: { hang?: boolean; vscodeModel?: VscodeModelFactory } = {}) {
   const runs: RunOptions[] = [];
   const clients: ModelConfig[] = [];
   let n = 0;
@@ -69,6 +72,7 @@ function harness(options: { hang?: boolean } = {}) {
     apiKey: async (s) => keys.get(`${s.provider}|${s.baseUrl}`),
     openSink: () => undefined,
     now: () => 0,
+    ...(options.vscodeModel ? { vscodeModel: options.vscodeModel } : {}),
   });
   const gather = async () => ({ source: { kind: 'text' as const, text: 'abc' }, target: { kind: 'file' as const, paths: ['a.txt'], totalBytes: 3, fileCount: 1, skipped: [] } });
   return { launcher, registry, runs, clients, keys, gather, repl, acquired, engine };
@@ -141,4 +145,55 @@ test('follow-ups in a conversation reuse the warm session and pass earlier turns
   assert.equal(h.acquired[0]?.closed, true, 'the old one is closed');
   await conversation.end();
   assert.equal(h.acquired[1]?.closed, true);
+});
+
+function lmHarness() {
+  const lm = new FakeLm([new FakeChatModel('copilot-gpt-4o', 'gpt-4o', () => ({ fragments: ['ok'] }), 'copilot'), new FakeChatModel('copilot-mini', 'gpt-4o-mini', () => ({ fragments: ['ok'] }), 'copilot')]);
+  const gates: number[] = [];
+  const vscodeModel: VscodeModelFactory = async (model, gate) => {
+    gates.push(gate.limit);
+    return new LanguageModelClient({ chat: await resolveLanguageModel(lm, model), createCancellation: () => lm.createCancellation(), gate });
+  };
+  return { lm, gates, h: harness({ vscodeModel }) };
+}
+
+test('a "vscode" root and sub need no key, resolve through the Language Model API, and share one gate', async () => {
+  const { h, gates } = lmHarness();
+  const s = settings({ 'root.provider': 'vscode', 'root.baseUrl': 'http://left-over', 'root.model': 'gpt-4o', 'sub.model': 'gpt-4o-mini', vscodeModelConcurrency: 3 });
+  const active = await h.launcher.start({ contextKey: 'k', question: 'q', settings: s, gather: h.gather });
+  assert.ok(active);
+  await active.result;
+  const run = h.runs[0];
+  assert.equal(run?.root.provider, 'vscode');
+  assert.equal(run?.root.model, 'copilot-gpt-4o');
+  assert.equal(run?.sub?.model, 'copilot-mini');
+  assert.equal(h.clients.length, 0, 'no HTTP client is built');
+  assert.deepEqual(gates, [3, 3]);
+  assert.equal(run?.limits?.subCallConcurrency, 3, 'the prompt tells the model how many batch prompts run at once');
+});
+
+test('a "vscode" model that VS Code does not offer fails before gathering, listing what it does offer', async () => {
+  const { h } = lmHarness();
+  let gathered = false;
+  const gather = async () => {
+    gathered = true;
+    return h.gather();
+  };
+  await assert.rejects(h.launcher.start({ contextKey: 'k', question: 'q', settings: settings({ 'root.provider': 'vscode', 'root.model': 'gpt-5' }), gather }), /no model with id or family "gpt-5".*copilot-gpt-4o/);
+  assert.equal(gathered, false);
+  assert.equal(h.registry.isBusy('k'), false);
+});
+
+test('with no model configured, the fallback root (the model picked in the chat) runs; a configured root wins over it', async () => {
+  const { h, lm } = lmHarness();
+  const chat = lm.models[1];
+  assert.ok(chat);
+  const fallbackRoot = (gate: import('../../../src/vscode/models/requestGate').RequestGate) => new LanguageModelClient({ chat, createCancellation: () => lm.createCancellation(), gate });
+  const unconfigured = await h.launcher.start({ contextKey: 'a', question: 'q', settings: settings({ 'root.model': '' }), gather: h.gather, fallbackRoot });
+  await unconfigured?.result;
+  assert.equal(h.runs[0]?.root.model, 'copilot-mini');
+  assert.equal(h.runs[0]?.sub, undefined, 'the sub model is the root');
+  const configured = await h.launcher.start({ contextKey: 'b', question: 'q', settings: settings(), gather: h.gather, fallbackRoot });
+  await configured?.result;
+  assert.equal(h.runs[1]?.root.model, 'm');
 });

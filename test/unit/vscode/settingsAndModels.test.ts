@@ -28,11 +28,12 @@ test('bad values are typed errors naming the setting', () => {
 });
 
 test('presets cover the issue list, local servers need no key', () => {
-  assert.deepEqual(MODEL_PRESETS.map((p) => p.label), ['OpenAI', 'Anthropic', 'OpenRouter', 'Ollama', 'LM Studio', 'vLLM', 'Custom…']);
+  assert.deepEqual(MODEL_PRESETS.map((p) => p.label), ['VS Code language models', 'OpenAI', 'Anthropic', 'OpenRouter', 'Ollama', 'LM Studio', 'vLLM', 'Custom…']);
   assert.equal(MODEL_PRESETS.find((p) => p.id === 'ollama')?.baseUrl, 'http://localhost:11434/v1');
   assert.equal(MODEL_PRESETS.find((p) => p.id === 'lmstudio')?.baseUrl, 'http://localhost:1234/v1');
   assert.equal(presetFor('openai', 'HTTP://localhost:11434/v1/')?.id, 'ollama');
   assert.equal(presetFor('anthropic', '')?.id, 'anthropic');
+  assert.equal(presetFor('vscode', '')?.id, 'vscode');
 });
 
 test('base URLs are validated with the fix in the message', () => {
@@ -60,4 +61,14 @@ test('keys live under one secret per provider and endpoint, and Clear removes th
   await assert.rejects(store.set('openai', '', '  '), /empty API key/);
   assert.equal(await store.clearAll(), 2);
   assert.equal(secrets.size, 0);
+});
+
+test('the "vscode" provider is accepted for root and sub, drops a left-over base URL, and has a concurrency setting', () => {
+  const s = read({ 'root.provider': 'vscode', 'root.baseUrl': 'http://localhost:11434/v1', 'root.model': 'gpt-4o', 'sub.provider': 'vscode', 'sub.model': 'gpt-4o-mini' });
+  assert.deepEqual(s.root, { provider: 'vscode', baseUrl: '', model: 'gpt-4o' });
+  assert.deepEqual(s.sub, { provider: 'vscode', baseUrl: '', model: 'gpt-4o-mini' });
+  assert.equal(s.vscodeModelConcurrency, 4);
+  assert.equal(read({ vscodeModelConcurrency: 2 }).vscodeModelConcurrency, 2);
+  assert.throws(() => read({ vscodeModelConcurrency: 0 }), (e: unknown) => e instanceof SettingsError && e.setting === 'vscodeModelConcurrency');
+  assert.throws(() => read({ 'root.provider': 'copilot' }), /"openai", "anthropic", "vscode" or empty/);
 });
