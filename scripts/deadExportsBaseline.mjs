@@ -10,7 +10,7 @@ export const KNOWN_DEAD_EXPORTS = {
   'src/core/loop/subCalls.ts': ['ChildRunInput', 'SubCallScope', 'errorText'],
   'src/core/models/anthropicClient.ts': ['DEFAULT_ANTHROPIC_MAX_TOKENS'],
   'src/core/models/createModelClient.ts': ['DEFAULT_MAX_RETRIES', 'DEFAULT_MODEL_TIMEOUT_MS'],
-  'src/core/models/endpoint.ts': ['OFFICIAL_BASE_URLS', 'isLocalHost'],
+  'src/core/models/endpoint.ts': ['isLocalHost'],
   'src/core/models/sdkErrorMapping.ts': ['ErrorContext'],
   'src/core/repl/bridgeDispatcher.ts': ['BridgeReplySender', 'SubCallAbortedError'],
   'src/core/repl/bridgePipe.ts': ['BridgePipeHandlers', 'MAX_BRIDGE_FRAME_BYTES'],

@@ -1,12 +1,14 @@
 // How numbers, money, times and sizes read everywhere: the trajectory view, the sidebar, progress in
 // VS Code and the CLI, `rlm show` and the exports. One place, so a run's cost reads the same in each.
+import { formatPlanCost } from './costWording';
 import type { RunLiveLine } from './sidebarState';
 
 /**
  * Never "$0" for a price we do not know: wholly unknown is "cost unknown", partly unknown is a lower
  * bound ("≥ $0.12"). Sub-cent amounts keep two significant digits, so cheap calls do not read as $0.00.
  */
-export function formatCost(usd: number | null | undefined, unknown = false): string {
+export function formatCost(usd: number | null | undefined, unknown = false, includedInPlan = false): string {
+  if (includedInPlan) return formatPlanCost(usd, unknown, (priced, partly) => formatCost(priced, partly));
   if (usd === null || usd === undefined || !Number.isFinite(usd) || (unknown && usd === 0)) return 'cost unknown';
   const digits = usd > 0 && usd < 0.01 ? Math.min(8, Math.ceil(-Math.log10(usd)) + 1) : 2;
   const text = `$${usd.toFixed(digits)}`;
@@ -46,5 +48,5 @@ export function formatBytes(bytes: number): string {
 export function formatLiveLine(line: RunLiveLine): string {
   const tokens = line.inputTokens + line.outputTokens;
   const calls = `${line.subCalls} sub-call${line.subCalls === 1 ? '' : 's'}`;
-  return [`turn ${line.turn}`, calls, `${formatTokenCount(tokens)} tokens`, formatCost(line.costUsd, line.costUnknown)].join(' · ');
+  return [`turn ${line.turn}`, calls, `${formatTokenCount(tokens)} tokens`, formatCost(line.costUsd, line.costUnknown, line.includedInPlan === true)].join(' · ');
 }

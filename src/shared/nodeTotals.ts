@@ -8,6 +8,8 @@ export interface NodeTotals {
   costUsd: number;
   /** Some contributing call had an unknown price. */
   costUnknown: boolean;
+  /** Some contributing call was paid by the user's plan (a VS Code language model). */
+  includedInPlan?: boolean;
   subCalls: number;
   errors: number;
   /** Wall time of this node (end - start), in ms. */

@@ -18,6 +18,8 @@ export interface RunLiveLine {
   /** null while no priced call has been made or the price is unknown. */
   costUsd: number | null;
   costUnknown: boolean;
+  /** Some call was paid by the user's plan (a VS Code language model): see src/shared/costWording.ts. */
+  includedInPlan?: boolean;
   /** What the run is doing now, e.g. "running cell 3" or "waiting for the model". */
   activity: string;
 }

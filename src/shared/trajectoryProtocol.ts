@@ -83,6 +83,8 @@ export interface TurnSummary {
   startedAt: number;
   finishedAt?: number;
   costUsd: number;
+  /** Some call of the turn was paid by the user's plan (see costWording.ts). */
+  includedInPlan?: boolean;
   /** The first non-blank line of the turn's first cell, clipped. */
   firstLine: string;
 }
@@ -107,6 +109,8 @@ export interface SubCallView {
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number | null;
+  /** Paid by the user's plan (a VS Code language model): shown as "included in your plan". */
+  includedInPlan?: boolean;
   latencyMs?: number;
   fallback?: string;
   startedAt: number;
@@ -166,6 +170,8 @@ export interface TurnView {
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number | null;
+  /** Paid by the user's plan (a VS Code language model): shown as "included in your plan". */
+  includedInPlan?: boolean;
   latencyMs?: number;
   forcedFinal: boolean;
   notices: Array<{ kind: string; message: string }>;

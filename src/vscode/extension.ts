@@ -2,6 +2,7 @@
 // REPL host) loads from dist/engine.js on the first run, and the webviews load when shown.
 import { moduleLoadStartedAt } from './activationClock';
 import * as vscode from 'vscode';
+import { registerChatParticipant } from './chat/rlmChatParticipant';
 import { registerAskCommands } from './commands/askCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerModelCommands(services),
     ...registerRunCommands(services),
     ...registerSidebar(services),
+    ...registerChatParticipant(services),
   );
   const ended = performance.now();
   const activationMs = ended - moduleLoadStartedAt;

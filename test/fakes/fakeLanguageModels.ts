@@ -42,7 +42,7 @@ class FakeCancellation implements LmCancellation {
   }
 }
 
-export interface FakeRequest {
+interface FakeRequest {
   messages: LmMessage[];
   options: LmRequestOptions;
   token: LmCancellationToken;

@@ -58,7 +58,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Sub-calls', String(h.totals.subCalls)),
       stat('Input tokens', formatTokenCount(h.totals.inputTokens)),
       stat('Output tokens', formatTokenCount(h.totals.outputTokens)),
-      stat('Cost', formatCost(h.totals.costUsd, h.totals.costUnknown)),
+      stat('Cost', formatCost(h.totals.costUsd, h.totals.costUnknown, h.totals.includedInPlan === true)),
       stat('Wall time', formatDuration(h.totals.wallTimeMs || wall)),
     ]),
   );

@@ -16,7 +16,7 @@ export function outlineLabel(s: TurnSummary): OutlineLabel {
   const marks = `${s.errors ? ' ⚠' : ''}${s.final ? ' ✓' : ''}${s.running ? ' …' : ''}`;
   const text = `${s.turn}${marks} ${s.firstLine}`.trim();
   const duration = s.finishedAt !== undefined ? formatDuration(s.finishedAt - s.startedAt) : 'running';
-  const title = `Turn ${s.turn}: ${s.cells} cell(s), ${s.subCalls} sub-call(s), ${s.errors} error(s), ${formatCost(s.costUsd)}, ${duration}`;
+  const title = `Turn ${s.turn}: ${s.cells} cell(s), ${s.subCalls} sub-call(s), ${s.errors} error(s), ${formatCost(s.costUsd, false, s.includedInPlan === true)}, ${duration}`;
   return { text, title, classes };
 }
 

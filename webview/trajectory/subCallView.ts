@@ -30,7 +30,7 @@ function callSummary(call: SubCallView): HTMLElement {
   const state = call.status === 'error' ? 'error' : call.status === 'running' ? 'loading' : 'pass';
   const usage =
     call.inputTokens !== undefined
-      ? `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${formatCost(call.costUsd)}`
+      ? `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${formatCost(call.costUsd, false, call.includedInPlan === true)}`
       : '';
   return el('summary', { className: `call-summary status-${call.status}` }, [
     icon(state, call.status === 'running' ? 'codicon-modifier-spin' : ''),

@@ -35,7 +35,7 @@ function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
 
 export function turnHeader(turn: TurnView): HTMLElement {
   const modelUsage =
-    turn.inputTokens !== undefined ? `root ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${formatCost(turn.costUsd)} · ${formatDuration(turn.latencyMs)}` : '';
+    turn.inputTokens !== undefined ? `root ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${formatCost(turn.costUsd, false, turn.includedInPlan === true)} · ${formatDuration(turn.latencyMs)}` : '';
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
     turn.forcedFinal ? el('span', { className: 'badge warn', text: 'forced final answer' }) : null,

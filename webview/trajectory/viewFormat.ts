@@ -40,6 +40,6 @@ export function statusIcon(status: ViewRunStatus): string {
 }
 
 /** "1.2k in · 340 out · $0.012" */
-export function formatUsage(t: Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>): string {
-  return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${formatCost(t.costUsd, t.costUnknown)}`;
+export function formatUsage(t: Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown' | 'includedInPlan'>): string {
+  return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)}`;
 }

@@ -76,7 +76,7 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
   lines.push(`Tokens:     ${formatTokenPair(s.inputTokens, s.outputTokens)}`);
-  lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown)}`);
+  lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown, s.includedInPlan)}`);
   const cached = cacheLine(s);
   if (cached) lines.push(`Cache:      ${cached}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);

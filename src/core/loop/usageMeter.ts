@@ -9,6 +9,7 @@ export class UsageMeter {
   outputTokens = 0;
   knownCostUsd = 0;
   costUnknown = false;
+  includedInPlan = false;
   cacheReadTokens = 0;
   cacheWriteTokens = 0;
   savedUsd = 0;
@@ -28,6 +29,7 @@ export class UsageMeter {
       meter.outputTokens += usage.outputTokens;
       if (usage.costUsd === null) meter.costUnknown = true;
       else meter.knownCostUsd += usage.costUsd;
+      if (usage.includedInPlan) meter.includedInPlan = true;
       meter.cacheReadTokens += usage.cacheReadTokens ?? 0;
       meter.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
       meter.savedUsd += usage.savedUsd ?? 0;
@@ -56,6 +58,7 @@ export class UsageMeter {
       outputTokens: this.outputTokens,
       costUsd: this.costUnknown ? null : roundUsd(this.knownCostUsd),
       costUnknown: this.costUnknown,
+      ...(this.includedInPlan ? { includedInPlan: true } : {}),
       subCalls: this.subCalls,
       iterations: this.iterations,
       wallTimeMs: Math.max(0, now - this.startedAt),

@@ -51,6 +51,8 @@ export interface UsageTotals {
   costUsd: number | null;
   /** True when some part of the cost is unknown (it is then a lower bound or null). */
   costUnknown: boolean;
+  /** Some call was paid by the user's plan (a VS Code language model): cost 0, read "included in your plan". */
+  includedInPlan?: boolean;
   subCalls: number;
   iterations: number;
   wallTimeMs: number;

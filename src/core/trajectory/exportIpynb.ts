@@ -224,7 +224,7 @@ function turnMarkdown(turn: TurnNode): string {
 }
 
 function totalsLine(t: NodeTotals): string {
-  return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${formatCost(t.costUsd, t.costUnknown)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
+  return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
 }
 
 

@@ -87,7 +87,7 @@ function totalsTable(run: RunNode): string[] {
     `| Sub-calls | ${t.subCalls} |`,
     `| Input tokens | ${t.inputTokens.toLocaleString('en-US')} |`,
     `| Output tokens | ${t.outputTokens.toLocaleString('en-US')} |`,
-    `| Cost | ${formatCost(t.costUsd, t.costUnknown)} |`,
+    `| Cost | ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} |`,
     `| Errors | ${t.errors} |`,
     `| Wall time | ${formatDuration(t.wallTimeMs)} |`,
   ];
@@ -135,7 +135,7 @@ function appendSubCall(out: LineSink, run: RunNode, call: SubCallNode, level: nu
 }
 
 function totalsText(t: NodeTotals): string {
-  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${formatCost(t.costUsd, t.costUnknown)}, ${formatDuration(t.wallTimeMs)}`;
+  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)}, ${formatDuration(t.wallTimeMs)}`;
 }
 
 function quote(text: string): string {

@@ -19,7 +19,7 @@ const opt = (schema: Schema): { optional: Schema } => ({ optional: schema });
 
 const MODEL_REF: Schema = { object: { provider: 'string', model: 'string', baseUrl: opt('string') } };
 const USAGE: Schema = {
-  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), cacheReadTokens: opt('number'), cacheWriteTokens: opt('number'), savedUsd: opt('number'), fromCache: opt('boolean') },
+  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), cacheReadTokens: opt('number'), cacheWriteTokens: opt('number'), savedUsd: opt('number'), fromCache: opt('boolean'), includedInPlan: opt('boolean') },
 };
 const TOTALS: Schema = {
   object: {
@@ -27,6 +27,7 @@ const TOTALS: Schema = {
     outputTokens: 'number',
     costUsd: opt('numberOrNull'),
     costUnknown: opt('boolean'),
+    includedInPlan: opt('boolean'),
     subCalls: opt('number'),
     iterations: opt('number'),
     wallTimeMs: opt('number'),

@@ -27,6 +27,8 @@ export interface TrajectorySummary {
   /** Sum of known costs; null when no cost is known. */
   costUsd: number | null;
   costUnknown: boolean;
+  /** Some call was paid by the user's plan (a VS Code language model). */
+  includedInPlan: boolean;
   /** Prompt tokens read from the providers' caches, and what caching saved (known prices only). */
   cacheReadTokens: number;
   savedUsd: number;
@@ -85,6 +87,7 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     outputTokens: totals?.outputTokens ?? 0,
     costUsd: totals?.costUsd ?? null,
     costUnknown: totals?.costUnknown ?? false,
+    includedInPlan: totals?.includedInPlan === true,
     cacheReadTokens: totals?.cacheReadTokens ?? 0,
     savedUsd: totals?.savedUsd ?? 0,
     cachedSubCalls: totals?.cachedSubCalls ?? 0,

@@ -38,6 +38,7 @@ export interface TotalsDelta {
   outputTokens?: number;
   costUsd?: number;
   costUnknown?: boolean;
+  includedInPlan?: boolean;
   subCalls?: number;
   errors?: number;
 }
@@ -47,12 +48,13 @@ export function usageDelta(usage: TokenUsage): TotalsDelta {
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
     ...(usage.costUsd === null ? { costUnknown: true } : { costUsd: usage.costUsd }),
+    ...(usage.includedInPlan ? { includedInPlan: true } : {}),
   };
 }
 
 /** The whole of a subtree's totals as a delta, for attaching a child run that already has content. */
 export function totalsAsDelta(t: NodeTotals): TotalsDelta {
-  return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, costUnknown: t.costUnknown, subCalls: t.subCalls, errors: t.errors };
+  return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, costUnknown: t.costUnknown, ...(t.includedInPlan ? { includedInPlan: true } : {}), subCalls: t.subCalls, errors: t.errors };
 }
 
 export function addToTotals(t: NodeTotals, d: TotalsDelta): void {
@@ -60,6 +62,7 @@ export function addToTotals(t: NodeTotals, d: TotalsDelta): void {
   if (d.outputTokens) t.outputTokens += d.outputTokens;
   if (d.costUsd) t.costUsd += d.costUsd;
   if (d.costUnknown) t.costUnknown = true;
+  if (d.includedInPlan) t.includedInPlan = true;
   if (d.subCalls) t.subCalls += d.subCalls;
   if (d.errors) t.errors += d.errors;
 }

@@ -53,9 +53,26 @@ function modelSentence(kind: ModelErrorKind | string, where: string | undefined,
   }
 }
 
+/** VS Code's models have no key or server to check: the detail already says what to do (consent, quota, another model). */
+function languageModelSentence(error: ModelError): UserMessage {
+  const text = `The VS Code language model ${error.model}: ${error.detail}`;
+  switch (error.kind) {
+    case 'cancelled':
+      return { text: 'The run was stopped.', steps: [], severity: 'info' };
+    case 'rate_limit':
+      return { text, steps: ['openSettings'], severity: 'error' };
+    case 'auth':
+    case 'config':
+    case 'context_too_long':
+      return { text, steps: ['configureModels'], severity: 'error' };
+    default:
+      return { text: `${text}. Details are in the log.`, steps: ['showLog'], severity: 'error' };
+  }
+}
+
 export function describeError(error: unknown): UserMessage {
   if (error instanceof NoModelConfiguredError) {
-    return { text: 'No model is configured for RLM yet. Choose a model server (OpenAI, Anthropic, Ollama, ...) to start.', steps: ['configureModels'], severity: 'warning' };
+    return { text: 'No model is configured for RLM yet. Choose a model (GitHub Copilot’s or another VS Code language model with no key, or OpenAI, Anthropic, Ollama, ...) to start.', steps: ['configureModels'], severity: 'warning' };
   }
   if (error instanceof MissingApiKeyError) {
     return { text: `${error.message} Set the API key for it (it is kept in VS Code's secret storage), or choose a local model server.`, steps: ['setApiKey', 'configureModels'], severity: 'warning' };
@@ -70,6 +87,7 @@ export function describeError(error: unknown): UserMessage {
   if (error instanceof TargetRefusedError) return { text: error.message, steps: error.reason === 'too-large' ? ['openSettings'] : [], severity: 'warning' };
   if (error instanceof RunBusyError) return { text: error.message, steps: ['stop'], severity: 'warning' };
   if (error instanceof SettingsError) return { text: `${error.message} Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
+  if (error instanceof ModelError && error.provider === 'vscode') return languageModelSentence(error);
   if (error instanceof ModelError) return modelSentence(error.kind, `${error.endpoint} (model ${error.model})`, error.detail);
   if (error instanceof BudgetExceededError) return describeRunError({ kind: 'limit', message: error.message, limit: error.limitKind });
   if (error instanceof RunCancelledError) return { text: 'The run was stopped.', steps: [], severity: 'info' };

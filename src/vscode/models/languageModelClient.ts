@@ -10,7 +10,7 @@ import type { LmCancellation, LmChatModel, LmMessage, LmSurface } from './lmSurf
 import type { RequestGate } from './requestGate';
 
 /** Shown in VS Code's consent prompt. */
-export const LM_JUSTIFICATION = 'RLM answers your question by having the model write and run Python over your files, in several model calls.';
+const LM_JUSTIFICATION = 'RLM answers your question by having the model write and run Python over your files, in several model calls.';
 
 interface LanguageModelClientOptions {
   chat: LmChatModel;

@@ -26,7 +26,8 @@ export function initialProgress(): RunProgress {
   };
 }
 
-function addCost(progress: RunProgress, cost: number | null): void {
+function addCost(progress: RunProgress, cost: number | null, includedInPlan: boolean | undefined): void {
+  if (includedInPlan) progress.includedInPlan = true;
   if (cost === null) progress.costUnknown = true;
   else progress.costUsd = (progress.costUsd ?? 0) + cost;
 }
@@ -56,7 +57,7 @@ export function reduceProgress(previous: RunProgress, record: EventRecord): RunP
     case 'model.output':
       p.inputTokens += record.usage.inputTokens;
       p.outputTokens += record.usage.outputTokens;
-      addCost(p, record.usage.costUsd);
+      addCost(p, record.usage.costUsd, record.usage.includedInPlan);
       if (isRoot) p.streamingText = record.text.slice(-STREAMING_TAIL_CHARS);
       break;
     case 'cell.started':
@@ -69,7 +70,7 @@ export function reduceProgress(previous: RunProgress, record: EventRecord): RunP
       p.subCalls += 1;
       p.inputTokens += record.usage.inputTokens;
       p.outputTokens += record.usage.outputTokens;
-      addCost(p, record.usage.costUsd);
+      addCost(p, record.usage.costUsd, record.usage.includedInPlan);
       break;
     case 'run.finished':
       if (isRoot) {
@@ -80,6 +81,7 @@ export function reduceProgress(previous: RunProgress, record: EventRecord): RunP
         p.outputTokens = record.totals.outputTokens;
         p.costUsd = record.totals.costUsd;
         p.costUnknown = record.totals.costUnknown;
+        if (record.totals.includedInPlan) p.includedInPlan = true;
         p.subCalls = record.totals.subCalls;
       }
       break;

@@ -28,7 +28,7 @@ export interface RlmSettings {
 }
 
 /** Copilot's models rate-limit per user; a batch of 16 at once trips them. */
-export const DEFAULT_VSCODE_MODEL_CONCURRENCY = 4;
+const DEFAULT_VSCODE_MODEL_CONCURRENCY = 4;
 
 /** A setting holds a value that cannot work; carries which one and what was expected. */
 export class SettingsError extends Error {

@@ -30,8 +30,8 @@ export class EntryFollower {
 
   flush(): void {
     if (this.disposed) return;
-    const { streamingText, turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown, activity } = this.run.progress;
-    this.update({ live: { turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown, activity }, streamingText: streamingText.slice(-STREAM_TAIL_CHARS) });
+    const { streamingText, turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown, includedInPlan, activity } = this.run.progress;
+    this.update({ live: { turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown, ...(includedInPlan ? { includedInPlan } : {}), activity }, streamingText: streamingText.slice(-STREAM_TAIL_CHARS) });
   }
 
   /** Sends the last state and stops following. */

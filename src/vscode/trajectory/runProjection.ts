@@ -58,6 +58,7 @@ export function turnSummary(turn: TurnNode, index: number, runFinished: boolean)
     startedAt: turn.startedAt,
     finishedAt: finishedAt ?? (turn.latencyMs !== undefined ? turn.startedAt + turn.latencyMs : undefined),
     costUsd: turn.totals.costUsd,
+    ...(turn.totals.includedInPlan ? { includedInPlan: true } : {}),
     firstLine: first ? firstLine(first.code) : '',
   };
 }
@@ -108,6 +109,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     inputTokens: call.usage?.inputTokens,
     outputTokens: call.usage?.outputTokens,
     costUsd: call.usage?.costUsd,
+    ...(call.usage?.includedInPlan ? { includedInPlan: true } : {}),
     latencyMs: call.latencyMs,
     fallback: call.fallback,
     startedAt: call.startedAt,
@@ -124,6 +126,7 @@ function addTotals(into: NodeTotals, t: NodeTotals): void {
   into.outputTokens += t.outputTokens;
   into.costUsd += t.costUsd;
   into.costUnknown ||= t.costUnknown;
+  if (t.includedInPlan) into.includedInPlan = true;
   into.subCalls += t.subCalls;
   into.errors += t.errors;
 }
@@ -215,6 +218,7 @@ export function turnView(run: RunNode, index: number): TurnView | undefined {
     inputTokens: turn.usage?.inputTokens,
     outputTokens: turn.usage?.outputTokens,
     costUsd: turn.usage?.costUsd,
+    ...(turn.usage?.includedInPlan ? { includedInPlan: true } : {}),
     latencyMs: turn.latencyMs,
     forcedFinal: Boolean(turn.forcedFinal),
     notices: turn.notices.map((n) => ({ ...n })),

@@ -14,6 +14,18 @@ describe('shared formatters', () => {
     assert.equal(formatCost(Number.NaN), 'cost unknown');
   });
 
+  it('says "included in your plan" for calls paid by a subscription, never $0.00', () => {
+    assert.equal(formatCost(0, false, true), 'included in your plan');
+    assert.equal(formatCost(null, false, true), 'included in your plan');
+    assert.equal(formatCost(0.25, false, true), '$0.25 + included in your plan', 'a mixed run shows the priced part and the plan');
+    assert.equal(formatCost(0.25, true, true), '≥ $0.25 + included in your plan');
+    assert.equal(formatCost(0, true, true), 'cost unknown + included in your plan');
+    assert.equal(
+      formatLiveLine({ turn: 2, subCalls: 1, inputTokens: 1000, outputTokens: 200, costUsd: 0, costUnknown: false, includedInPlan: true, activity: 'x' }),
+      'turn 2 · 1 sub-call · 1.2k tokens · included in your plan',
+    );
+  });
+
   it('formats token counts compactly or exactly', () => {
     assert.deepEqual([999, 1234, 56_000, 2_500_000, 25_000_000].map(formatTokenCount), ['999', '1.2k', '56k', '2.50M', '25.0M']);
     assert.equal(formatTokenPair(12_345, 678), '12,345 in / 678 out');

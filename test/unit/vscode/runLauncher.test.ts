@@ -9,6 +9,7 @@ import { MissingApiKeyError, NoModelConfiguredError } from '../../../src/vscode/
 import { Conversation } from '../../../src/vscode/run/conversation';
 import { RunLauncher } from '../../../src/vscode/run/runLauncher';
 import type { VscodeModelFactory } from '../../../src/vscode/run/runLauncher';
+import type { RequestGate } from '../../../src/vscode/models/requestGate';
 import { LanguageModelClient, resolveLanguageModel } from '../../../src/vscode/models/languageModelClient';
 import { FakeChatModel, FakeLm } from '../../fakes/fakeLanguageModels';
 import { RunBusyError, RunRegistry } from '../../../src/vscode/run/runRegistry';
@@ -188,7 +189,7 @@ test('with no model configured, the fallback root (the model picked in the chat)
   const { h, lm } = lmHarness();
   const chat = lm.models[1];
   assert.ok(chat);
-  const fallbackRoot = (gate: import('../../../src/vscode/models/requestGate').RequestGate) => new LanguageModelClient({ chat, createCancellation: () => lm.createCancellation(), gate });
+  const fallbackRoot = (gate: RequestGate) => new LanguageModelClient({ chat, createCancellation: () => lm.createCancellation(), gate });
   const unconfigured = await h.launcher.start({ contextKey: 'a', question: 'q', settings: settings({ 'root.model': '' }), gather: h.gather, fallbackRoot });
   await unconfigured?.result;
   assert.equal(h.runs[0]?.root.model, 'copilot-mini');

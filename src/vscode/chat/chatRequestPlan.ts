@@ -1,0 +1,52 @@
+// What an `@rlm` chat request asks about, decided from its slash command, prompt and references,
+// without `vscode`: `/file` the active editor or tab, `/folder <path>` a folder, `#file` and other
+// references the things referenced, anything else the workspace.
+
+export type ChatTargetPlan =
+  | { kind: 'workspace'; question: string }
+  | { kind: 'file'; question: string }
+  | { kind: 'folder'; path: string; question: string }
+  | { kind: 'references'; question: string }
+  /** The request cannot run as typed; `message` says how to ask instead. */
+  | { kind: 'usage'; message: string };
+
+interface PromptReference {
+  /** Where the reference sits in the prompt (`#file:a.ts`), when it was typed there. */
+  range?: [number, number];
+  /** A short name for it in the question, e.g. the file name. */
+  label: string;
+}
+
+/** The prompt with each typed reference replaced by its name, so the question still reads naturally. */
+export function questionText(prompt: string, references: readonly PromptReference[]): string {
+  const typed = references.filter((r): r is PromptReference & { range: [number, number] } => r.range !== undefined).sort((a, b) => b.range[0] - a.range[0]);
+  let text = prompt;
+  for (const ref of typed) text = `${text.slice(0, ref.range[0])}${ref.label}${text.slice(ref.range[1])}`;
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** `/folder "my dir" question` or `/folder src/core question`: the path, then the question. */
+function splitFolderArgument(prompt: string): { path: string; rest: string } {
+  const text = prompt.trim();
+  const quoted = /^(["'])(.+?)\1\s*(.*)$/s.exec(text);
+  if (quoted) return { path: quoted[2] ?? '', rest: quoted[3] ?? '' };
+  const [path = '', ...rest] = text.split(/\s+/);
+  return { path, rest: rest.join(' ') };
+}
+
+const EXAMPLE = 'for example "@rlm where is the retry logic?", "@rlm /file summarise this", or "@rlm /folder src/core which errors can escape?"';
+
+export function planChatRequest(input: { command: string | undefined; prompt: string; references: readonly PromptReference[] }): ChatTargetPlan {
+  const { command, references } = input;
+  if (command === 'folder' && references.length === 0) {
+    const { path, rest } = splitFolderArgument(input.prompt);
+    if (path === '') return { kind: 'usage', message: `Name the folder after /folder, then the question: ${EXAMPLE}.` };
+    if (rest.trim() === '') return { kind: 'usage', message: `Add a question after the folder "${path}": ${EXAMPLE}.` };
+    return { kind: 'folder', path, question: rest.trim() };
+  }
+  const question = questionText(input.prompt, references);
+  if (question === '') return { kind: 'usage', message: `Type a question after @rlm: ${EXAMPLE}.` };
+  if (command === 'file') return { kind: 'file', question };
+  if (references.length > 0) return { kind: 'references', question };
+  return { kind: 'workspace', question };
+}

@@ -1,0 +1,187 @@
+// The `@rlm` chat participant: a question in VS Code's Chat view runs the whole RLM loop (cells,
+// sub-calls, trajectory) about the workspace, `/file`, `/folder <path>` or the chat's references,
+// streams its progress, and answers in Markdown with file anchors and a button to the trajectory.
+// Follow-ups in one chat thread continue its conversation and REPL; the chat's Stop stops the run.
+import * as vscode from 'vscode';
+import { UntrustedWorkspaceError } from '../errors/extensionErrors';
+import { describeError, describeRunError } from '../errors/describeError';
+import { LanguageModelClient } from '../models/languageModelClient';
+import { wrapChatModel } from '../models/vscodeLmSurface';
+import type { RlmServices } from '../rlmServices';
+import type { ActiveRun } from '../run/activeRun';
+import { Conversation } from '../run/conversation';
+import type { GatheredContext } from '../run/runLauncher';
+import { readSettings } from '../settings/readSettings';
+import { formatCost, formatTokenCount } from '../../shared/format';
+import { splitAnswer } from './answerAnchors';
+import { activeFileUri, chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
+import { ChatProgressLines } from './chatProgress';
+import { planChatRequest } from './chatRequestPlan';
+import { ChatThreads, threadKeyFromHistory } from './chatThreads';
+
+const CHAT_PARTICIPANT_ID = 'rlm.chat';
+/** Opens a run's live view while it runs, else its recorded file (the answer's button). */
+const SHOW_RUN_COMMAND = 'rlm.chat.showRun';
+
+/** What an answer records in its ChatResult, read back by follow-ups and tests. */
+interface RlmChatMetadata {
+  rlmThread: string;
+  runId?: string;
+  trajectoryPath?: string;
+  status?: string;
+}
+
+export function registerChatParticipant(services: RlmServices): vscode.Disposable[] {
+  // Hosts without the chat API (older or trimmed builds) keep the commands and the sidebar.
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return [];
+  const threads = new ChatThreads(
+    () =>
+      new Conversation({
+        repl: () => services.replPool(),
+        createBridgeRouter: async () => (await services.engine()).createBridgeRouter(),
+      }),
+  );
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, context, stream, token) => handleChatRequest(services, threads, request, context, stream, token));
+  participant.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'icon.png');
+  const showRun = vscode.commands.registerCommand(SHOW_RUN_COMMAND, async (runId: unknown, path: unknown) => {
+    const live = services.registry.active().find((r) => r.runId === runId);
+    if (live && services.views) services.views.openLive(live);
+    else if (typeof path === 'string') await services.openTrajectory(path);
+  });
+  return [participant, showRun, { dispose: () => void threads.dispose() }];
+}
+
+async function handleChatRequest(
+  services: RlmServices,
+  threads: ChatThreads,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const thread = threads.open(threadKeyFromHistory(context.history as ReadonlyArray<{ result?: { metadata?: unknown } }>));
+  const metadata: RlmChatMetadata = { rlmThread: thread.key };
+  const controller = new AbortController();
+  const onCancel = token.onCancellationRequested(() => controller.abort(new Error('Stopped in the chat')));
+  try {
+    if (!vscode.workspace.isTrusted) throw new UntrustedWorkspaceError();
+    const plan = planChatRequest({
+      command: request.command,
+      prompt: request.prompt,
+      references: request.references.map((r) => ({ ...(r.range ? { range: r.range } : {}), label: referenceLabel(r) })),
+    });
+    if (plan.kind === 'usage') {
+      stream.markdown(plan.message);
+      return { metadata };
+    }
+    const settings = readSettings();
+    const target = await chatContextFor(plan, request.references, settings);
+    services.prewarmRepl();
+    stream.progress(`Reading ${target.label}…`);
+    let gathered: GatheredContext | undefined;
+    const chatModel = request.model as vscode.LanguageModelChat | undefined;
+    const run = await services.launcher.start({
+      contextKey: target.contextKey,
+      question: plan.question,
+      settings,
+      conversation: thread.conversation,
+      signal: controller.signal,
+      gather: async (signal) => (gathered = await target.gather(signal)),
+      ...(chatModel
+        ? { fallbackRoot: (gate) => new LanguageModelClient({ chat: wrapChatModel(chatModel), createCancellation: () => services.lm.createCancellation(), gate }) }
+        : {}),
+    });
+    if (!run) {
+      stream.markdown('Nothing was asked: the context was not confirmed.');
+      return { metadata };
+    }
+    metadata.runId = run.runId;
+    if (run.trajectoryPath) metadata.trajectoryPath = run.trajectoryPath;
+    services.log.info(`Chat run ${run.runId} started: ${plan.question}`);
+    const result = await follow(run, stream);
+    metadata.status = result.status;
+    services.log.info(`Chat run ${run.runId} ended: ${result.status}`);
+    if (run.error !== undefined) throw run.error;
+    if (result.answer !== undefined) {
+      if (result.status === 'forced' || result.status === 'limit') stream.markdown('_The run reached a limit; this is its best answer so far._\n\n');
+      streamAnswer(stream, result.answer, gathered);
+    } else if (result.status === 'cancelled') {
+      stream.markdown('The run was stopped.');
+    } else if (result.error) {
+      const message = describeRunError(result.error).text;
+      stream.markdown(message);
+      if (result.partial) stream.markdown(`\n\nWhat it had found so far:\n\n${result.partial}`);
+      return { metadata, errorDetails: { message } };
+    }
+    const t = result.totals;
+    stream.markdown(
+      `\n\n---\n_${t.iterations} turn${t.iterations === 1 ? '' : 's'} · ${t.subCalls} sub-call${t.subCalls === 1 ? '' : 's'} · ${formatTokenCount(t.inputTokens + t.outputTokens)} tokens · ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} · ${rootModelOf(run)}_`,
+    );
+    stream.button({ command: SHOW_RUN_COMMAND, title: 'Open trajectory', arguments: [run.runId, run.trajectoryPath] });
+    return { metadata };
+  } catch (error) {
+    if (controller.signal.aborted) {
+      stream.markdown('The run was stopped.');
+      return { metadata };
+    }
+    services.log.error(`@rlm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    const message = describeError(error).text;
+    stream.markdown(message);
+    return { metadata, errorDetails: { message } };
+  } finally {
+    onCancel.dispose();
+  }
+}
+
+/** The root model as the run recorded it ("copilot-gpt-4o"), for the answer's footer. */
+function rootModelOf(run: ActiveRun): string {
+  for (const record of run.records()) if (record.type === 'run.started' && record.runId === run.runId) return record.config.root.model;
+  return 'model unknown';
+}
+
+/** Streams progress lines while the run works; resolves with its result. */
+async function follow(run: ActiveRun, stream: vscode.ChatResponseStream): Promise<Awaited<ActiveRun['result']>> {
+  const lines = new ChatProgressLines();
+  const show = (): void => {
+    const line = lines.next(run.progress, Date.now());
+    if (line) stream.progress(line);
+  };
+  show();
+  const unsubscribe = run.subscribe(show);
+  try {
+    return await run.result;
+  } finally {
+    unsubscribe();
+  }
+}
+
+function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathered: GatheredContext | undefined): void {
+  const known = gathered ? (gathered.source.kind === 'files' ? gathered.source.files.map((f) => f.path) : gathered.target.paths) : [];
+  const singleFile = gathered?.source.kind === 'text' ? activeOrOnly(gathered) : undefined;
+  for (const part of splitAnswer(answer, known)) {
+    if (part.kind === 'markdown') {
+      stream.markdown(part.text);
+      continue;
+    }
+    const uri = singleFile ?? uriForContextPath(part.path);
+    if (!uri) {
+      stream.markdown(part.text);
+      continue;
+    }
+    if (part.line === undefined) stream.anchor(uri, part.text);
+    else {
+      const start = new vscode.Position(part.line - 1, 0);
+      const end = new vscode.Position((part.endLine ?? part.line) - 1, 0);
+      stream.anchor(new vscode.Location(uri, new vscode.Range(start, end)), part.text);
+    }
+  }
+}
+
+/** A single-file run: the file's URI, known from the active editor when it was /file. */
+function activeOrOnly(gathered: GatheredContext): vscode.Uri | undefined {
+  const path = gathered.target.paths[0];
+  if (!path) return undefined;
+  const active = activeFileUri();
+  if (active && vscode.workspace.asRelativePath(active, false) === path.replace(/:\d+-\d+$/, '')) return active;
+  return uriForContextPath(path);
+}
