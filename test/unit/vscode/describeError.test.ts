@@ -1,3 +1,4 @@
+import { mapLanguageModelError } from '../../../src/vscode/models/lmErrors';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BudgetExceededError } from '../../../src/core/loop/loopErrors';
@@ -43,4 +44,16 @@ test('a recorded run error of a model kind keeps its message and next step', () 
   const m = describeRunError({ kind: 'auth', message: 'OpenAI-compatible model "m" at http://x/v1 (HTTP 401): bad key' });
   assert.equal(m.text, 'The model server refused the key: OpenAI-compatible model "m" at http://x/v1 (HTTP 401): bad key. Set the API key for it.');
   assert.deepEqual(m.steps, ['setApiKey', 'configureModels']);
+});
+
+test('VS Code language model errors speak of consent, quota and models, never of keys or servers', () => {
+  const info = { provider: 'vscode' as const, endpoint: 'vscode.lm (copilot)', model: 'gpt-4o' };
+  const consent = describeError(mapLanguageModelError(Object.assign(new Error('no consent'), { code: 'NoPermissions' }), info, false));
+  assert.match(consent.text, /^The VS Code language model gpt-4o: VS Code did not let RLM use this model/);
+  assert.doesNotMatch(consent.text, /key|server/i);
+  assert.deepEqual(consent.steps, ['configureModels']);
+  const quota = describeError(mapLanguageModelError(Object.assign(new Error('quota'), { code: 'Blocked' }), info, false));
+  assert.match(quota.text, /quota or rate limit/);
+  assert.deepEqual(quota.steps, ['openSettings']);
+  assert.equal(describeError(mapLanguageModelError(new Error('x'), info, true)).severity, 'info');
 });

@@ -1,0 +1,105 @@
+// The vscode-free parts of the @rlm participant: what a request asks about, file anchors in the
+// answer, threads that keep their conversation, and when progress lines are shown.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { planChatRequest, questionText } from '../../../src/vscode/chat/chatRequestPlan';
+import { splitAnswer } from '../../../src/vscode/chat/answerAnchors';
+import { ChatThreads, threadKeyFromHistory } from '../../../src/vscode/chat/chatThreads';
+import { ChatProgressLines } from '../../../src/vscode/chat/chatProgress';
+import { Conversation } from '../../../src/vscode/run/conversation';
+import { initialProgress } from '../../../src/vscode/run/runProgress';
+
+describe('planChatRequest', () => {
+  it('asks about the workspace by default, the active file with /file, and the references when there are some', () => {
+    assert.deepEqual(planChatRequest({ command: undefined, prompt: ' where is retry? ', references: [] }), { kind: 'workspace', question: 'where is retry?' });
+    assert.deepEqual(planChatRequest({ command: 'file', prompt: 'summarise', references: [] }), { kind: 'file', question: 'summarise' });
+    assert.deepEqual(planChatRequest({ command: undefined, prompt: 'what does #file:a.ts export?', references: [{ range: [10, 20], label: 'src/a.ts' }] }), {
+      kind: 'references',
+      question: 'what does src/a.ts export?',
+    });
+  });
+
+  it('reads /folder <path> <question>, quoted paths included, and says how to ask when a part is missing', () => {
+    assert.deepEqual(planChatRequest({ command: 'folder', prompt: 'src/core which errors escape?', references: [] }), { kind: 'folder', path: 'src/core', question: 'which errors escape?' });
+    assert.deepEqual(planChatRequest({ command: 'folder', prompt: '"my docs" what is missing', references: [] }), { kind: 'folder', path: 'my docs', question: 'what is missing' });
+    const noPath = planChatRequest({ command: 'folder', prompt: '  ', references: [] });
+    assert.equal(noPath.kind, 'usage');
+    assert.match(noPath.kind === 'usage' ? noPath.message : '', /Name the folder after \/folder/);
+    const noQuestion = planChatRequest({ command: 'folder', prompt: 'src', references: [] });
+    assert.match(noQuestion.kind === 'usage' ? noQuestion.message : '', /Add a question after the folder "src"/);
+    assert.equal(planChatRequest({ command: undefined, prompt: '', references: [] }).kind, 'usage');
+    // A referenced folder with /folder: the reference is the folder.
+    assert.equal(planChatRequest({ command: 'folder', prompt: '#folder:src what?', references: [{ range: [0, 11], label: 'src' }] }).kind, 'references');
+  });
+
+  it('replaces typed references from the end so earlier ranges stay right, and keeps untyped ones out', () => {
+    assert.equal(questionText('compare #file:a and #file:b', [{ range: [8, 15], label: 'x/a.ts' }, { range: [20, 27], label: 'y/b.ts' }, { label: 'implicit' }]), 'compare x/a.ts and y/b.ts');
+  });
+});
+
+describe('splitAnswer', () => {
+  const known = ['src/core/loop.ts', 'src/cli/main.ts', 'a/util.ts', 'b/util.ts'];
+
+  it('turns mentions of the run files into anchors with lines, by full path or unique suffix', () => {
+    const parts = splitAnswer('See `src/core/loop.ts:42` and loop.ts#L3-L9, also main.ts.', known);
+    assert.deepEqual(parts, [
+      { kind: 'markdown', text: 'See ' },
+      { kind: 'file', path: 'src/core/loop.ts', text: 'src/core/loop.ts:42', line: 42 },
+      { kind: 'markdown', text: ' and ' },
+      { kind: 'file', path: 'src/core/loop.ts', text: 'loop.ts#L3-L9', line: 3, endLine: 9 },
+      { kind: 'markdown', text: ', also ' },
+      { kind: 'file', path: 'src/cli/main.ts', text: 'main.ts' },
+      { kind: 'markdown', text: '.' },
+    ]);
+  });
+
+  it('leaves unknown files, ambiguous names and code blocks alone', () => {
+    const answer = 'util.ts and other.ts\n```\nsrc/core/loop.ts:1\n```\nend';
+    assert.deepEqual(splitAnswer(answer, known), [{ kind: 'markdown', text: answer }]);
+  });
+});
+
+describe('ChatThreads', () => {
+  const conversation = () => new Conversation({ repl: async () => { throw new Error('unused'); }, createBridgeRouter: async () => { throw new Error('unused'); } });
+
+  it('gives a follow-up the same conversation through the key in the answer metadata, and a new chat a new one', () => {
+    let n = 0;
+    const threads = new ChatThreads(conversation, () => `t${++n}`);
+    const first = threads.open(undefined);
+    const history = [{ result: { metadata: { rlmThread: first.key } } }, { result: {} }];
+    assert.equal(threadKeyFromHistory(history), 't1');
+    assert.equal(threads.open(threadKeyFromHistory(history)).conversation, first.conversation);
+    assert.notEqual(threads.open(undefined).conversation, first.conversation);
+    assert.notEqual(threads.open('forgotten').conversation, first.conversation, 'an unknown key starts afresh');
+  });
+
+  it('ends the least recently used thread past the limit', async () => {
+    let n = 0;
+    let made = 0;
+    const ended: string[] = [];
+    const threads = new ChatThreads(() => {
+      const c = conversation();
+      const id = `c${++made}`;
+      c.end = async () => void ended.push(id);
+      return c;
+    }, () => `t${++n}`);
+    const keys = [1, 2, 3, 4].map(() => threads.open(undefined).key);
+    threads.open(keys[0]);
+    threads.open(undefined);
+    assert.equal(threads.size, 4);
+    assert.deepEqual(ended, ['c2'], 't1 was used again, so t2 is the oldest');
+  });
+});
+
+describe('ChatProgressLines', () => {
+  it('adds a line per new turn, and for new sub-calls at most once per interval', () => {
+    const lines = new ChatProgressLines(1000);
+    const p = { ...initialProgress(), turn: 1, activity: 'waiting for the model' };
+    assert.match(lines.next(p, 0) ?? '', /^turn 1 · 0 sub-calls · 0 tokens · cost unknown · waiting for the model$/);
+    assert.equal(lines.next(p, 10), undefined);
+    assert.equal(lines.next({ ...p, subCalls: 3 }, 500), undefined, 'too soon after the last line');
+    assert.match(lines.next({ ...p, subCalls: 3 }, 1200) ?? '', /3 sub-calls/);
+    assert.match(lines.next({ ...p, turn: 2, subCalls: 3, costUsd: 0, includedInPlan: true }, 1300) ?? '', /turn 2 .* included in your plan/);
+    assert.equal(lines.next({ ...p, turn: 3, finished: true }, 5000), undefined);
+  });
+});
