@@ -19,9 +19,9 @@ import { ChatProgressLines } from './chatProgress';
 import { planChatRequest } from './chatRequestPlan';
 import { ChatThreads, threadKeyFromHistory } from './chatThreads';
 
-const CHAT_PARTICIPANT_ID = 'rlm.chat';
+const CHAT_PARTICIPANT_ID = 'rlm.participant';
 /** Opens a run's live view while it runs, else its recorded file (the answer's button). */
-const SHOW_RUN_COMMAND = 'rlm.chat.showRun';
+const SHOW_RUN_COMMAND = 'rlm.showChatRun';
 
 /** What an answer records in its ChatResult, read back by follow-ups and tests. */
 interface RlmChatMetadata {

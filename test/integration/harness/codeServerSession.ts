@@ -19,6 +19,8 @@ export interface CodeServerSessionOptions {
   userSettings?: Record<string, unknown>;
   /** Environment for code-server and so for the extension host it forks. */
   env?: Record<string, string>;
+  /** More .vsix files to install first (test-only helper extensions). */
+  extraVsix?: string[];
 }
 
 export interface CodeServerSession {
@@ -46,6 +48,7 @@ export async function startCodeServerSession(options: CodeServerSessionOptions):
   if ((options.extension ?? 'vsix') === 'vsix') {
     await installExtension({ vsix: vsixPath(), userDataDir, extensionsDir });
   }
+  for (const vsix of options.extraVsix ?? []) await installExtension({ vsix, userDataDir, extensionsDir });
   const server = await startCodeServer({
     workspace,
     userDataDir,
