@@ -185,7 +185,8 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       }
       // Files found binary or unreadable while they were read: said like the ones the walk skipped.
       if (args.verbose && record.type === 'run.started' && record.depth === 0) for (const skipped of record.context.leftOut ?? []) say(skippedLine(skipped));
-      const note = args.verbose ? describeEventForLog(record) : undefined;
+      // A large batch's estimate is said before the batch is sent, wherever progress is shown.
+      const note = args.verbose || (progress && record.type === 'batch.estimated') ? describeEventForLog(record) : undefined;
       if (note && progress) progress.note(note);
       else if (note) say(note);
     }
