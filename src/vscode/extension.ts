@@ -6,6 +6,7 @@ import { registerChatParticipant } from './chat/rlmChatParticipant';
 import { registerAskCommands } from './commands/askCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
+import { registerCacheCommands } from './commands/cacheCommands';
 import { RlmServices } from './rlmServices';
 import { registerSidebar } from './sidebar/registerSidebar';
 import { registerTrajectoryViews } from './trajectory/registerTrajectoryViews';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerAskCommands(services),
     ...registerModelCommands(services),
     ...registerRunCommands(services),
+    ...registerCacheCommands(services),
     ...registerSidebar(services),
     ...registerChatParticipant(services),
   );

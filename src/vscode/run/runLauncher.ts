@@ -34,6 +34,8 @@ export interface RunRequest {
    * Given the run's request gate, so its calls share the VS Code model concurrency limit.
    */
   fallbackRoot?: (gate: RequestGate) => ModelClient;
+  /** `refresh`: every sub-call is sent again and its answer replaces the cached one (Ask again without cache). */
+  cache?: 'use' | 'refresh';
 }
 
 /** Builds a client for a "vscode" setting: finds the model VS Code offers under that id or family. */
@@ -47,6 +49,8 @@ interface RunLauncherDeps {
   /** Absent where VS Code's Language Model API is not available (unit tests of other providers). */
   vscodeModel?: VscodeModelFactory;
   openSink: (runId: string, secrets: Array<string | undefined>) => TrajectorySink | undefined;
+  /** This workspace's folder of cached sub-call answers (never another workspace's). */
+  subCallCacheDir: () => string;
   now: () => number;
 }
 
@@ -65,7 +69,14 @@ function isClient(plan: ModelConfig | ModelClient): plan is ModelClient {
 }
 
 export class RunLauncher {
+  private last: RunRequest | undefined;
+
   constructor(private readonly deps: RunLauncherDeps) {}
+
+  /** The request of the latest run started, for "Ask again without cache". */
+  get lastRequest(): RunRequest | undefined {
+    return this.last;
+  }
 
   /** Resolves undefined when the user declined at the confirmation. Throws typed errors otherwise. */
   async start(request: RunRequest): Promise<ActiveRun | undefined> {
@@ -94,6 +105,7 @@ export class RunLauncher {
       const limits: Partial<RunLimits> = subIsVscode
         ? { ...settings.limits, subCallConcurrency: Math.min(settings.limits.subCallConcurrency ?? settings.vscodeModelConcurrency, settings.vscodeModelConcurrency) }
         : settings.limits;
+      const cache = settings.subCallCache.enabled ? engine.createSubCallCache({ dir: this.deps.subCallCacheDir(), maxBytes: settings.subCallCache.maxBytes }) : undefined;
       const sessionOptions = request.conversation ? await request.conversation.prepare(request.contextKey, controller.signal) : undefined;
       const run = engine.createRlmRun({
         question: request.question,
@@ -104,11 +116,13 @@ export class RunLauncher {
         limits,
         repl: await this.deps.replPool(),
         signal: controller.signal,
+        ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
         ...(sessionOptions ?? {}),
       });
       const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey]);
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });
       this.deps.registry.track(request.contextKey, active);
+      this.last = request;
       const conversation = request.conversation;
       if (conversation) {
         void active.result.then((result) => conversation.finish(request.question, result.status, result.answer));

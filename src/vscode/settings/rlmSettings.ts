@@ -25,6 +25,8 @@ export interface RlmSettings {
   confirmBeforeSending: boolean;
   /** rlm.vscodeModelConcurrency: most requests at once to VS Code language models (they rate-limit). */
   vscodeModelConcurrency: number;
+  /** rlm.subCallCache and rlm.subCallCacheMaxMb: identical sub-calls answered from this workspace's cache. */
+  subCallCache: { enabled: boolean; maxBytes: number };
 }
 
 /** Copilot's models rate-limit per user; a batch of 16 at once trips them. */
@@ -120,6 +122,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
     confirmBeforeSending: confirm === undefined ? true : confirm === true,
     vscodeModelConcurrency: num(get, 'vscodeModelConcurrency', 1, true) ?? DEFAULT_VSCODE_MODEL_CONCURRENCY,
+    subCallCache: { enabled: get('subCallCache') !== false, maxBytes: Math.round((num(get, 'subCallCacheMaxMb', 1, false) ?? 256) * 1024 * 1024) },
   };
 }
 
