@@ -16,7 +16,8 @@ export class ChatProgressLines {
 
   /** The line to show now, or undefined to stay quiet. */
   next(progress: RunProgress, now: number): string | undefined {
-    if (progress.finished) return undefined;
+    // Before the first turn nothing is known yet ("Reading …" is already shown): no "0 tokens, cost unknown" line.
+    if (progress.finished || progress.turn === 0) return undefined;
     const newTurn = progress.turn !== this.lastTurn;
     const moreCalls = progress.subCalls !== this.lastSubCalls;
     if (!newTurn && !(moreCalls && now - this.lastAt >= this.minIntervalMs)) return undefined;

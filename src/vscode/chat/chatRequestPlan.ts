@@ -17,6 +17,11 @@ interface PromptReference {
   label: string;
 }
 
+/** References VS Code adds by itself (`vscode.implicit.viewport`, `.selection`, `.file`), not typed by the user. */
+export function isImplicitReference(id: string): boolean {
+  return id === 'vscode.implicit' || id.startsWith('vscode.implicit.');
+}
+
 /** The prompt with each typed reference replaced by its name, so the question still reads naturally. */
 export function questionText(prompt: string, references: readonly PromptReference[]): string {
   const typed = references.filter((r): r is PromptReference & { range: [number, number] } => r.range !== undefined).sort((a, b) => b.range[0] - a.range[0]);

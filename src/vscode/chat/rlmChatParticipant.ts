@@ -16,7 +16,7 @@ import { formatCost, formatTokenCount } from '../../shared/format';
 import { splitAnswer } from './answerAnchors';
 import { activeFileUri, chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
 import { ChatProgressLines } from './chatProgress';
-import { planChatRequest } from './chatRequestPlan';
+import { isImplicitReference, planChatRequest } from './chatRequestPlan';
 import { ChatThreads, threadKeyFromHistory } from './chatThreads';
 
 const CHAT_PARTICIPANT_ID = 'rlm.participant';
@@ -65,17 +65,20 @@ async function handleChatRequest(
   const onCancel = token.onCancellationRequested(() => controller.abort(new Error('Stopped in the chat')));
   try {
     if (!vscode.workspace.isTrusted) throw new UntrustedWorkspaceError();
+    // The chat attaches the visible editor on its own ("Current file"); that is not the user pointing at
+    // it, so "@rlm question" stays about the workspace and /file is how to ask about the editor.
+    const references = request.references.filter((r) => !isImplicitReference(r.id));
     const plan = planChatRequest({
       command: request.command,
       prompt: request.prompt,
-      references: request.references.map((r) => ({ ...(r.range ? { range: r.range } : {}), label: referenceLabel(r) })),
+      references: references.map((r) => ({ ...(r.range ? { range: r.range } : {}), label: referenceLabel(r) })),
     });
     if (plan.kind === 'usage') {
       stream.markdown(plan.message);
       return { metadata };
     }
     const settings = readSettings();
-    const target = await chatContextFor(plan, request.references, settings);
+    const target = await chatContextFor(plan, references, settings);
     services.prewarmRepl();
     stream.progress(`Reading ${target.label}…`);
     let gathered: GatheredContext | undefined;

@@ -1,29 +1,15 @@
 // Runs the bundled extension-host suite inside code-server: the workbench is opened with a payload
 // naming the repository as extensionDevelopmentPath and the bundle as extensionTestsPath; VS Code
 // then calls the exposed codeAutomationExit(code) when the suite's run() settles.
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { remoteUri } from '../harness/codeServerSession';
+import { packageFakeLanguageModelExtension } from '../harness/fakeLanguageModelVsix';
 import { openWorkbench } from '../harness/openWorkbench';
 import { repoRoot, testOutputDir } from '../harness/outputPaths';
 import type { ExtensionHostResults } from './extensionHostResults';
-
-const FAKE_LANGUAGE_MODEL_EXTENSION = join(repoRoot, 'test', 'integration', 'extensionHost', 'fakeLanguageModelExtension');
-
-/** `vsce package` of the helper into test-output/ (a few seconds; the folder holds two small files). */
-async function packageFakeLanguageModelExtension(): Promise<string> {
-  const out = join(testOutputDir(), 'rlm-test-language-model.vsix');
-  const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
-    cwd: FAKE_LANGUAGE_MODEL_EXTENSION,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`packaging ${FAKE_LANGUAGE_MODEL_EXTENSION} failed: ${result.stderr || result.stdout}`);
-  return out;
-}
 
 class ExtensionHostRunError extends Error {
   constructor(message: string, readonly sessionDir: string) {
@@ -73,7 +59,7 @@ export async function runExtensionHostSuite(options: ExtensionHostRunOptions): P
     // A test-only extension that provides a fake language model (and the default chat participant the
     // Chat view needs), so the Language Model client and @rlm are tested through the real API. It is
     // installed, not a second extensionDevelopmentPath: code-server loads only one of those.
-    extraVsix: [await packageFakeLanguageModelExtension()],
+    extraVsix: [packageFakeLanguageModelExtension()],
     env: { RLM_EXT_TEST_RESULTS: resultsFile, ...(options.grep ? { RLM_EXT_TEST_GREP: options.grep } : {}) },
     beforeOpen: async (page, codeServer) => {
       const automationLog = join(codeServer.dir, 'automation.log');

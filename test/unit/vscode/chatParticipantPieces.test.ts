@@ -2,7 +2,7 @@
 // answer, threads that keep their conversation, and when progress lines are shown.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planChatRequest, questionText } from '../../../src/vscode/chat/chatRequestPlan';
+import { isImplicitReference, planChatRequest, questionText } from '../../../src/vscode/chat/chatRequestPlan';
 import { splitAnswer } from '../../../src/vscode/chat/answerAnchors';
 import { ChatThreads, threadKeyFromHistory } from '../../../src/vscode/chat/chatThreads';
 import { ChatProgressLines } from '../../../src/vscode/chat/chatProgress';
@@ -30,6 +30,10 @@ describe('planChatRequest', () => {
     assert.equal(planChatRequest({ command: undefined, prompt: '', references: [] }).kind, 'usage');
     // A referenced folder with /folder: the reference is the folder.
     assert.equal(planChatRequest({ command: 'folder', prompt: '#folder:src what?', references: [{ range: [0, 11], label: 'src' }] }).kind, 'references');
+  });
+
+  it('tells the references VS Code attaches by itself from the ones the user typed', () => {
+    assert.deepEqual(['vscode.implicit.viewport', 'vscode.implicit.selection', 'vscode.implicit.file', 'vscode.implicit', 'vscode.file', 'vscode.selection'].map(isImplicitReference), [true, true, true, true, false, false]);
   });
 
   it('replaces typed references from the end so earlier ranges stay right, and keeps untyped ones out', () => {
@@ -94,6 +98,7 @@ describe('ChatThreads', () => {
 describe('ChatProgressLines', () => {
   it('adds a line per new turn, and for new sub-calls at most once per interval', () => {
     const lines = new ChatProgressLines(1000);
+    assert.equal(lines.next({ ...initialProgress(), activity: 'starting' }, 0), undefined, 'nothing before the first turn');
     const p = { ...initialProgress(), turn: 1, activity: 'waiting for the model' };
     assert.match(lines.next(p, 0) ?? '', /^turn 1 · 0 sub-calls · 0 tokens · cost unknown · waiting for the model$/);
     assert.equal(lines.next(p, 10), undefined);
