@@ -3,10 +3,11 @@
 // received, or the trajectory. The limits end with exit 3 and say which limit.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTrajectory } from '../../../src/core/trajectory/trajectoryReader';
+import { generateTrajectory } from '../../fixtures/trajectories/generate';
 import { assertCliBuilt, runCli } from './cliProcess';
 import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeModelServer, FakeResponse } from '../../../src/eval/fakeServers/fakeServerTypes';
@@ -92,5 +93,44 @@ describe('rlm ask flags, end to end (dist/cli.js)', () => {
     assert.equal(out.stdout, 'plain answer\n');
     const rootRequests = s.completionRequests.filter((r) => r.parsed !== undefined && isRoot(r.parsed));
     assert.equal(rootRequests.length, 2, 'no child RLM loop ran (it would send root-style requests of its own)');
+  });
+});
+
+describe('rlm top level, show and export as a process (dist/cli.js)', () => {
+  let dir: string;
+  before(() => {
+    assertCliBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'rlm-cli-top-'));
+    generateTrajectory(join(dir, 'run.rlm.jsonl'), { cells: 3, subCallsPerCell: 1, childEvery: 0 });
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--version prints the package version; no command prints the help with exit 2; an unknown one says so with exit 2', async () => {
+    const version = await runCli(['--version'], dir);
+    assert.equal(version.code, 0);
+    assert.equal(version.stdout, `${(JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }).version}\n`);
+    const none = await runCli([], dir);
+    assert.equal(none.code, 2);
+    assert.match(none.stdout, /^rlm — ask questions/);
+    const unknown = await runCli(['frobnicate'], dir);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command "frobnicate"/);
+  });
+
+  it('rlm export --to md and --to ipynb write the files next to the run; rlm show prints its answer', async () => {
+    const md = await runCli(['export', 'run.rlm.jsonl', '--to', 'md'], dir);
+    assert.equal(md.code, 0, md.stderr);
+    assert.match(readFileSync(join(dir, 'run.md'), 'utf8'), /42 distinct errors/);
+    const nb = await runCli(['export', 'run.rlm.jsonl', '--to', 'ipynb'], dir);
+    assert.equal(nb.code, 0, nb.stderr);
+    const notebook = JSON.parse(readFileSync(join(dir, 'run.ipynb'), 'utf8')) as { nbformat: number; cells: unknown[] };
+    assert.equal(notebook.nbformat, 4);
+    assert.ok(notebook.cells.length >= 3);
+    const show = await runCli(['show', 'run.rlm.jsonl'], dir);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /Answer: +42 distinct errors/);
+    const missing = await runCli(['show', 'nope.rlm.jsonl'], dir);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /nope\.rlm\.jsonl/);
   });
 });
