@@ -75,7 +75,10 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
           sink.onHeader(header as unknown as TrajectoryHeader, format);
           continue;
         }
-        importer = new ReferenceImporter((record) => sink.onRecord(record, currentLine));
+        importer = new ReferenceImporter(
+          (record) => sink.onRecord(record, currentLine),
+          (message) => sink.onProblem({ line: currentLine, kind: 'invalid-record', message }),
+        );
         // The importer fills its header in as metadata and run_context lines arrive.
         sink.onHeader(importer.header, format);
       }
@@ -116,6 +119,8 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
       lastSeq = Math.max(lastSeq, record.seq);
       sink.onRecord(record, line.number);
     }
+    // A run still waiting for what its first code block tells about its REPL starts now.
+    importer?.finish();
   } catch (error) {
     if (error instanceof NotATrajectoryError) throw error;
     throw asReadError(path, error);
