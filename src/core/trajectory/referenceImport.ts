@@ -46,7 +46,8 @@ interface PendingRun {
   question: string;
   context: Obj | undefined;
   sessionMode: boolean | undefined;
-  iterations: Obj[];
+  /** Each waiting iteration with its line, so what it yields is placed on that line. */
+  iterations: Array<{ entry: Obj; line: number }>;
 }
 
 export class ReferenceImporter {
@@ -65,15 +66,22 @@ export class ReferenceImporter {
   private metadataSeen = false;
   private seq = 0;
   private clock = 0;
+  /** The line being imported, given to every record and problem. */
+  private line = 0;
 
   constructor(
-    private readonly emit: (record: BuildableRecord) => void,
+    private readonly emitAt: (record: BuildableRecord, line: number) => void,
     /** A line this importer read but could not use as a whole; what was kept is said in the message. */
-    private readonly report: (message: string) => void = () => undefined,
+    private readonly reportAt: (message: string, line: number) => void = () => undefined,
   ) {}
 
+  private report(message: string): void {
+    this.reportAt(message, this.line);
+  }
+
   /** Takes one parsed line; returns 'unknown' for entry types this importer does not know. */
-  accept(entry: Obj): ImportOutcome {
+  accept(entry: Obj, line = this.line + 1): ImportOutcome {
+    this.line = line;
     switch (entry.type) {
       case 'metadata':
         this.metadata(entry);
@@ -144,7 +152,7 @@ export class ReferenceImporter {
     }
     const pending = this.pending;
     if (pending) {
-      pending.iterations.push(entry);
+      pending.iterations.push({ entry, line: this.line });
       const first = firstBlock(entry);
       if (!first && (entry.final_answer === undefined || entry.final_answer === null)) return;
       this.flushPending(first);
@@ -161,8 +169,14 @@ export class ReferenceImporter {
     const result = first && isPlainObject(first.result) ? first.result : undefined;
     const names = result && isPlainObject(result.locals) ? Object.keys(result.locals) : undefined;
     const session = this.namespace.sessionOf(names, str(first?.code) ?? '', pending.sessionMode);
+    const now = this.line;
+    this.line = pending.iterations[0]?.line ?? now;
     this.startTopRun(pending, session);
-    for (const it of pending.iterations) this.rootIteration(it);
+    for (const it of pending.iterations) {
+      this.line = it.line;
+      this.rootIteration(it.entry);
+    }
+    this.line = now;
   }
 
   private startTopRun(pending: PendingRun, session: RunSessionInfo): void {
@@ -359,7 +373,7 @@ export class ReferenceImporter {
     if (event.type === 'run.started' && event.session?.carriedOver) this.carried.set(event.runId, event.session.carriedOver);
     const record = { ...event, seq: ++this.seq, ts: this.clock } as BuildableRecord;
     this.tallies.apply(record);
-    this.emit(record);
+    this.emitAt(record, this.line);
   }
 }
 

@@ -76,8 +76,8 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
           continue;
         }
         importer = new ReferenceImporter(
-          (record) => sink.onRecord(record, currentLine),
-          (message) => sink.onProblem({ line: currentLine, kind: 'invalid-record', message }),
+          (record, at) => sink.onRecord(record, at),
+          (message, at) => sink.onProblem({ line: at, kind: 'invalid-record', message }),
         );
         // The importer fills its header in as metadata and run_context lines arrive.
         sink.onHeader(importer.header, format);
@@ -96,7 +96,7 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
       if (importer) {
         if (!isPlainObject(value)) {
           sink.onProblem({ line: line.number, kind: 'invalid-record', message: 'the line is not a JSON object; skipped' });
-        } else if (importer.accept(value) === 'unknown') {
+        } else if (importer.accept(value, line.number) === 'unknown') {
           sink.onUnknown({ line: line.number, record: value });
           sink.onProblem({ line: line.number, kind: 'unknown-event', message: `unknown entry type ${JSON.stringify(value.type)}; kept, not shown` });
         }
