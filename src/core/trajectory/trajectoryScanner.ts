@@ -53,11 +53,9 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
   let format: TrajectoryFormatKind | undefined;
   let importer: ReferenceImporter | undefined;
   let lastSeq = -Infinity;
-  let currentLine = 0;
   const lines = readLines(path);
   try {
     for await (const line of lines) {
-      currentLine = line.number;
       if (line.text.trim() === '') continue;
       if (format === undefined) {
         const detected = detectTrajectoryFormat(line.text);
