@@ -19,8 +19,3 @@ export function describeSession(session: RunSessionInfo | undefined, index: numb
   if (session.contextVariable) parts.push(`input bound as ${session.contextVariable}`);
   return parts.length ? parts.join(' · ') : undefined;
 }
-
-/** "Question 3 of 6" */
-export function questionLabel(index: number, count: number): string {
-  return count > 1 ? `Question ${index + 1} of ${count}` : 'Question';
-}

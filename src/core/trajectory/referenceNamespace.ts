@@ -8,7 +8,7 @@ import type { RunSessionInfo } from './events';
 /** Names the reference binds itself: the input (`context`, `context_0`, `completion_context`, `session_context_N`) and histories. */
 const BINDING = /^(context(_\d+)?|completion_context|session_context_\d+|context_history|session_history|history(_\d+)?)$/;
 
-export function isBinding(name: string): boolean {
+function isBinding(name: string): boolean {
   return BINDING.test(name);
 }
 
