@@ -14,7 +14,7 @@ export function conversationView(ctx: RenderContext, conversation: ConversationV
   const section = el('section', { className: 'conversation', attrs: { 'aria-label': `Conversation of ${count} questions` } }, [
     el('div', { className: 'conversation-head' }, [
       el('span', { className: 'stat-label', text: `Conversation · ${count} questions` }),
-      el('span', { className: 'conversation-total', text: `Total: ${formatUsage(total)} · ${total.subCalls} sub-calls · ${formatDuration(total.wallTimeMs)}` }),
+      el('span', { className: 'conversation-total', text: `Total: ${formatUsage(total)} · ${subCalls(total.subCalls)} · ${formatDuration(total.wallTimeMs)}` }),
     ]),
   ]);
   const list = el('ol', { className: 'conversation-runs' });
@@ -29,7 +29,7 @@ function runItem(ctx: RenderContext, run: ConversationRunView, index: number): H
     el('div', { className: 'conversation-answer' }, [el('strong', { text: 'Answer: ' }), run.answer ? run.answer.text : 'none']),
     el('div', { className: 'conversation-figures' }, [
       icon(statusIcon(run.status)),
-      ` ${statusLabel(run.status)}${run.forced ? ' (forced)' : ''} · ${run.iterations} turn${run.iterations === 1 ? '' : 's'} · ${formatUsage(run.totals)} · ${run.totals.subCalls} sub-calls · ${formatDuration(run.totals.wallTimeMs)}`,
+      ` ${statusLabel(run.status)}${run.forced ? ' (forced)' : ''} · ${run.iterations} turn${run.iterations === 1 ? '' : 's'} · ${formatUsage(run.totals)} · ${subCalls(run.totals.subCalls)} · ${formatDuration(run.totals.wallTimeMs)}`,
     ]),
     run.session ? el('div', { className: 'conversation-session muted', text: run.session }) : null,
   ]);
@@ -71,4 +71,8 @@ async function loadTurns(ctx: RenderContext, run: ConversationRunView, target: H
   } catch (error) {
     target.textContent = `Could not load the turns: ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+function subCalls(n: number): string {
+  return `${n} sub-call${n === 1 ? '' : 's'}`;
 }
