@@ -220,3 +220,14 @@ test('what is not understood is reported with its line, never dropped silently',
   assert.equal(summary.unknownEvents, 2);
   assert.equal(summary.status, 'incomplete');
 });
+
+test('an answer given after max_iterations turns (the reference\'s last "give a final answer" turn) is marked forced', async () => {
+  const turn = (i: number, final?: string) => ({ type: 'iteration', iteration: i, response: final ? 'the answer' : 'more', code_blocks: [], final_answer: final ?? null });
+  const read = await readTrajectory(logFile(lines({ type: 'metadata', root_model: 'm', max_iterations: 2 }, { type: 'run_context', prompt: 'p', session_mode: false }, turn(1), turn(2), turn(3, 'best guess'))));
+  const run = read.runs[0]!;
+  assert.equal(run.status, 'forced');
+  assert.equal(run.forced, true);
+  assert.equal(run.answer, 'best guess');
+  const within = await readTrajectory(logFile(lines({ type: 'metadata', root_model: 'm', max_iterations: 2 }, { type: 'run_context', prompt: 'p', session_mode: false }, turn(1), turn(2, 'on time'))));
+  assert.equal(within.runs[0]!.status, 'completed');
+});
