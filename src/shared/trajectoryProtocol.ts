@@ -31,6 +31,25 @@ export interface ProtectionView {
   notes: string[];
 }
 
+/** One question of a conversation recorded in one file (a question and its follow-ups). */
+export interface ConversationRunView {
+  runId: string;
+  question: TextPreview;
+  answer?: TextPreview;
+  status: ViewRunStatus;
+  forced: boolean;
+  iterations: number;
+  totals: NodeTotals;
+  /** How it stood to the question before it (chat turn or not, REPL kept or new), in words. */
+  session?: string;
+}
+
+export interface ConversationView {
+  runs: ConversationRunView[];
+  /** All questions together; wall time from the first start to the last end. */
+  totals: NodeTotals;
+}
+
 export interface RunHeaderView {
   runId: string;
   depth: number;
@@ -69,6 +88,8 @@ export interface RunHeaderView {
   problems: { count: number; first: string[] };
   /** The host is still reading the file: more turns will arrive as updates. */
   loading?: boolean;
+  /** The file holds several questions: this run is the first, the others are its follow-ups. */
+  conversation?: ConversationView;
 }
 
 /** One line of the outline: enough to place, label and filter a turn without its body. */

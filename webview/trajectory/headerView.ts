@@ -7,6 +7,7 @@ import { textBlock } from './textBlock';
 import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
 import { statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
+import { conversationView } from './conversationView';
 
 function stat(label: string, value: string): HTMLElement {
   return el('div', { className: 'stat' }, [el('span', { className: 'stat-label', text: label }), el('span', { className: 'stat-value', text: value })]);
@@ -62,6 +63,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Wall time', formatDuration(h.totals.wallTimeMs || wall)),
     ]),
   );
+  if (h.conversation) root.appendChild(conversationView(ctx, h.conversation));
   const details = el('details', { className: 'run-details' }, [el('summary', { text: 'Run details and sandbox protections' })]);
   details.appendChild(
     el('div', { className: 'details-body' }, [

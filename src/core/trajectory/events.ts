@@ -63,6 +63,18 @@ export interface UsageTotals {
   cachedSubCalls?: number;
 }
 
+/** A run's place in a conversation of runs sharing a REPL (recorded for imported reference logs). */
+export interface RunSessionInfo {
+  /** The reference's `session_mode`: the run was a chat turn whose root saw the session's earlier messages. */
+  chat?: boolean;
+  /** The REPL variable the run's input was bound to (`context`, `completion_context`, `session_context_2`). */
+  contextVariable?: string;
+  /** Whether the run found the REPL of the run before it ('shared') or a new one, as its namespace shows. */
+  repl?: 'shared' | 'new' | 'unknown';
+  /** Variables of earlier runs the run found in its REPL. */
+  carriedOver?: string[];
+}
+
 export type RunEvent =
   | {
       type: 'run.started';
@@ -85,6 +97,8 @@ export type RunEvent =
       protections: SandboxProtections;
       /** Prior questions and answers of the same conversation given to the root. */
       priorTurns?: Array<{ question: string; answer: string }>;
+      /** How the run stood to the earlier runs of its conversation, where the source recorded it. */
+      session?: RunSessionInfo;
     }
   | { type: 'turn.started'; runId: string; turn: number }
   /** Streamed model text; the writer does not persist deltas (model.output carries the whole text). */

@@ -96,6 +96,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     // Two versions exist; readProtections reads either and anything else as "not recorded".
     protections: opt('any'),
     priorTurns: opt({ arrayOf: { object: { question: 'string', answer: 'string' } } }),
+    session: opt({ object: { chat: opt('boolean'), contextVariable: opt('string'), repl: opt('string'), carriedOver: opt({ arrayOf: 'string' }) } }),
   },
   'turn.started': { turn: 'number' },
   'model.delta': { turn: 'number', text: 'string' },

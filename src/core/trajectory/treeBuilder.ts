@@ -190,6 +190,7 @@ export class TreeBuilder {
       // Records of earlier versions hold flat booleans; every reader sees the layered shape.
       ...(r.protections !== undefined && { protections: readProtections(r.protections) }),
       ...(r.priorTurns !== undefined && { priorTurns: r.priorTurns }),
+      ...(r.session !== undefined && { session: r.session }),
     };
     this.nodes.set(id, { item: { kind: 'run', node: run }, startedAt: r.ts, finished: () => run.finishedAt !== undefined });
     if (r.parentRunId === undefined) {

@@ -4,7 +4,7 @@ import type { ContextMetadata, TargetDescription } from '../context/contextTypes
 import type { TokenUsage } from '../models/modelTypes';
 import type { SandboxProtections } from '../repl/replTypes';
 import type { NodeTotals } from '../../shared/nodeTotals';
-import type { LimitKind, RunConfigRecord, RunEvent, RunStatus } from './events';
+import type { LimitKind, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus } from './events';
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
 type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
@@ -59,6 +59,7 @@ export interface RunNode {
   config?: RunConfigRecord;
   protections?: SandboxProtections;
   priorTurns?: Array<{ question: string; answer: string }>;
+  session?: RunSessionInfo;
   startedAt: number;
   finishedAt?: number;
   /** 'running' until run.finished arrives; a file that ends without one is reported as 'incomplete'. */

@@ -17,6 +17,7 @@ import { RunIndex } from './runIndex';
 import { headerView, runModelsAndDepth } from './runHeaderProjection';
 import { cellView, outlineOf, turnSummary, turnView, type RunSourceInfo } from './runProjection';
 import { searchRun } from './runSearch';
+import { conversationView } from './conversationProjection';
 
 export type StateMessage = MessageOf<HostToWebview, 'state'>;
 
@@ -30,6 +31,8 @@ export interface SessionActions {
 export interface TrajectorySessionOptions {
   post(message: HostToWebview): void;
   root(): RunNode;
+  /** Every top-level run, when the source holds a conversation (a question and its follow-ups). */
+  runs?(): RunNode[];
   /** Where the run came from; a function because a file being read changes it as it goes. */
   info(): RunSourceInfo;
   /** True while the run is live (Stop is offered and changes are pushed). */
@@ -54,7 +57,7 @@ export class TrajectorySession {
   private embeddedStamp: number | undefined;
 
   constructor(private readonly options: TrajectorySessionOptions) {
-    this.index = new RunIndex(() => options.root());
+    this.index = new RunIndex(() => options.root(), options.runs ? () => options.runs!() : undefined);
   }
 
   /** Handles one raw message from the webview. Invalid messages are logged and answered with a notice. */
@@ -119,7 +122,8 @@ export class TrajectorySession {
     if (!this.modelsCache || this.modelsCache.version !== this.version) {
       this.modelsCache = { version: this.version, value: runModelsAndDepth(run) };
     }
-    return headerView(run, info, this.modelsCache.value);
+    const conversation = conversationView(this.options.runs?.() ?? []);
+    return { ...headerView(run, info, this.modelsCache.value), ...(conversation && { conversation }) };
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
