@@ -19,7 +19,7 @@ export interface AskArgs {
   help: boolean;
 }
 
-const OPTIONS = {
+export const ASK_OPTIONS = {
   question: { type: 'string', short: 'q' },
   ...MODEL_OPTIONS,
   'max-iterations': { type: 'string' },
@@ -41,7 +41,7 @@ const OPTIONS = {
 export function parseAskArgs(argv: string[]): AskArgs {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: ASK_OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     throw usageErrorFrom(error);
   }

@@ -49,7 +49,7 @@ describe('rlm ask (dist/cli.js)', () => {
       );
       assert.equal(out.code, 0, out.stderr);
       const json = JSON.parse(out.stdout) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(json), ['answer', 'status', 'forced', 'usage', 'subCalls', 'iterations', 'trajectory']);
+      assert.deepEqual(Object.keys(json), ['answer', 'status', 'forced', 'references', 'unresolvedReferences', 'usage', 'subCalls', 'iterations', 'trajectory']);
       assert.equal(json.answer, 'The file mentions 2 parts');
       assert.equal(json.status, 'completed');
       assert.equal(json.forced, false);
