@@ -69,6 +69,19 @@ export interface RunHeaderView {
   problems: { count: number; first: string[] };
   /** The host is still reading the file: more turns will arrive as updates. */
   loading?: boolean;
+  /** The answer's citations found in the input (open with `openReference`), and those that were not. */
+  references?: ReferenceView[];
+  unresolvedReferences?: Array<{ citation: string; reason: string; detail: string }>;
+  /** e.g. "continued from run-ab12 (needle.rlm.jsonl)", for a run made by rlm continue. */
+  continuedFrom?: string;
+}
+
+/** A resolved citation: the file text of the cited line(s) is untrusted, shown as text only. */
+interface ReferenceView {
+  path: string;
+  line: number;
+  endLine?: number;
+  text: string;
 }
 
 /** One line of the outline: enough to place, label and filter a turn without its body. */
@@ -216,7 +229,9 @@ export type WebviewToHost =
   | { type: 'search'; requestId: number; query: string; filters: SearchFilters }
   | { type: 'stop' }
   | { type: 'export'; format: ExportFormat }
-  | { type: 'copy'; ref: TextRef };
+  | { type: 'copy'; ref: TextRef }
+  /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
+  | { type: 'openReference'; runId: string; index: number };
 
 export type HostToWebview =
   /**

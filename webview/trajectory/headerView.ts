@@ -7,6 +7,7 @@ import { textBlock } from './textBlock';
 import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
 import { statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
+import { referencesView } from './referencesView';
 
 function stat(label: string, value: string): HTMLElement {
   return el('div', { className: 'stat' }, [el('span', { className: 'stat-label', text: label }), el('span', { className: 'stat-value', text: value })]);
@@ -25,6 +26,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
     h.error?.limit ? el('span', { className: 'badge error', text: `limit hit: ${h.error.limit}` }) : null,
     h.problems.count ? el('span', { className: 'badge warn', text: `${h.problems.count} file problem${h.problems.count === 1 ? '' : 's'}`, title: h.problems.first.join('\n') }) : null,
     sandboxBadge(h.protections),
+    h.continuedFrom ? el('span', { className: 'badge', text: h.continuedFrom }) : null,
     live && h.status === 'running' ? iconButton('debug-stop', 'Stop the run', () => ctx.bridge.post({ type: 'stop' }), 'Stop') : null,
   ]);
   root.appendChild(statusLine);
@@ -40,6 +42,8 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
         body,
       ]),
     );
+    const references = referencesView(ctx, h);
+    if (references) root.appendChild(references);
   }
   if (!h.answer && h.partial) {
     root.appendChild(

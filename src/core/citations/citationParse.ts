@@ -11,7 +11,7 @@ export interface Citation {
 }
 
 /** An answer citing more than this is clipped: the rest are not resolved. */
-export const MAX_CITATIONS = 200;
+const MAX_CITATIONS = 200;
 
 // A path is a run of path characters not preceded by one (so the host of `http://host:80` is not
 // taken: it follows `/`), then `:N` or `#LN`, then an optional `-M`, `–M` or `-LM`.

@@ -10,12 +10,12 @@ import { findCitations } from './citationParse';
 import type { Citation } from './citationParse';
 
 /** The cited text kept per reference: a range is clipped to this many characters. */
-export const REFERENCE_TEXT_MAX_CHARS = 2000;
+const REFERENCE_TEXT_MAX_CHARS = 2000;
 
 /** Text of one cited file, read on demand (a missing or unreadable file gives undefined). */
 type FileText = () => Promise<Uint8Array | string | undefined>;
 
-export interface CitationLookup {
+interface CitationLookup {
   /** Canonical paths of the context (for a single text: the one name it is shown by). */
   paths: string[];
   /** Other names that mean a path: `context`, a single file's base name. */

@@ -16,7 +16,7 @@ export interface ReplayInput {
 }
 
 /** A replay stopped at a cell (or a context) that did not match the record. */
-export class ReplayDivergedError extends LoopError {
+class ReplayDivergedError extends LoopError {
   override readonly errorKind = 'replay_diverged';
   constructor(
     readonly turn: number,

@@ -21,7 +21,7 @@ export interface ReplayCell {
   subCalls: RecordedSubCall[];
 }
 
-export interface ReplayTurn {
+interface ReplayTurn {
   turn: number;
   /** The root's reply that turn, shown again (marked replayed) in the new record. */
   modelText?: string;

@@ -74,6 +74,9 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     format: info.format,
     problems: info.problems,
     ...(info.loading ? { loading: true } : {}),
+    ...(run.references ? { references: run.references.map((r) => ({ ...r })) } : {}),
+    ...(run.unresolvedReferences?.length ? { unresolvedReferences: run.unresolvedReferences.map((u) => ({ citation: u.citation, reason: u.reason, detail: u.detail })) } : {}),
+    ...(run.continuedFrom ? { continuedFrom: `${run.continuedFrom.mode === 'fork' ? `forked at turn ${run.continuedFrom.fromTurn ?? '?'} from` : 'continued from'} ${run.continuedFrom.trajectory ?? run.continuedFrom.runId}` } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { ExportFormat } from '../../shared/trajectoryProtocol';
 import type { RunSourceInfo } from './runProjection';
 import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
+import { openReference } from './referenceOpener';
 
 export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
 
@@ -70,6 +71,7 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
       },
+      openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
     },
   });
   webview.html = trajectoryHtml({
