@@ -74,6 +74,18 @@ export interface RunHeaderView {
   unresolvedReferences?: Array<{ citation: string; reason: string; detail: string }>;
   /** e.g. "continued from run-ab12 (needle.rlm.jsonl)", for a run made by rlm continue. */
   continuedFrom?: string;
+  /** Which parts of the input the run saw and cited, in equal runs of lines (the coverage strip). */
+  coverage?: CoverageView;
+}
+
+export interface CoverageView {
+  totalLines: number;
+  seenLines: number;
+  citedLines: number;
+  /** Per bucket: matchable lines, and how many were in cell output, in sub-call prompts, cited. */
+  buckets: Array<{ lines: number; cell: number; subcall: number; cited: number }>;
+  /** Where files start, for the strip's labels (the first few). */
+  files: Array<{ path: string; firstLine: number; lines: number }>;
 }
 
 /** A resolved citation: the file text of the cited line(s) is untrusted, shown as text only. */

@@ -8,6 +8,7 @@ import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/f
 import { statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 import { referencesView } from './referencesView';
+import { coverageStrip } from './coverageStrip';
 
 function stat(label: string, value: string): HTMLElement {
   return el('div', { className: 'stat' }, [el('span', { className: 'stat-label', text: label }), el('span', { className: 'stat-value', text: value })]);
@@ -44,6 +45,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
     );
     const references = referencesView(ctx, h);
     if (references) root.appendChild(references);
+    if (h.coverage) root.appendChild(coverageStrip(h.coverage));
   }
   if (!h.answer && h.partial) {
     root.appendChild(

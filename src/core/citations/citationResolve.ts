@@ -15,12 +15,14 @@ const REFERENCE_TEXT_MAX_CHARS = 2000;
 /** Text of one cited file, read on demand (a missing or unreadable file gives undefined). */
 type FileText = () => Promise<Uint8Array | string | undefined>;
 
-interface CitationLookup {
+export interface CitationLookup {
   /** Canonical paths of the context (for a single text: the one name it is shown by). */
   paths: string[];
   /** Other names that mean a path: `context`, a single file's base name. */
   aliases: Map<string, string>;
   read(path: string): Promise<Uint8Array | string | undefined>;
+  /** Reads without keeping the text (a scan of the whole input must not hold it all). */
+  readOnce(path: string): Promise<Uint8Array | string | undefined>;
 }
 
 export interface ResolvedCitations {
@@ -51,6 +53,7 @@ export function lookupForSource(source: ContextSource, readFile: (abs: string, m
   return {
     paths: [...files.keys()],
     aliases,
+    readOnce: (path) => cache.get(path) ?? files.get(path)?.() ?? Promise.resolve(undefined),
     read(path) {
       let text = cache.get(path);
       if (!text) {

@@ -3,10 +3,11 @@
 // reports a final answer or a limit, an error or the signal ends the run.
 import type { ContextMetadata, ContextSource, TargetDescription } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
-import type { CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
+import type { BridgeHandler, CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
 import type { EventOf, LimitKind, Reference, UnresolvedCitation } from '../trajectory/events';
 import { lookupForSource, resolveCitations } from '../citations/citationResolve';
-import type { ResolvedCitations } from '../citations/citationResolve';
+import type { CitationLookup, ResolvedCitations } from '../citations/citationResolve';
+import { CoverageTracker } from '../citations/coverage';
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
@@ -72,6 +73,8 @@ class RunDriver {
   private boundNote?: string;
   private readonly cleanups: Array<() => void | Promise<void>> = [];
   private replayer?: Replayer;
+  /** The root's reading of the input, for the coverage strip (child runs read pieces, not the input). */
+  private readonly coverage?: CoverageTracker;
   /** The first live turn: after the replayed ones. */
   private firstTurn = 1;
   /** Replayed turns not counted against maxIterations (a continued run has its own turns). */
@@ -80,7 +83,9 @@ class RunDriver {
   constructor(
     private readonly tree: RunTree,
     private readonly input: RunInput,
-  ) {}
+  ) {
+    if (input.depth === 0) this.coverage = new CoverageTracker();
+  }
 
   async execute(): Promise<RunResult> {
     let answer: Answer | undefined;
@@ -127,11 +132,13 @@ class RunDriver {
     let cited: { references: Reference[]; unresolvedReferences: UnresolvedCitation[] } | Record<string, never> = {};
     if (answer) {
       this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
-      const resolved = await this.resolveReferences(answer.text);
+      const lookup = lookupForSource(this.input.context);
+      const resolved = await this.resolveReferences(answer.text, lookup);
       if (resolved) {
         this.tree.events.emit({ type: 'references', runId, references: resolved.references, unresolved: resolved.unresolved });
         cited = { references: resolved.references, unresolvedReferences: resolved.unresolved };
       }
+      await this.emitCoverage(lookup, resolved?.references ?? []);
     }
     const totals = this.input.meter.totals(this.tree.now());
     this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
@@ -140,9 +147,19 @@ class RunDriver {
   }
 
   /** The answer's citations against the bound `context`; a failure to read is said, not thrown. */
-  private async resolveReferences(answer: string): Promise<ResolvedCitations | undefined> {
+  private async emitCoverage(lookup: CitationLookup, references: Reference[]): Promise<void> {
+    if (!this.coverage) return;
     try {
-      return await resolveCitations(answer, lookupForSource(this.input.context));
+      const coverage = await this.coverage.compute(lookup.paths.map((path) => ({ path, read: () => lookup.readOnce(path) })), references);
+      this.tree.events.emit({ type: 'coverage', runId: this.input.runId, coverage });
+    } catch (error) {
+      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'coverage-unavailable', detail: `the input could not be scanned for coverage: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+
+  private async resolveReferences(answer: string, lookup: CitationLookup): Promise<ResolvedCitations | undefined> {
+    try {
+      return await resolveCitations(answer, lookup);
     } catch (error) {
       this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'references-unresolved', detail: `the answer's citations could not be checked: ${error instanceof Error ? error.message : String(error)}` });
       return undefined;
@@ -181,7 +198,16 @@ class RunDriver {
       cellId: () => this.cellId,
       startChild: (child) => executeRun(tree, { ...child }),
     });
-    const handler = this.replayer ? this.replayer.wrap(live) : live;
+    const replaying = this.replayer ? this.replayer.wrap(live) : live;
+    const coverage = this.coverage;
+    // What the root hands its sub-calls is part of what the answer rests on.
+    const handler: BridgeHandler = coverage
+      ? (call, signal) => {
+          for (const prompt of call.prompts) coverage.noteSubCallPrompt(prompt);
+          if (call.kind === 'rlm_query') for (const context of call.contexts) if (typeof context === 'string') coverage.noteSubCallPrompt(context);
+          return replaying(call, signal);
+        }
+      : replaying;
     try {
       if (input.session) {
         if (!input.sessionBridge) throw new LoopError('RunOptions.session was given without sessionBridge: acquire it with a bridge router (createBridgeRouter) and pass the router too');
@@ -432,6 +458,7 @@ class RunDriver {
     if (!session) throw new LoopError('no REPL session is open');
     this.cellId = this.tree.newId('cell');
     const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code);
+    this.coverage?.noteCellOutput(cell.stdout);
     if (cell.stdout.trim()) this.partial = prompts.clip(cell.stdout.trim(), PARTIAL_MAX_CHARS);
     if (cell.answerDraft?.trim()) this.draft = cell.answerDraft;
     // A cancelled run must not go on to the next turn on an interrupted cell. A limit reached during

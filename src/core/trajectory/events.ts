@@ -4,6 +4,7 @@
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { ProviderKind, TokenUsage } from '../models/modelTypes';
 import type { CellResult, FinalAnswer, SandboxProtections } from '../repl/replTypes';
+import type { CoverageRecord } from '../citations/coverage';
 
 export interface ModelRef {
   provider: ProviderKind;
@@ -211,6 +212,8 @@ export type RunEvent =
    * written before the RLM contract v1, which presented a printout as the answer.)
    */
   | { type: 'answer'; runId: string; text: string; forced: boolean; via: FinalAnswer['via'] | 'forced' | 'draft' | 'partial' }
+  /** Which lines of the input the run saw (cell output, sub-call prompts) and cited: an estimate, for the coverage strip. */
+  | { type: 'coverage'; runId: string; coverage: CoverageRecord }
   /** The answer's citations resolved against `context`, right after the answer. */
   | { type: 'references'; runId: string; references: Reference[]; unresolved: UnresolvedCitation[] }
   | {

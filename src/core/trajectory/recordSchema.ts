@@ -146,6 +146,17 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     references: { arrayOf: { object: { path: 'string', line: 'number', endLine: opt('number'), text: 'string' } } },
     unresolved: { arrayOf: { object: { citation: 'string', path: 'string', line: 'number', endLine: opt('number'), reason: 'string', detail: opt('string') } } },
   },
+  coverage: {
+    coverage: {
+      object: {
+        totalLines: 'number',
+        buckets: { arrayOf: { object: { lines: 'number', cell: 'number', subcall: 'number', cited: 'number' } } },
+        files: { arrayOf: { object: { path: 'string', firstLine: 'number', lines: 'number' } } },
+        seenLines: 'number',
+        citedLines: 'number',
+      },
+    },
+  },
   'run.finished': { status: 'string', answer: opt('string'), forced: opt('boolean'), error: opt(ERROR), partial: opt('string'), totals: opt(TOTALS) },
 };
 

@@ -165,6 +165,10 @@ export class TreeBuilder {
           run.divergences = [...(run.divergences ?? []), { turn: r.turn, kind: r.kind, detail: r.detail, continued: r.continued }];
           run.fallbacks.push({ kind: 'replay-diverged', detail: `${where}: ${r.detail}${r.continued ? ' (continued: --allow-divergence)' : ''}` });
         });
+      case 'coverage':
+        return this.onRun(r, (run) => {
+          run.coverage = r.coverage;
+        });
       case 'references':
         return this.onRun(r, (run) => {
           run.references = r.references;

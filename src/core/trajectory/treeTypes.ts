@@ -3,6 +3,7 @@
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
 import type { SandboxProtections } from '../repl/replTypes';
+import type { CoverageRecord } from '../citations/coverage';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { ContinuedFrom, LimitKind, Reference, RunConfigRecord, RunEvent, RunStatus, UnresolvedCitation } from './events';
 
@@ -69,6 +70,8 @@ export interface RunNode {
   /** A run without an answer: its last output, shown as partial findings, never as the answer. */
   partial?: string;
   continuedFrom?: ContinuedFrom;
+  /** Which lines of the input the run saw and cited (absent in older files and child runs). */
+  coverage?: CoverageRecord;
   /** Where a replay did not match its record. */
   divergences?: Array<{ turn: number; kind: string; detail: string; continued: boolean }>;
   /** The answer's citations found in the context, and those that were not (absent in older files). */

@@ -18,7 +18,7 @@ const NEEDLE_LINE = 3001;
 /** The recorded run: find the needle, have a sub model read it, answer citing it (and one line that is not there). */
 function original(r: FakeModelRequest): string {
   if (!isRoot(r)) return 'The secret is the number 4242.';
-  if (turnOf(r) === 0) return 'Let me look.\n```repl\nhits = search(r"secret code")\nsummary = llm_query("What does this say? " + hits[0]["text"])\nprint(hits[0]["line"], summary)\n```';
+  if (turnOf(r) === 0) return 'Let me look.\n```repl\nhits = search(r"secret code")\nsummary = llm_query("What does this say? " + hits[0]["text"])\nprint(hits[0]["line"], summary)\nprint(hits[0]["text"])\n```';
   return '```repl\nFINAL(f"The code is 4242 (needle.txt:{hits[0][\'line\']}, see also needle.txt:{hits[0][\'line\'] - 1}-{hits[0][\'line\']} and needle.txt:99999).")\n```';
 }
 
@@ -82,6 +82,14 @@ describe('rlm ask references and rlm continue (dist/cli.js)', () => {
     assert.deepEqual(read.problems, []);
     assert.equal(read.tree?.references?.[0]?.line, NEEDLE_LINE);
     assert.equal(read.tree?.unresolvedReferences?.[0]?.reason, 'line-out-of-range');
+    // The coverage strip's data: the needle line was printed, and it and the line before were cited.
+    const coverage = read.tree?.coverage;
+    assert.equal(coverage?.totalLines, 5000);
+    assert.equal(coverage?.seenLines, 1);
+    assert.equal(coverage?.citedLines, 2);
+    const bucket = coverage!.buckets[Math.floor(((NEEDLE_LINE - 1) * coverage!.buckets.length) / 5000)]!;
+    assert.equal(bucket.cell, 1);
+    assert.ok(bucket.cited >= 1);
   });
 
   it('continue: replays the cells, answers the follow-up from the replayed variables, and sends no sub-call', async () => {

@@ -34,8 +34,11 @@ function writeWorkspace(): string {
     ],
     unresolved: [{ citation: 'src/missing.ts:12', path: 'src/missing.ts', line: 12, reason: 'unknown-path', detail: 'no file src/missing.ts in the context' }],
   };
+  // Coverage as the loop records it: a few runs of lines seen, the two cited lines' runs marked.
+  const buckets = Array.from({ length: 120 }, (_, i) => ({ lines: 3337, cell: i % 17 === 3 ? 40 : 0, subcall: i >= 60 && i < 66 ? 3337 : 0, cited: i === 0 || i === 89 ? 1 : 0 }));
+  const coverage: EventRecord = { type: 'coverage', runId: 'refs-run', seq: last.seq, ts: last.ts, coverage: { totalLines: 400_400, buckets, files: [{ path: 'notes/small.txt', firstLine: 1, lines: 400 }, { path: 'big.log', firstLine: 401, lines: 400_000 }], seenLines: 20_502, citedLines: 2 } };
   const writer = openTrajectoryWriter(join(dir, 'cited.rlm.jsonl'), syntheticHeader({ cells: 1, runId: 'refs-run' }), { exclusive: false });
-  for (const record of [...events.slice(0, finished), references, { ...last, seq: last.seq + 1 }]) writer.write(record);
+  for (const record of [...events.slice(0, finished), references, { ...coverage, seq: last.seq + 1 }, { ...last, seq: last.seq + 2 }]) writer.write(record);
   writer.close();
   return dir;
 }
@@ -50,6 +53,9 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
   const view = await workbench.getWebviewFrame('.references .reference-link', 60_000);
   assert.deepEqual(await view.locator('.reference-link').allInnerTexts(), ['notes/small.txt:120', `big.log:${BIG_LINE}`]);
   assert.match(await view.locator('.reference-list.unresolved').innerText(), /src\/missing\.ts:12 — no file src\/missing\.ts in the context/);
+  assert.equal(await view.locator('.coverage-strip .coverage-cell').count(), 120);
+  assert.equal(await view.locator('.coverage-strip .coverage-cell.cited').count(), 2);
+  assert.match(await view.locator('.coverage-legend').innerText(), /5\.1% of 400,400 lines seen/);
   await workbench.screenshot('references-under-answer');
 
   await view.locator('.reference-link', { hasText: 'notes/small.txt:120' }).click();
