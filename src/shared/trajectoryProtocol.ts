@@ -134,6 +134,8 @@ export interface SubCallView {
   costUsd?: number | null;
   latencyMs?: number;
   fallback?: string;
+  /** Answered from the record a continued run replayed: nothing sent, nothing billed. */
+  replayed?: boolean;
   startedAt: number;
   finishedAt?: number;
   totals: NodeTotals;
@@ -243,7 +245,9 @@ export type WebviewToHost =
   | { type: 'export'; format: ExportFormat }
   | { type: 'copy'; ref: TextRef }
   /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
-  | { type: 'openReference'; runId: string; index: number };
+  | { type: 'openReference'; runId: string; index: number }
+  /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */
+  | { type: 'continueRun'; fork: boolean };
 
 export type HostToWebview =
   /**

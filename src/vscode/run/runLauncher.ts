@@ -4,6 +4,7 @@
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelConfig } from '../../core/models/modelTypes';
+import type { ReplayInput } from '../../core/loop/replayer';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
@@ -28,6 +29,8 @@ export interface RunRequest {
   conversation?: Conversation;
   /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
   signal?: AbortSignal;
+  /** Replay a recorded run's cells first (Continue this run / Fork from this turn). */
+  replay?: ReplayInput;
 }
 
 interface RunLauncherDeps {
@@ -80,6 +83,7 @@ export class RunLauncher {
         repl: await this.deps.replPool(),
         signal: controller.signal,
         ...(sessionOptions ?? {}),
+        ...(request.replay ? { replay: request.replay } : {}),
       });
       const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey]);
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });

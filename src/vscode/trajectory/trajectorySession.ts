@@ -28,6 +28,8 @@ export interface SessionActions {
   copyText(text: string): Promise<void>;
   /** Opens a reference of the answer at its line; absent where no editor is at hand. */
   openReference?(reference: Reference, run: RunNode): Promise<void>;
+  /** Continue or fork the recorded run; absent where the run has no file to replay from. */
+  continueRun?(fork: boolean): Promise<void>;
 }
 
 export interface TrajectorySessionOptions {
@@ -162,6 +164,13 @@ export class TrajectorySession {
         return;
       case 'export':
         await this.options.actions.exportAs(message.format);
+        return;
+      case 'continueRun':
+        if (!this.options.actions.continueRun || this.options.isLive()) {
+          this.send({ type: 'notice', level: 'info', message: this.options.isLive() ? 'The run is still going: continue it once it has ended.' : 'This run has no recorded file to continue from.' });
+          return;
+        }
+        await this.options.actions.continueRun(message.fork);
         return;
       case 'openReference': {
         const run = this.index.run(message.runId);

@@ -71,6 +71,9 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
       },
+      ...(input.exportBase?.scheme === 'file'
+        ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
+        : {}),
       openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
     },
   });
