@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { RunConfigRecord } from '../core/trajectory/events';
 import type { RunNode } from '../core/trajectory/treeTypes';
-import { ASK_OPTIONS } from './askArgs';
+import { ASK_OPTIONS, parseCacheChoice } from './askArgs';
 import type { AskArgs } from './askArgs';
 import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from './modelArgs';
 
@@ -84,6 +84,7 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
     limits: { ...recordedLimits(config), ...parseLimits(v) },
     ...(v.trajectory ? { trajectory: v.trajectory } : {}),
     input,
+    cache: parseCacheChoice(v),
     json: v.json ?? false,
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,

@@ -6,6 +6,7 @@ import { registerAskCommands } from './commands/askCommands';
 import { registerContinueCommands } from './commands/continueCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
+import { registerCacheCommands } from './commands/cacheCommands';
 import { RlmServices } from './rlmServices';
 import { registerSidebar } from './sidebar/registerSidebar';
 import { registerTrajectoryViews } from './trajectory/registerTrajectoryViews';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerContinueCommands(services),
     ...registerModelCommands(services),
     ...registerRunCommands(services),
+    ...registerCacheCommands(services),
     ...registerSidebar(services),
   );
   const ended = performance.now();
