@@ -27,9 +27,10 @@ import type { ProgressStream } from './progressLine';
 import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
+import type { ReplayInput } from '../core/loop/replayer';
 import { cliCacheUse } from './subCallCacheLocation';
 
-interface AskDeps {
+export interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdout: { write(text: string): unknown };
@@ -72,6 +73,11 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
     if (!args.quiet) deps.stderr.write(`${text}\n`);
   };
 
+  return executeAsk(args, deps, say, now);
+}
+
+/** A run of `rlm ask`'s flow with parsed arguments; `replay` makes it a continued or forked run. */
+export async function executeAsk(args: AskArgs, deps: AskDeps, say: (text: string) => void, now: () => number, replay?: ReplayInput): Promise<number> {
   // The REPL starts now, in parallel with everything below: by the time the root's first reply comes
   // back it is usually ready. It is stopped on every way out.
   const repl = createCliReplFactory({
@@ -81,13 +87,13 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
     ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}),
   });
   try {
-    return await askWith(args, deps, repl, say, now);
+    return await askWith(args, deps, repl, say, now, replay);
   } finally {
     await repl.dispose();
   }
 }
 
-async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text: string) => void, now: () => number): Promise<number> {
+async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text: string) => void, now: () => number, replay: ReplayInput | undefined): Promise<number> {
   let root: ModelClient;
   let sub: ModelClient;
   let secrets: string[];
@@ -160,6 +166,7 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       repl,
       signal: controller.signal,
       ...(subCallCache ? { subCallCache } : {}),
+      ...(replay ? { replay } : {}),
     });
     for await (const record of run) {
       if (!writer && !writeError && record.type === 'run.started') {
@@ -205,10 +212,10 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     deps.stderr.write(`rlm ask: the run was stopped because its trajectory could not be written: ${oneLine(writeError)}\n`);
     return EXIT.error;
   }
-  return report(args, result, trajectoryPath, deps, say);
+  return report(args, result, trajectoryPath, deps, say, replay);
 }
 
-function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void): number {
+function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void, replay: ReplayInput | undefined): number {
   const code = result.status === 'completed' || result.status === 'forced' ? EXIT.ok : result.status === 'limit' ? EXIT.limit : result.status === 'cancelled' ? EXIT.cancelled : EXIT.error;
   if (args.json) {
     const { totals } = result;
@@ -218,6 +225,7 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       forced: result.forced,
       ...(result.error ? { error: result.error } : {}),
       ...(result.partial !== undefined ? { partial: result.partial } : {}),
+      ...(result.references ? { references: result.references, unresolvedReferences: result.unresolvedReferences ?? [] } : {}),
       usage: {
         inputTokens: totals.inputTokens,
         outputTokens: totals.outputTokens,
@@ -230,11 +238,14 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       subCalls: totals.subCalls,
       iterations: totals.iterations,
       trajectory,
+      ...(replay ? { parent: { trajectory: replay.from.trajectory ?? null, runId: replay.from.runId, mode: replay.from.mode, ...(replay.from.fromTurn ? { fromTurn: replay.from.fromTurn } : {}) } } : {}),
     };
     deps.stdout.write(`${inertJson(json, 2)}\n`);
   } else if (code === EXIT.ok && result.answer !== undefined) {
     deps.stdout.write(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
   }
+  const unresolved = result.unresolvedReferences ?? [];
+  if (unresolved.length && !args.json) say(`rlm: ${unresolved.length} citation${unresolved.length === 1 ? '' : 's'} in the answer not found in the input: ${unresolved.slice(0, 5).map((u) => `${u.citation} (${u.detail})`).join('; ')}${unresolved.length > 5 ? '; …' : ''}`);
   if (result.forced) say(`rlm: ${result.error?.message ?? 'a limit was reached'}; the answer above was given in the last turn it allowed (trajectory: ${trajectory})`);
   if (code !== EXIT.ok) {
     const why = result.error?.message ?? result.status;

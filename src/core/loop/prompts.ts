@@ -61,6 +61,9 @@ export function systemPrompt(facts: PromptFacts): string {
     '',
     'Do not finish on your first turn: look at the data first and check your answer against it.',
     `You have ${facts.maxIterations} turns. Write the final answer for a human reader, in plain text or markdown.`,
+    'Point to your evidence: cite each claim as `path:line` or `path:start-end` (lines count from 1, as in',
+    "search() hits; a file's path as in context_meta(); for a single text write `context:line`). Cite only",
+    'lines you have seen: every citation is checked against `context`, and one that is not there is flagged.',
   ].join('\n');
 }
 
@@ -127,6 +130,19 @@ export function initialMessages(
     { role: 'system', content: systemPrompt(facts) },
     { role: 'user', content: parts.join('\n') },
   ];
+}
+
+/** Names listed in the replay note, at most this many. */
+const NOTE_VARIABLES_MAX = 60;
+
+/** A continued run: the REPL already holds what the earlier run's cells built. */
+export function replayNote(cells: number, variables: string[]): string {
+  const names = variables.slice(0, NOTE_VARIABLES_MAX).join(', ');
+  const more = variables.length > NOTE_VARIABLES_MAX ? `, and ${formatCount(variables.length - NOTE_VARIABLES_MAX)} more (SHOW_VARS())` : '';
+  return [
+    `The REPL is the one the earlier run left: its ${formatCount(cells)} cell${cells === 1 ? ' was' : 's were'} run again, so its variables are there`,
+    variables.length ? `(${names}${more}). Reuse them rather than recomputing.` : '(it defined none).',
+  ].join(' ');
 }
 
 export const NO_CODE_BLOCK_MESSAGE =

@@ -110,6 +110,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     costUsd: call.usage?.costUsd,
     latencyMs: call.latencyMs,
     fallback: call.fallback,
+    ...(call.replayed ? { replayed: true } : {}),
     startedAt: call.startedAt,
     finishedAt: call.finishedAt,
     totals: totalsView(call.totals),

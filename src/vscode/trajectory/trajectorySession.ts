@@ -3,6 +3,7 @@
 // webview says `ready` again and gets the full state, which supersedes anything queued.
 // No `vscode` import: the editor provider and the live panel inject posting and the actions.
 import type { RunNode } from '../../core/trajectory/treeTypes';
+import type { Reference } from '../../core/trajectory/events';
 import {
   PAGE,
   TRAJECTORY_PROTOCOL_VERSION,
@@ -26,6 +27,10 @@ export interface SessionActions {
   stop?(): void;
   exportAs(format: ExportFormat): Promise<void>;
   copyText(text: string): Promise<void>;
+  /** Opens a reference of the answer at its line; absent where no editor is at hand. */
+  openReference?(reference: Reference, run: RunNode): Promise<void>;
+  /** Continue or fork the recorded run; absent where the run has no file to replay from. */
+  continueRun?(fork: boolean): Promise<void>;
 }
 
 export interface TrajectorySessionOptions {
@@ -164,6 +169,21 @@ export class TrajectorySession {
       case 'export':
         await this.options.actions.exportAs(message.format);
         return;
+      case 'continueRun':
+        if (!this.options.actions.continueRun || this.options.isLive()) {
+          this.send({ type: 'notice', level: 'info', message: this.options.isLive() ? 'The run is still going: continue it once it has ended.' : 'This run has no recorded file to continue from.' });
+          return;
+        }
+        await this.options.actions.continueRun(message.fork);
+        return;
+      case 'openReference': {
+        const run = this.index.run(message.runId);
+        const reference = run?.references?.[message.index];
+        if (!run || !reference) throw new Error(`No reference ${message.index + 1} in run ${message.runId}.`);
+        if (!this.options.actions.openReference) throw new Error('Opening a reference is not available here.');
+        await this.options.actions.openReference(reference, this.options.root());
+        return;
+      }
       case 'copy': {
         const text = this.index.text(message.ref);
         if (text === undefined) throw new Error(`Nothing to copy: ${message.ref.kind} of run ${message.ref.runId} was not found.`);

@@ -9,6 +9,7 @@ import type { ExportFormat } from '../../shared/trajectoryProtocol';
 import type { RunSourceInfo } from './runProjection';
 import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
+import { openReference } from './referenceOpener';
 
 export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
 
@@ -74,6 +75,10 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
       },
+      ...(input.exportBase?.scheme === 'file'
+        ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
+        : {}),
+      openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
     },
   });
   webview.html = trajectoryHtml({
