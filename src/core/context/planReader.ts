@@ -17,7 +17,7 @@ type PlannedRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'skipped'; skip
  * Reads the planned files one after another, handing each to `each` as a view into a buffer that is
  * reused for the next file (copy what you keep). Skipped files come with their reason.
  */
-export async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRead, file: PlannedFile) => void | Promise<void>, fs: ContextFs = nodeContextFs): Promise<void> {
+async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRead, file: PlannedFile) => void | Promise<void>, fs: ContextFs = nodeContextFs): Promise<void> {
   const scratch = new Uint8Array(plan.maxFileBytes + 1);
   const slicer = new TimeSlicer();
   for (const file of plan.files) {
