@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 
 /** The resource the active tab shows, or undefined for tabs without one (webviews, terminals, settings UI). */
-export function activeTabUri(): vscode.Uri | undefined {
+function activeTabUri(): vscode.Uri | undefined {
   const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
   if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputNotebook) return input.uri;
   if (input instanceof vscode.TabInputTextDiff || input instanceof vscode.TabInputNotebookDiff) return input.modified;
