@@ -40,6 +40,8 @@ export function startRootCall(tree: RunTree, run: RunRef, history: ChatMessage[]
   const state: RootCallState = { completion: Promise.resolve() as unknown as Promise<Completion>, requestBytes, abort: () => own.abort(run.signal.reason), deltas: [], settled: false };
   state.completion = tree.root.complete([...history], {
     signal,
+    // The conversation only grows: each turn can read the last one's prefix from the provider's cache.
+    cache: { conversation: true, key: run.runId },
     onDelta: (text) => (state.live ? state.live(text) : state.deltas.push(text)),
   });
   state.completion.then(

@@ -6,7 +6,7 @@ import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, pref
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
 import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
-import { makeUsage } from './pricing';
+import { computeCostUsd, makeUsage } from './pricing';
 import type { TokenCounts } from './pricing';
 import { abortedSignalError } from './sdkErrorMapping';
 import { runSdkRequest, sdkClientOptions } from './sdkRequest';
@@ -37,6 +37,10 @@ export class OpenAIModelClient implements ModelClient {
     this.#streamingSdk = new OpenAI(sdkClientOptions(setup, 'streamed'));
   }
 
+  estimateCostUsd(inputTokens: number, outputTokens: number): number | null {
+    return computeCostUsd({ inputTokens, outputTokens }, this.#setup.pricing);
+  }
+
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
     preflight(this.#setup, messages, options);
     const started = this.#setup.now();
@@ -46,6 +50,9 @@ export class OpenAIModelClient implements ModelClient {
       ...this.maxTokensParam(options.maxTokens),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
+      // OpenAI caches long prefixes on its own; the key keeps one run's requests on the same cache.
+      // Compatible servers may refuse an unknown field, so it goes to the official API only.
+      ...(options.cache?.key && this.#setup.endpoint.isOfficial ? { prompt_cache_key: options.cache.key } : {}),
     };
     return runSdkRequest(this.#setup, OpenAI, options, started, (o) => (options.onDelta ? this.streamed(params, messages, o) : this.plain(params, messages, o)));
   }

@@ -18,9 +18,23 @@ type Fields = Record<string, Schema | { optional: Schema }>;
 const opt = (schema: Schema): { optional: Schema } => ({ optional: schema });
 
 const MODEL_REF: Schema = { object: { provider: 'string', model: 'string', baseUrl: opt('string') } };
-const USAGE: Schema = { object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull') } };
+const USAGE: Schema = {
+  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), cacheReadTokens: opt('number'), cacheWriteTokens: opt('number'), savedUsd: opt('number'), fromCache: opt('boolean') },
+};
 const TOTALS: Schema = {
-  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), costUnknown: opt('boolean'), subCalls: opt('number'), iterations: opt('number'), wallTimeMs: opt('number') },
+  object: {
+    inputTokens: 'number',
+    outputTokens: 'number',
+    costUsd: opt('numberOrNull'),
+    costUnknown: opt('boolean'),
+    subCalls: opt('number'),
+    iterations: opt('number'),
+    wallTimeMs: opt('number'),
+    cacheReadTokens: opt('number'),
+    cacheWriteTokens: opt('number'),
+    savedUsd: opt('number'),
+    cachedSubCalls: opt('number'),
+  },
 };
 const ERROR: Schema = { object: { kind: 'string', message: 'string', limit: opt('string') } };
 const CELL_ERROR: Schema = { object: { type: 'string', message: 'string', traceback: opt('string') } };
@@ -119,10 +133,11 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     model: MODEL_REF,
     prompt: 'string',
   },
-  'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string') },
+  'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string'), cached: opt('boolean') },
   'child.started': { callId: 'string', childRunId: 'string' },
   'child.finished': { callId: 'string', childRunId: 'string', status: 'string', answer: opt('string') },
   'limit.warning': { limit: 'string', value: 'number', max: 'number' },
+  'batch.estimated': { cellId: 'string', batchId: 'string', prompts: 'number', chars: 'number', estimatedCostUsd: opt('numberOrNull'), refused: opt('boolean') },
   fallback: { kind: 'string', detail: 'string' },
   answer: { text: 'string', forced: opt('boolean'), via: opt('string') },
   'run.finished': { status: 'string', answer: opt('string'), forced: opt('boolean'), error: opt(ERROR), partial: opt('string'), totals: opt(TOTALS) },

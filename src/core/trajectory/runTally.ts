@@ -132,6 +132,10 @@ export class RunTallies {
       r.totals.outputTokens += usage.outputTokens;
       if (usage.costUsd === null) r.totals.costUnknown = true;
       else r.totals.costUsd = (r.totals.costUsd ?? 0) + usage.costUsd;
+      if (usage.cacheReadTokens) r.totals.cacheReadTokens = (r.totals.cacheReadTokens ?? 0) + usage.cacheReadTokens;
+      if (usage.cacheWriteTokens) r.totals.cacheWriteTokens = (r.totals.cacheWriteTokens ?? 0) + usage.cacheWriteTokens;
+      if (usage.savedUsd) r.totals.savedUsd = (r.totals.savedUsd ?? 0) + usage.savedUsd;
+      if (usage.fromCache) r.totals.cachedSubCalls = (r.totals.cachedSubCalls ?? 0) + 1;
     });
   }
 

@@ -28,6 +28,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dropAfter, errorBody, presentedKey, sleep, unauthorizedMessage } from './fakeHttpHelpers';
+import { FakePromptCache } from './fakePromptCache';
 import { resolveReply, toSpec } from './fakeReply';
 import type { ResolvedReply } from './fakeReply';
 import type {
@@ -46,6 +47,7 @@ import { FakeRequestError, openAIModelsBody, openAIPlainBody, openAIStreamErrorF
 const COMPLETION_PATH: Record<FakeProtocol, string> = { openai: '/v1/chat/completions', anthropic: '/v1/messages' };
 
 export async function startFakeModelServer(options: FakeServerOptions): Promise<FakeModelServer> {
+  const promptCache = options.promptCache ? new FakePromptCache() : undefined;
   const { protocol } = options;
   if (protocol !== 'openai' && protocol !== 'anthropic') {
     throw new Error(`startFakeModelServer: protocol must be 'openai' or 'anthropic', got ${String(protocol)}`);
@@ -177,7 +179,13 @@ export async function startFakeModelServer(options: FakeServerOptions): Promise<
       sendJson(res, spec.status, errorBody(protocol, spec.status, spec), { ...retryAfter, ...spec.headers });
       return;
     }
-    await sendReply(res, request, resolveReply(spec, request, settings), signal);
+    const reply = resolveReply(spec, request, settings);
+    // A server with a prompt cache reports what it read and wrote, unless the script set the usage.
+    if (promptCache && spec.usage === undefined) {
+      const report = protocol === 'anthropic' ? promptCache.anthropic(body) : promptCache.openai(body);
+      Object.assign(reply, { inputTokens: report.uncachedTokens, cacheReadTokens: report.cacheReadTokens, cacheWriteTokens: report.cacheWriteTokens });
+    }
+    await sendReply(res, request, reply, signal);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -92,6 +92,8 @@ export interface FakeServerOptions {
   honourMaxTokens?: boolean;
   /** Clock for the recorded times; default Date.now. */
   now?: () => number;
+  /** Report prompt-cache usage as the provider would (fakePromptCache.ts); default off. */
+  promptCache?: boolean;
 }
 
 export interface RecordedRequest {

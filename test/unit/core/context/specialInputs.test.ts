@@ -124,7 +124,7 @@ describe('special files and links as input', { skip: process.platform === 'win32
   it('a file that grows past the limit while a folder is read is skipped as too large, with the size seen', async () => {
     const growing = {
       ...nodeContextFs,
-      readInto: (path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean }) =>
+      readInto: (path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean; plannedBytes?: number }) =>
         path.endsWith('a.txt') ? { kind: 'too-large' as const, bytesSeen: into.length, statBytes: 5 } : nodeContextFs.readInto(path, into, options),
     };
     const { target } = await readPathsAsContext(['proj'], { cwd: dir, fs: growing, maxFileBytes: 100 });
