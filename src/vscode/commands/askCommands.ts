@@ -70,8 +70,14 @@ export async function askAboutFile(services: RlmServices, arg?: unknown, options
   );
 }
 
+/** Whether to ask "Bind N files?": a conversation asks once per target, then remembers the answer. */
+export interface ConfirmationMemory {
+  alreadyConfirmed: boolean;
+  confirmed(): void;
+}
+
 /** Gathers with a cancellable progress notification, then shows what will be bound and asks to go on. */
-export async function gatherWithConfirmation(scopes: GatherScope[], where: string, settings: RlmSettings, signal: AbortSignal): Promise<GatheredContext | undefined> {
+export async function gatherWithConfirmation(scopes: GatherScope[], where: string, settings: RlmSettings, signal: AbortSignal, memory?: ConfirmationMemory): Promise<GatheredContext | undefined> {
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `RLM: gathering ${where}`, cancellable: true },
     async (progress, token) => {
@@ -90,10 +96,11 @@ export async function gatherWithConfirmation(scopes: GatherScope[], where: strin
     },
   );
   if (outcome.files.length === 0) throw new TargetRefusedError(where, 'empty', emptyTargetMessage(where, outcome.skipCounts));
-  if (settings.confirmBeforeSending) {
+  if (settings.confirmBeforeSending && !memory?.alreadyConfirmed) {
     const summary = summarizeTarget(outcome.target, outcome.skipCounts, outcome.ignoredByGitignore);
     const go = await vscode.window.showInformationMessage(summary.headline, { modal: true, detail: summary.details.join('\n') }, 'Ask');
     if (go !== 'Ask') return undefined;
+    memory?.confirmed();
   }
   return { source: { kind: 'files', files: outcome.files }, target: outcome.target };
 }

@@ -1,6 +1,7 @@
 // The big-file moment: a 20 MB log that VS Code only shows as "not displayed in the text editor
-// because it is very large". The palette command asks its question about that file (the active tab
-// decides), the sidebar offers it in its About list, and the empty chat says this is what RLM is for.
+// because it is very large". The palette command asks about it anyway (the active tab decides) and
+// the answer comes back; the sidebar offers the file in its About list, and the empty chat says this
+// is what RLM is for. (`answer` is a name of the REPL's API, so the scripted model uses `found`.)
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import { openWorkbench } from '../../harness/openWorkbench';
 import { generateServiceLog } from '../../harness/generatedLog.mjs';
 
 function respond(request: FakeModelRequest): string {
-  if (request.messages.some((m) => m.role === 'assistant')) return 'Counted with a regular expression over every line.\nFINAL_VAR(answer)';
-  return '```repl\nimport re\nn = len(re.findall(r"ERROR \\[payments\\] card declined status=402", context))\nanswer = f"{n} card declines with status 402"\nprint(answer)\n```';
+  if (request.messages.some((m) => m.role === 'assistant')) return 'Counted with a regular expression over every line.\nFINAL_VAR(found)';
+  return '```repl\nimport re\nn = len(re.findall(r"ERROR \\[payments\\] card declined status=402", context))\nfound = f"{n} card declines with status 402"\nprint(found)\n```';
 }
 
 test('a 20 MB log shown as too large for the editor is asked about from the palette', { timeout: 360_000 }, async (t) => {
@@ -35,9 +36,10 @@ test('a 20 MB log shown as too large for the editor is asked about from the pale
   await workbench.page.locator('.quick-input-widget').filter({ hasText: 'Ask RLM about big/huge.log' }).waitFor({ state: 'visible', timeout: 30_000 });
   await input.fill(log.question);
   await workbench.screenshot('large-file-question');
-  // The run itself (palette command, no file argument, the placeholder tab) is checked to its answer
-  // in the extension-host suite (activeTab.test.ts); here the person's view of reaching it.
-  await input.press('Escape');
+  await input.press('Enter');
+  const toast = await workbench.waitForNotification(`RLM: ${log.answer} card declines with status 402`, 180_000);
+  assert.ok(await toast.isVisible());
+  await workbench.screenshot('large-file-answered');
 
   await workbench.runCommandFromPalette('RLM: Focus on Chat View');
   const chat = await workbench.getWebviewFrame('[data-testid="question"]', 60_000);
