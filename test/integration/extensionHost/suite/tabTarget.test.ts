@@ -1,3 +1,4 @@
+// Runs after chatPrewarm.test.ts (files run in name order): asking starts REPLs, which that file checks did not happen before the chat opened.
 // "Ask RLM about this file" without a file argument means the active tab, whatever editor shows it:
 // a 20 MB log VS Code only shows as "too large to display" (no text editor at all), an image in its
 // custom preview editor, or the files selected in the explorer.
