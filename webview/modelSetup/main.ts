@@ -139,6 +139,8 @@ function render(message: Extract<SetupToPage, { type: 'init' }>): void {
     api.postMessage({ type: 'save', draft: draft(), thenTest: true });
   });
   test.addEventListener('click', () => {
+    // An earlier "Saved" would read as this test's outcome.
+    status.textContent = '';
     for (const f of Object.values(forms)) if (f) f.result.textContent = 'Testing…';
     api.postMessage({ type: 'test', draft: draft() });
   });

@@ -54,5 +54,6 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   await page.locator('[data-testid="sub-model"]').fill('hand-typed-model');
   await page.locator('[data-testid="test"]').click();
   await page.locator('[data-testid="sub-result"]').filter({ hasText: '✗' }).waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('[data-testid="status"]').innerText(), '', 'the earlier "Saved" is not shown as this test\'s outcome');
   await workbench.screenshot('model-setup-unreachable-sub');
 });
