@@ -12,7 +12,7 @@ export interface AskArgs {
   limits: Partial<RunLimits>;
   trajectory?: string;
   /** Input limits (--context-limit-mb, --max-file-kb); absent: the defaults of planPaths. */
-  input: { maxTotalBytes?: number; maxFileBytes?: number };
+  input: { maxTotalBytes?: number; maxFileBytes?: number; maxListedBytes?: number };
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -31,6 +31,7 @@ const OPTIONS = {
   'cell-timeout': { type: 'string' },
   'context-limit-mb': { type: 'string' },
   'max-file-kb': { type: 'string' },
+  'workspace-limit-gb': { type: 'string' },
   trajectory: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -57,6 +58,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
   const limits = parseLimits(v);
   const input: AskArgs['input'] = {};
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
   return {

@@ -46,6 +46,7 @@ export function buildMetadata(streamed: StreamedContext, summary: BoundSummary):
     files,
     filesOmitted: isText ? 0 : Math.max(0, streamed.entries.length - META_FILES_MAX),
     invalidUtf8Replacements: invalid,
+    ...(isText ? {} : { mode: 'eager' as const }),
     ...(streamed.leftOut.length ? { leftOut: streamed.leftOut } : {}),
   };
 }
@@ -76,7 +77,7 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
       filesOmitted: isText ? 0 : Math.max(0, plan.files.length - META_FILES_MAX),
       invalidUtf8Replacements: 0,
       approximate: true,
-      ...(plan.lazy ? { mode: 'lazy' as const, cacheBudgetBytes: plan.maxTotalBytes } : {}),
+      ...(plan.lazy ? { mode: 'lazy' as const, cacheBudgetBytes: plan.maxTotalBytes } : isText ? {} : { mode: 'eager' as const }),
     };
   }
   const entries = source.kind === 'text' ? [{ path: source.label ?? 'text', content: source.text }] : source.files;
@@ -98,6 +99,7 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
     files: isText ? [] : sized.slice(0, META_FILES_MAX).map((e) => ({ path: e.path, chars: e.chars })),
     filesOmitted: isText ? 0 : Math.max(0, sized.length - META_FILES_MAX),
     invalidUtf8Replacements: 0,
+    ...(isText ? {} : { mode: 'eager' as const }),
     ...(exact ? {} : { approximate: true }),
   };
 }

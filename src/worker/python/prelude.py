@@ -796,7 +796,7 @@ def _rlm_install():
         else:
             ctx = ContextDict(zip(names, texts))
             files = [{'path': p, 'chars': c} for p, c in zip(names, chars)]
-            meta = {'type': 'dict', 'total_chars': sum(chars), 'file_count': len(ctx),
+            meta = {'type': 'dict', 'mode': 'eager', 'total_chars': sum(chars), 'file_count': len(ctx),
                     'files': files[:_META_FILES_MAX], 'files_omitted': max(0, len(files) - _META_FILES_MAX)}
         meta['invalid_utf8_replacements'] = sum(repl)
         state['meta'] = meta
