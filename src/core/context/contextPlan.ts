@@ -66,7 +66,7 @@ export interface PlanOptions {
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
-export const DEFAULT_MAX_LISTED_BYTES = 16 * 1024 * 1024 * 1024;
+const DEFAULT_MAX_LISTED_BYTES = 16 * 1024 * 1024 * 1024;
 /** A .gitignore larger than this is not a real one; it is left unread rather than held in memory. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
