@@ -21,6 +21,8 @@ export class RunStatusBar implements vscode.Disposable {
   private onRunsChanged(): void {
     const running = this.registry.active().length > 0;
     void vscode.commands.executeCommand('setContext', 'rlm.running', running);
+    // Any run seen: "Ask Again without Cache" has a question to ask again.
+    if (running) void vscode.commands.executeCommand('setContext', 'rlm.hasAsked', true);
     if (running && !this.timer) {
       // Polling at a fixed rate keeps the item cheap however fast events arrive.
       this.timer = setInterval(() => this.render(), REFRESH_MS);

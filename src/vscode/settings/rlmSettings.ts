@@ -25,6 +25,8 @@ export interface RlmSettings {
   trajectoryDirectory: string;
   trajectoriesInWorkspace: boolean;
   confirmBeforeSending: boolean;
+  /** rlm.subCallCache and rlm.subCallCacheMaxMb: identical sub-calls answered from this workspace's cache. */
+  subCallCache: { enabled: boolean; maxBytes: number };
 }
 
 /** A setting holds a value that cannot work; carries which one and what was expected. */
@@ -114,6 +116,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     trajectoryDirectory: str(get, 'trajectoryDirectory'),
     trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
     confirmBeforeSending: confirm === undefined ? true : confirm === true,
+    subCallCache: { enabled: get('subCallCache') !== false, maxBytes: Math.round((num(get, 'subCallCacheMaxMb', 1, false) ?? 256) * 1024 * 1024) },
   };
 }
 
