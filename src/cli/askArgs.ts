@@ -14,7 +14,7 @@ export interface AskArgs {
   limits: Partial<RunLimits>;
   trajectory?: string;
   /** Input limits (--context-limit-mb, --max-file-kb); absent: the defaults of planPaths. */
-  input: { maxTotalBytes?: number; maxFileBytes?: number };
+  input: { maxTotalBytes?: number; maxFileBytes?: number; maxListedBytes?: number };
   /** How this run uses the sub-call cache (--no-cache, --refresh-cache, --cache-dir, --cache-max-mb). */
   cache: CacheChoice;
   json: boolean;
@@ -35,6 +35,7 @@ export const ASK_OPTIONS = {
   'cell-timeout': { type: 'string' },
   'context-limit-mb': { type: 'string' },
   'max-file-kb': { type: 'string' },
+  'workspace-limit-gb': { type: 'string' },
   trajectory: { type: 'string' },
   'no-cache': { type: 'boolean' },
   'refresh-cache': { type: 'boolean' },
@@ -65,6 +66,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
   const limits = parseLimits(v);
   const input: AskArgs['input'] = {};
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
   const cache = parseCacheChoice(v);

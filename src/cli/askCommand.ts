@@ -21,6 +21,7 @@ import type { ModelChoice } from './modelArgs';
 import { ASK_HELP } from './cliHelp';
 import { openRunTrajectory } from './runTrajectory';
 import { createCliReplFactory } from './cliRepl';
+import { ripgrepOnPath } from './ripgrepOnPath';
 import type { ReplPool } from '../core/repl/replPool';
 import { ProgressLine } from './progressLine';
 import type { ProgressStream } from './progressLine';
@@ -80,10 +81,12 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
 export async function executeAsk(args: AskArgs, deps: AskDeps, say: (text: string) => void, now: () => number, replay?: ReplayInput): Promise<number> {
   // The REPL starts now, in parallel with everything below: by the time the root's first reply comes
   // back it is usually ready. It is stopped on every way out.
+  const ripgrep = ripgrepOnPath(deps.env);
   const repl = createCliReplFactory({
     distDir: deps.distDir,
     refillAfterFirst: true,
     ...(args.input.maxTotalBytes !== undefined ? { contextLimitBytes: args.input.maxTotalBytes } : {}),
+    ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
     ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}),
   });
   try {
@@ -118,10 +121,14 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     // A device, FIFO or socket is a wrong argument, like a bad flag: refused before anything is read.
     return error instanceof SpecialFileError ? EXIT.usage : EXIT.error;
   }
+  if (plan.lazy) {
+    const rg = ripgrepOnPath(deps.env);
+    say(`rlm: ${plan.target.fileCount} files, ${(plan.totalBytes / 1e9).toFixed(2)} GB: over the eager limit of ${Math.round(plan.maxTotalBytes / 2 ** 20)} MB, so files are read when used and search() runs on the host (${rg ? `ripgrep: ${rg}` : 'a streamed scan; install ripgrep for speed'})`);
+  }
   const unusual = unusualSkips(plan.target.skipped);
   if (unusual && !args.verbose) say(`rlm: skipped ${unusual} (--verbose lists them)`);
   if (args.verbose) {
-    say(`rlm: reading ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
+    say(`rlm: ${plan.lazy ? 'listing' : 'reading'} ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
     for (const skipped of plan.target.skipped) say(skippedLine(skipped));
   }
 

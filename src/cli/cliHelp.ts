@@ -44,7 +44,9 @@ Limits:
   --cell-timeout SECONDS        time per code cell (default 60)
 
 Input:
-  --context-limit-mb MB         largest input in all (default 256); a larger one is refused at once
+  --context-limit-mb MB         largest folder read whole into the REPL (default 256); a larger one is
+                                bound lazily (files read when used, search on the host)
+  --workspace-limit-gb GB       largest folder that may be listed (default 16); a larger one is refused
   --max-file-kb KB              largest file read from a folder (default 8192); larger ones are skipped
   Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
   a folder are not followed; a link out of it, or a loop, is skipped and said.

@@ -40,7 +40,7 @@ export function systemPrompt(facts: PromptFacts): string {
     'Available in the REPL:',
     '- `context`: a str, or a dict mapping file path to file text for several files.',
     '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice.',
-    '- `search(pattern, max_hits=100, path=None)`: regex hits as dicts with path, line, start, text.',
+    '- `search(pattern, max_hits=100, path=None, paths=None)`: regex hits as dicts with path, line, start, text.',
     '- `llm_query(prompt)`: asks a sub model and returns its reply as a str.',
     `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,
     canRecurse
@@ -74,6 +74,18 @@ export function describeContext(meta: ContextMetadata): string {
     `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${about}${formatCount(meta.totalChars)} characters ` +
       `(${formatCount(meta.totalBytes)} bytes)${meta.type === 'dict' ? ` in ${formatCount(meta.fileCount)} files` : ''}.`,
   ];
+  if (meta.mode === 'lazy') {
+    // The model must know the mapping is lazy before it writes `"".join(context.values())`.
+    const budget = meta.cacheBudgetBytes ? `${formatCount(Math.round(meta.cacheBudgetBytes / (1024 * 1024)))} MB` : 'a bounded amount';
+    lines.push(
+      `Mode: lazy. This folder is larger than the REPL holds at once: \`context\` is a read-only mapping whose file texts are fetched when read, and at most ${budget} of them are kept. ` +
+        'Keys, len, `in`, get, items() and values() work (items/values stream file by file). Use `search(pattern, paths=[...])`, which runs on the host over every file at native speed, ' +
+        'then read the files or `peek` the lines it points to; process files in groups (e.g. `list(context)[i:i+500]`) and hand groups to sub-calls. ' +
+        'Anything that holds every text at once (joining all values, `dict(context)`) stops with ContextBudgetError.',
+    );
+  } else if (meta.mode === 'eager') {
+    lines.push('Mode: eager (every file is in memory).');
+  }
   if (meta.invalidUtf8Replacements > 0) {
     lines.push(`${formatCount(meta.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   }

@@ -123,6 +123,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     timedOut: opt('boolean'),
     interrupted: opt('boolean'),
     restarted: opt({ object: { reason: 'string', detail: 'string' } }),
+    contextReads: opt({ object: { files: 'number', bytes: 'number', paths: { arrayOf: 'string' }, searches: 'number', searchedBytes: 'number' } }),
   },
   'subcall.started': {
     callId: 'string',

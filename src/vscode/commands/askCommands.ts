@@ -95,13 +95,17 @@ export async function gatherWithConfirmation(scopes: GatherScope[], where: strin
       }
     },
   );
-  if (outcome.files.length === 0) throw new TargetRefusedError(where, 'empty', emptyTargetMessage(where, outcome.skipCounts));
+  if (outcome.files.length === 0 && !outcome.plan?.files.length) throw new TargetRefusedError(where, 'empty', emptyTargetMessage(where, outcome.skipCounts));
   if (settings.confirmBeforeSending && !memory?.alreadyConfirmed) {
     const summary = summarizeTarget(outcome.target, outcome.skipCounts, outcome.ignoredByGitignore);
-    const go = await vscode.window.showInformationMessage(summary.headline, { modal: true, detail: summary.details.join('\n') }, 'Ask');
+    const details = outcome.plan
+      ? [`Over rlm.contextLimitMb (${formatBytes(settings.contextLimitBytes)}): files are read only when the model uses them, and search runs in VS Code.`, ...summary.details]
+      : summary.details;
+    const go = await vscode.window.showInformationMessage(summary.headline, { modal: true, detail: details.join('\n') }, 'Ask');
     if (go !== 'Ask') return undefined;
     memory?.confirmed();
   }
+  if (outcome.plan) return { source: { kind: 'plan', plan: outcome.plan }, target: outcome.target };
   return { source: { kind: 'files', files: outcome.files }, target: outcome.target };
 }
 
