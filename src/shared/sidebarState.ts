@@ -85,6 +85,8 @@ export interface SidebarState {
   trusted: boolean;
   history: HistoryState;
   tab: 'chat' | 'history';
+  /** What the chat says before the first question (host-provided, so its words live with the rest). */
+  emptyHint?: string;
 }
 
 const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];

@@ -4,6 +4,7 @@ import { moduleLoadStartedAt } from './activationClock';
 import * as vscode from 'vscode';
 import { registerChatParticipant } from './chat/rlmChatParticipant';
 import { registerAskCommands } from './commands/askCommands';
+import { registerContinueCommands } from './commands/continueCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
 import { registerCacheCommands } from './commands/cacheCommands';
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     log,
     services,
     ...registerAskCommands(services),
+    ...registerContinueCommands(services),
     ...registerModelCommands(services),
     ...registerRunCommands(services),
     ...registerCacheCommands(services),

@@ -48,7 +48,7 @@ function renderBanners(s: SidebarState): void {
 
 function renderEntries(s: SidebarState): void {
   if (s.entries.length === 0) {
-    entries.replaceChildren(h('p', { class: 'muted empty' }, 'Ask a question about the workspace, the current file or a folder. The files stay in a local Python sandbox; the model explores them with code.'));
+    entries.replaceChildren(h('p', { class: 'muted empty', 'data-testid': 'empty-hint' }, s.emptyHint ?? ''));
     return;
   }
   entries.replaceChildren(...s.entries.map((e) => renderEntry(e, host)));

@@ -7,6 +7,18 @@ import { textBlock } from './textBlock';
 import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
 import { statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
+import { conversationView } from './conversationView';
+import { referencesView } from './referencesView';
+import { coverageStrip } from './coverageStrip';
+
+/** Continue / fork a finished root run that has a file (the host checks again). */
+function continueButtons(ctx: RenderContext, h: RunHeaderView): HTMLElement[] {
+  if (h.depth !== 0 || h.status === 'running' || h.loading || h.format !== 'rlm') return [];
+  return [
+    iconButton('comment-discussion', 'Continue this run: replay it, then ask a follow-up', () => ctx.bridge.post({ type: 'continueRun', fork: false }), 'Continue this run…'),
+    iconButton('repo-forked', 'Fork from a turn: replay the turns before it, the root takes over there', () => ctx.bridge.post({ type: 'continueRun', fork: true }), 'Fork from this turn…'),
+  ];
+}
 
 function stat(label: string, value: string): HTMLElement {
   return el('div', { className: 'stat' }, [el('span', { className: 'stat-label', text: label }), el('span', { className: 'stat-value', text: value })]);
@@ -25,7 +37,9 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
     h.error?.limit ? el('span', { className: 'badge error', text: `limit hit: ${h.error.limit}` }) : null,
     h.problems.count ? el('span', { className: 'badge warn', text: `${h.problems.count} file problem${h.problems.count === 1 ? '' : 's'}`, title: h.problems.first.join('\n') }) : null,
     sandboxBadge(h.protections),
+    h.continuedFrom ? el('span', { className: 'badge', text: h.continuedFrom }) : null,
     live && h.status === 'running' ? iconButton('debug-stop', 'Stop the run', () => ctx.bridge.post({ type: 'stop' }), 'Stop') : null,
+    ...continueButtons(ctx, h),
   ]);
   root.appendChild(statusLine);
   root.appendChild(el('div', { className: 'question' }, [el('span', { className: 'stat-label', text: 'Question' }), textBlock(ctx, h.question, { kind: 'question', runId: h.runId }, { className: 'question-text' })]));
@@ -40,6 +54,9 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
         body,
       ]),
     );
+    const references = referencesView(ctx, h);
+    if (references) root.appendChild(references);
+    if (h.coverage) root.appendChild(coverageStrip(h.coverage));
   }
   if (!h.answer && h.partial) {
     root.appendChild(
@@ -62,6 +79,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Wall time', formatDuration(h.totals.wallTimeMs || wall)),
     ]),
   );
+  if (h.conversation) root.appendChild(conversationView(ctx, h.conversation));
   const details = el('details', { className: 'run-details' }, [el('summary', { text: 'Run details and sandbox protections' })]);
   details.appendChild(
     el('div', { className: 'details-body' }, [

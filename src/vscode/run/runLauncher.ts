@@ -5,6 +5,7 @@ import type { ContextSource, TargetDescription } from '../../core/context/contex
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { RequestGate } from '../models/requestGate';
+import type { ReplayInput } from '../../core/loop/replayer';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
@@ -34,6 +35,8 @@ export interface RunRequest {
    * Given the run's request gate, so its calls share the VS Code model concurrency limit.
    */
   fallbackRoot?: (gate: RequestGate) => ModelClient;
+  /** Replay a recorded run's cells first (Continue this run / Fork from this turn). */
+  replay?: ReplayInput;
   /** `refresh`: every sub-call is sent again and its answer replaces the cached one (Ask again without cache). */
   cache?: 'use' | 'refresh';
 }
@@ -118,6 +121,7 @@ export class RunLauncher {
         signal: controller.signal,
         ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
         ...(sessionOptions ?? {}),
+        ...(request.replay ? { replay: request.replay } : {}),
       });
       const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey]);
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });

@@ -43,6 +43,11 @@ export class RunStatusBar implements vscode.Disposable {
     const more = runs.length > 1 ? ` (+${runs.length - 1})` : '';
     this.item.text = `$(sync~spin) RLM ${formatLiveLine(latest.progress)}${more}`;
     this.item.tooltip = `RLM is answering: ${latest.question}\n${latest.progress.activity}\nClick to stop.`;
+    // Screen readers hear a sentence, not the spinner icon's name and the figures' middle dots.
+    this.item.accessibilityInformation = {
+      label: `RLM is answering "${latest.question}": ${formatLiveLine(latest.progress).replace(/ · /g, ', ')}, ${latest.progress.activity}.${more ? ` ${runs.length - 1} more running.` : ''} Activate to stop.`,
+      role: 'button',
+    };
     this.item.show();
   }
 

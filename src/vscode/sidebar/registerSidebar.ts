@@ -1,6 +1,7 @@
 // Wires the sidebar chat: store, messenger, router, the chat service, and the view provider.
 import * as vscode from 'vscode';
 import type { ChatTarget } from '../../shared/sidebarState';
+import { activeFileUri, onDidChangeActiveFile } from '../context/activeTarget';
 import type { RlmServices } from '../rlmServices';
 import { readSettings } from '../settings/readSettings';
 import { isModelConfigured, modelLabel } from '../settings/rlmSettings';
@@ -10,10 +11,11 @@ import { SidebarStore } from './sidebarStore';
 import { SIDEBAR_VIEW_ID, SidebarViewProvider } from './sidebarViewProvider';
 import { WebviewMessenger } from './webviewMessenger';
 
+/** The active tab's file, whatever editor shows it (a log too large to display included). */
 function activeFileTarget(): ChatTarget[] {
-  const doc = vscode.window.activeTextEditor?.document;
-  if (!doc || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return [];
-  return [{ kind: 'file', label: vscode.workspace.asRelativePath(doc.uri), uri: doc.uri.toString() }];
+  const uri = activeFileUri();
+  if (!uri) return [];
+  return [{ kind: 'file', label: vscode.workspace.asRelativePath(uri), uri: uri.toString() }];
 }
 
 function currentModelLabel(): string | undefined {
@@ -35,7 +37,16 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
   const router = new SidebarRouter(store, messenger, chat);
   routerRef.current = router;
   const provider = new SidebarViewProvider(services.context.extensionUri, messenger, router, services.log);
-  store.setTargets(activeFileTarget());
+  // Tab events are frequent (a tab turning dirty is one); the webview hears only real changes.
+  let shownTargets = '';
+  const refreshTargets = (): void => {
+    const targets = activeFileTarget();
+    const key = targets.map((t) => t.uri).join('\n');
+    if (key === shownTargets) return;
+    shownTargets = key;
+    store.setTargets(targets);
+  };
+  refreshTargets();
   store.setModelLabel(currentModelLabel());
   store.setTrusted(vscode.workspace.isTrusted);
   return [
@@ -46,7 +57,7 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
         provider.resolveWebviewView(view);
       },
     }),
-    vscode.window.onDidChangeActiveTextEditor(() => store.setTargets(activeFileTarget())),
+    onDidChangeActiveFile(refreshTargets),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('rlm')) store.setModelLabel(currentModelLabel());
     }),

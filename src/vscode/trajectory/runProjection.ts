@@ -112,6 +112,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     ...(call.usage?.includedInPlan ? { includedInPlan: true } : {}),
     latencyMs: call.latencyMs,
     fallback: call.fallback,
+    ...(call.replayed ? { replayed: true } : {}),
     startedAt: call.startedAt,
     finishedAt: call.finishedAt,
     totals: totalsView(call.totals),

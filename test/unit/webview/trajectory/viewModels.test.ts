@@ -2,7 +2,7 @@
 // labels, search input and Python tokens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TurnSummary } from '../../../../src/shared/trajectoryProtocol';
+import type { TurnSummary, ViewRunStatus } from '../../../../src/shared/trajectoryProtocol';
 import { FollowMode, isAtBottom } from '../../../../webview/trajectory/followMode';
 import { outlineLabel, placeholderText } from '../../../../webview/trajectory/outlineModel';
 import { MAX_HIGHLIGHT_CHARS, highlightPython } from '../../../../webview/trajectory/pythonTokens';
@@ -10,11 +10,26 @@ import { buildFilters, describeResults } from '../../../../webview/trajectory/se
 import { assignLanes, layoutWaterfall, MIN_WIDTH_PCT, placeOnTrack } from '../../../../webview/trajectory/timelineLayout';
 import { slotRange } from '../../../../webview/trajectory/slotRange';
 import { TurnPaging } from '../../../../webview/trajectory/turnPaging';
-import { statusLabel } from '../../../../webview/trajectory/viewFormat';
+import { statusIcon, statusLabel } from '../../../../webview/trajectory/viewFormat';
 
 describe('viewFormat', () => {
-  it('labels statuses for people', () => {
-    assert.equal(statusLabel('cancelled'), 'Stopped');
+  // Typed as a Record so that a new status fails to compile here until it has a label and an icon.
+  const EXPECTED: Record<ViewRunStatus, { label: string; icon: string }> = {
+    completed: { label: 'Completed', icon: 'pass' },
+    forced: { label: 'Forced answer', icon: 'warning' },
+    cancelled: { label: 'Stopped', icon: 'debug-stop' },
+    limit: { label: 'Limit reached', icon: 'warning' },
+    error: { label: 'Failed', icon: 'error' },
+    running: { label: 'Running', icon: 'loading' },
+    incomplete: { label: 'Incomplete (the file has no end)', icon: 'warning' },
+  };
+
+  it('labels every status for people, each with its own label and an icon', () => {
+    for (const [status, expected] of Object.entries(EXPECTED) as Array<[ViewRunStatus, { label: string; icon: string }]>) {
+      assert.deepEqual({ label: statusLabel(status), icon: statusIcon(status) }, expected, status);
+    }
+    const labels = Object.keys(EXPECTED).map((s) => statusLabel(s as ViewRunStatus));
+    assert.equal(new Set(labels).size, labels.length, `two statuses read the same: ${labels.join(', ')}`);
   });
 });
 
