@@ -2,7 +2,7 @@
 // model such as Copilot's): VS Code gives no price, and "$0.00" would be false, so the words say
 // where the cost went. The one place this wording is decided; formatCost delegates here.
 
-const INCLUDED_IN_PLAN = 'included in your plan';
+export const INCLUDED_IN_PLAN = 'included in your plan';
 
 /**
  * `usd` is what the priced calls cost (0 when every call was on the plan); `unknown` when some price

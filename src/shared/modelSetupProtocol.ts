@@ -15,7 +15,13 @@ export interface SetupEndpointOption {
   /** The URL field is shown editable (custom servers). */
   editableUrl: boolean;
   needsKey: boolean;
+  /** false: no API key field at all (VS Code's own models). */
+  takesKey: boolean;
+  /** Who lists the models, in the page's sentences: "the server", "VS Code". */
+  modelSource: string;
   suggestedModel: string;
+  /** Set when this choice cannot work here, saying why and what to do (no VS Code model is offered); never the default then. */
+  unavailable?: string;
 }
 
 export interface RoleDraft {
@@ -35,7 +41,9 @@ export interface SetupDraft {
 
 export interface ListedModel {
   id: string;
-  /** "$3 / $15 per M tokens", "local (no charge)" or "price unknown". */
+  /** A display name when the id is not one ("GPT-4o · copilot"). */
+  label?: string;
+  /** "$3 / $15 per M tokens", "local (no charge)", "price unknown" or "included in your plan". */
   price: string;
 }
 

@@ -25,6 +25,7 @@ interface RoleForm {
   endpoint: HTMLSelectElement;
   url: HTMLInputElement;
   urlRow: HTMLElement;
+  keyRow: HTMLElement;
   key: HTMLInputElement;
   keyHint: HTMLElement;
   model: HTMLInputElement;
@@ -60,12 +61,14 @@ function draft(): SetupDraft {
 function showPrice(role: ModelRole): void {
   const f = forms[role] as RoleForm;
   const listed = f.listed.find((m) => m.id === f.model.value.trim());
-  f.price.textContent = listed ? listed.price : f.model.value.trim() && f.listed.length ? 'not in the server\'s list (typed by hand)' : '';
+  const source = option(f.endpoint.value)?.modelSource ?? 'the server';
+  f.price.textContent = listed ? listed.price : f.model.value.trim() && f.listed.length ? `not in ${source}'s list (typed by hand)` : '';
 }
 
 function requestModels(role: ModelRole): void {
   const f = forms[role] as RoleForm;
-  f.listStatus.textContent = 'Asking the server for its models…';
+  f.listStatus.textContent = `Asking ${option(f.endpoint.value)?.modelSource ?? 'the server'} for its models…`;
+  f.listStatus.className = 'hint';
   api.postMessage({ type: 'listModels', role, draft: roleDraft(role) });
 }
 
@@ -74,6 +77,7 @@ function applyEndpoint(role: ModelRole, changed: boolean): void {
   const o = option(f.endpoint.value);
   if (!o) return;
   f.urlRow.hidden = !o.editableUrl;
+  f.keyRow.hidden = !o.takesKey;
   if (!o.editableUrl) f.url.value = o.baseUrl;
   f.key.placeholder = (role === 'root' ? storedKeys.root : storedKeys.sub) && !changed ? 'A key is stored (type to replace it)' : o.needsKey ? 'Required: stored in VS Code secret storage' : 'Optional: most local servers need none';
   f.keyHint.textContent = o.description;
@@ -81,8 +85,15 @@ function applyEndpoint(role: ModelRole, changed: boolean): void {
   f.listed = [];
   f.list.replaceChildren();
   showPrice(role);
-  if (!o.editableUrl || f.url.value.trim()) requestModels(role);
-  else f.listStatus.textContent = 'Enter the server URL to see its models.';
+  if (o.unavailable) {
+    // Known from the page's start; Refresh list asks again (after signing in to Copilot, say).
+    f.listStatus.textContent = o.unavailable;
+    f.listStatus.className = 'hint bad';
+  } else if (!o.editableUrl || f.url.value.trim()) requestModels(role);
+  else {
+    f.listStatus.textContent = 'Enter the server URL to see its models.';
+    f.listStatus.className = 'hint';
+  }
 }
 
 function roleSection(role: ModelRole, title: string, help: string, value: RoleDraft): HTMLElement {
@@ -92,14 +103,15 @@ function roleSection(role: ModelRole, title: string, help: string, value: RoleDr
   const url = h('input', { id: id('url'), type: 'url', value: value.baseUrl, placeholder: 'http://localhost:8080/v1', 'data-testid': id('url') }) as HTMLInputElement;
   const urlRow = h('div', { class: 'row' }, h('label', { for: id('url') }, 'Server URL'), url);
   const key = h('input', { id: id('key'), type: 'password', autocomplete: 'off', 'data-testid': id('key') }) as HTMLInputElement;
-  const keyHint = h('span', { class: 'hint' });
+  const keyHint = h('span', { class: 'hint', 'data-testid': id('endpoint-hint') });
+  const keyRow = h('div', { class: 'row' }, h('label', { for: id('key') }, 'API key'), key);
   const list = h('datalist', { id: id('models') }) as HTMLDataListElement;
   const model = h('input', { id: id('model'), value: value.model, list: id('models'), placeholder: 'Pick from the list or type a name', 'data-testid': id('model') }) as HTMLInputElement;
   const refresh = h('button', { type: 'button', class: 'secondary', title: 'Ask the server for its models again', 'data-testid': id('refresh') }, 'Refresh list');
   const listStatus = h('div', { class: 'hint', 'data-testid': id('list-status') });
   const price = h('div', { class: 'price', 'data-testid': id('price') });
   const result = h('div', { class: 'result', role: 'status', 'data-testid': id('result') });
-  forms[role] = { endpoint, url, urlRow, key, keyHint, model, list, listStatus, price, result, listed: [] };
+  forms[role] = { endpoint, url, urlRow, keyRow, key, keyHint, model, list, listStatus, price, result, listed: [] };
   endpoint.addEventListener('change', () => applyEndpoint(role, true));
   url.addEventListener('change', () => requestModels(role));
   key.addEventListener('change', () => requestModels(role));
@@ -112,7 +124,7 @@ function roleSection(role: ModelRole, title: string, help: string, value: RoleDr
     h('p', { class: 'help' }, help),
     h('div', { class: 'row' }, h('label', { for: id('endpoint') }, 'Runs at'), endpoint, keyHint),
     urlRow,
-    h('div', { class: 'row' }, h('label', { for: id('key') }, 'API key'), key),
+    keyRow,
     h('div', { class: 'row' }, h('label', { for: id('model') }, 'Model'), h('div', { class: 'model' }, model, refresh), list),
     h('div', { class: 'row' }, h('span'), h('div', {}, price, listStatus)),
     result,
@@ -150,7 +162,7 @@ function render(message: Extract<SetupToPage, { type: 'init' }>): void {
     rootSection,
     h('div', { class: 'toggle' }, subSeparate, h('label', { for: 'sub-separate' }, 'Use a different, cheaper model for sub-calls')),
     subSection,
-    h('section', { class: 'role' }, h('h2', {}, 'Cost limit'), h('div', { class: 'row' }, h('label', { for: 'max-cost' }, 'Stop a run at (USD)'), maxCost, h('span', { class: 'hint' }, '0: no limit. Runs on local servers cost nothing.'))),
+    h('section', { class: 'role' }, h('h2', {}, 'Cost limit'), h('div', { class: 'row' }, h('label', { for: 'max-cost' }, 'Stop a run at (USD)'), maxCost, h('span', { class: 'hint' }, '0: no limit. Runs on local servers cost nothing; VS Code\'s models are included in your plan.'))),
     // Kept in view at the bottom, with the outcome beside it, however long the form grows.
     h('div', { class: 'actions' }, save, test, status),
   );
@@ -170,8 +182,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       const f = forms[message.role];
       if (!f) return;
       f.listed = message.models;
-      f.list.replaceChildren(...message.models.map((m) => h('option', { value: m.id }, m.price)));
-      f.listStatus.textContent = message.error ?? `${message.models.length} model${message.models.length === 1 ? '' : 's'} listed by the server.`;
+      f.list.replaceChildren(...message.models.map((m) => h('option', { value: m.id }, m.label ? `${m.label} · ${m.price}` : m.price)));
+      const source = option(f.endpoint.value)?.modelSource ?? 'the server';
+      f.listStatus.textContent = message.error ?? `${message.models.length} model${message.models.length === 1 ? '' : 's'} listed by ${source}.`;
+      f.listStatus.className = message.error ? 'hint bad' : 'hint';
       showPrice(message.role);
       return;
     }

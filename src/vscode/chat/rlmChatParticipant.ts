@@ -11,7 +11,10 @@ import type { RlmServices } from '../rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import { Conversation } from '../run/conversation';
 import type { GatheredContext } from '../run/runLauncher';
+import { whenFree } from '../run/busyTarget';
 import { readSettings } from '../settings/readSettings';
+import { referenceLocation } from '../trajectory/referenceOpener';
+import type { Reference } from '../../core/trajectory/events';
 import { formatCost, formatTokenCount } from '../../shared/format';
 import { splitAnswer } from './answerAnchors';
 import { activeFileUri, chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
@@ -80,6 +83,13 @@ async function handleChatRequest(
     const settings = readSettings();
     const target = await chatContextFor(plan, references, settings);
     services.prewarmRepl();
+    // A question on a target that is still running waits its turn (as "Ask when it ends" does in the
+    // sidebar); the chat's Stop gives up waiting.
+    while (services.registry.isBusy(target.contextKey)) {
+      const running = services.registry.get(target.contextKey)?.question ?? 'another question';
+      stream.progress(`Waiting for "${shorten(running)}" to end on ${target.label}; this question starts after it.`);
+      if (!(await whenFree(services.registry, target.contextKey, controller.signal))) throw controller.signal.reason;
+    }
     stream.progress(`Reading ${target.label}…`);
     let gathered: GatheredContext | undefined;
     const chatModel = request.model as vscode.LanguageModelChat | undefined;
@@ -107,7 +117,10 @@ async function handleChatRequest(
     if (run.error !== undefined) throw run.error;
     if (result.answer !== undefined) {
       if (result.status === 'forced' || result.status === 'limit') stream.markdown('_The run reached a limit; this is its best answer so far._\n\n');
-      streamAnswer(stream, result.answer, gathered);
+      const cited = await citedLocations(run, gathered);
+      streamAnswer(stream, result.answer, gathered, cited);
+      // The answer's resolved path:line citations, also listed as the response's references.
+      for (const location of new Set(cited.values())) stream.reference(location);
     } else if (result.status === 'cancelled') {
       stream.markdown('The run was stopped.');
     } else if (result.error) {
@@ -158,12 +171,53 @@ async function follow(run: ActiveRun, stream: vscode.ChatResponseStream): Promis
   }
 }
 
-function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathered: GatheredContext | undefined): void {
-  const known = gathered ? (gathered.source.kind === 'files' ? gathered.source.files.map((f) => f.path) : gathered.target.paths) : [];
-  const singleFile = gathered?.source.kind === 'text' ? activeOrOnly(gathered) : undefined;
+function shorten(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A single text was asked about (a file, a selection): every citation is in that one file. */
+function isSingleText(gathered: GatheredContext | undefined): boolean {
+  return gathered?.source.kind === 'text' || (gathered?.source.kind === 'plan' && gathered.source.plan.shape === 'text');
+}
+
+function citationKey(single: boolean, path: string, line: number, endLine: number | undefined): string {
+  return `${single ? '' : `${path}:`}${line}-${endLine ?? line}`;
+}
+
+/**
+ * Where each citation the loop resolved (the run's `references` event) opens: the file at the lines,
+ * or a slice of a file too large for the editor. Keyed by path and lines, as the answer's mentions are.
+ */
+async function citedLocations(run: ActiveRun, gathered: GatheredContext | undefined): Promise<Map<string, vscode.Location>> {
+  const out = new Map<string, vscode.Location>();
+  let references: Reference[] = [];
+  for (const record of run.records()) if (record.type === 'references' && record.runId === run.runId) references = record.references;
+  const single = isSingleText(gathered);
+  const singleUri = single && gathered ? activeOrOnly(gathered) : undefined;
+  for (const reference of references) {
+    const uri = singleUri ?? uriForContextPath(reference.path);
+    if (!uri || uri.scheme !== 'file') continue;
+    const location = await referenceLocation(reference, run.trajectoryPath, uri.fsPath);
+    if (location) out.set(citationKey(single, reference.path, reference.line, reference.endLine), location);
+  }
+  return out;
+}
+
+function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathered: GatheredContext | undefined, cited: ReadonlyMap<string, vscode.Location>): void {
+  const single = isSingleText(gathered);
+  const planned = gathered?.source.kind === 'plan' ? gathered.source.plan.files.map((f) => f.path) : [];
+  const listed = gathered?.source.kind === 'files' ? gathered.source.files.map((f) => f.path) : [];
+  const known = gathered ? [...new Set([...listed, ...planned, ...(listed.length || planned.length ? [] : gathered.target.paths)])] : [];
+  const singleFile = single && gathered ? activeOrOnly(gathered) : undefined;
   for (const part of splitAnswer(answer, known)) {
     if (part.kind === 'markdown') {
       stream.markdown(part.text);
+      continue;
+    }
+    const resolved = part.line !== undefined ? cited.get(citationKey(single, part.path, part.line, part.endLine)) : undefined;
+    if (resolved) {
+      stream.anchor(resolved, part.text);
       continue;
     }
     const uri = singleFile ?? uriForContextPath(part.path);

@@ -158,7 +158,7 @@ function longestStopPrefix(text: string, stops: readonly string[]): number {
 }
 
 /** Lists what VS Code offers, for the "not found" message and the model picker. */
-export function describeLanguageModel(chat: Pick<LmChatModel, 'id' | 'name' | 'vendor' | 'family'>): string {
+function describeLanguageModel(chat: Pick<LmChatModel, 'id' | 'name' | 'vendor' | 'family'>): string {
   return `${chat.id} (${chat.name}, ${chat.vendor}, family ${chat.family})`;
 }
 

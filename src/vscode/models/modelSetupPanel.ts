@@ -10,6 +10,8 @@ import { modelConfigFor } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';
 import type { ModelSetting } from '../settings/rlmSettings';
 import { newNonce, webviewPage } from '../webviewSecurity';
+import { RequestGate } from './requestGate';
+import { listVscodeModels } from './vscodeModelListing';
 import { draftFromSettings, priceLabel, resolveRole, settingsFor, setupEndpoints } from './setupDraft';
 import type { ResolvedRole } from './setupDraft';
 
@@ -42,7 +44,8 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
   panel.onDidDispose(() => {
     if (current === panel) current = undefined;
   });
-  const endpoints = setupEndpoints();
+  // Rebuilt when the page loads, with the models VS Code offers at that moment.
+  let endpoints = setupEndpoints();
   const post = (message: SetupToPage): void => void panel.webview.postMessage(message);
 
   const keyFor = async (role: ResolvedRole, typed: string): Promise<string | undefined> => typed.trim() || (await services.keys.get(role.setting.provider, role.setting.baseUrl));
@@ -56,10 +59,12 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
       return false;
     }
     try {
-      const key = await keyFor(resolved, draft.apiKey);
-      const engine = await services.engine();
-      const config = await modelConfigFor(resolved.setting, async () => key, readSettings().responseLimits);
-      const client = engine.createModelClient(config);
+      const settings = readSettings();
+      // A VS Code model has no key and no endpoint: it is found by id or family among those VS Code offers.
+      const client =
+        resolved.setting.provider === 'vscode'
+          ? await services.vscodeModel(resolved.setting.model, new RequestGate(1))
+          : (await services.engine()).createModelClient(await modelConfigFor(resolved.setting, async () => keyFor(resolved, draft.apiKey), settings.responseLimits));
       const completion = await client.complete([{ role: 'user', content: 'Reply with the single word OK.' }], { maxTokens: 8, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
       post({ type: 'testResult', role, ok: true, message: `Connected to ${completion.model || resolved.setting.model} in ${completion.latencyMs} ms.` });
       return true;
@@ -87,7 +92,7 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
     const root = resolved.root as ResolvedRole;
     for (const [role, roleDraft] of roles(draft)) {
       const r = resolved[role];
-      if (r && roleDraft.apiKey.trim()) await services.keys.set(r.setting.provider, r.setting.baseUrl, roleDraft.apiKey.trim());
+      if (r && r.option.takesKey && roleDraft.apiKey.trim()) await services.keys.set(r.setting.provider, r.setting.baseUrl, roleDraft.apiKey.trim());
     }
     for (const [key, value] of settingsFor(root.setting, resolved.sub?.setting, draft.maxCostUsd)) await updateSetting(key, value);
     const sub: ModelSetting | undefined = resolved.sub?.setting;
@@ -100,6 +105,8 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
   const receive = async (message: SetupToHost): Promise<void> => {
     switch (message.type) {
       case 'ready': {
+        const listed = await listVscodeModels(services.lm);
+        endpoints = setupEndpoints(listed.ok ? listed.models.map((m) => m.id) : []);
         const settings = readSettings();
         const draft = draftFromSettings(settings.root, settings.sub, settings.limits.maxCostUsd, endpoints);
         const stored = async (d: RoleDraft | undefined): Promise<boolean> => {
@@ -112,6 +119,11 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
       case 'listModels': {
         const option = endpoints.find((e) => e.id === message.draft.endpointId);
         if (!option) return;
+        if (option.provider === 'vscode') {
+          const offered = await listVscodeModels(services.lm);
+          post(offered.ok ? { type: 'models', role: message.role, models: offered.models } : { type: 'models', role: message.role, models: [], error: offered.reason });
+          return;
+        }
         const baseUrl = option.editableUrl ? message.draft.baseUrl.trim() : option.baseUrl;
         if (option.editableUrl && baseUrl === '') {
           post({ type: 'models', role: message.role, models: [], error: 'Enter the server URL to see its models.' });

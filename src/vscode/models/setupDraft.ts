@@ -1,24 +1,48 @@
 // The model setup screen's data, without `vscode`: the endpoint list it offers (built from the
-// presets, one entry per choice so a new provider is one more preset), the draft read from saved
-// settings, the settings a draft writes, and how a listed price reads.
+// presets and the models VS Code offers, one entry per choice so a new provider is one more preset),
+// the draft read from saved settings, the settings a draft writes, and how a listed price reads.
 import type { ModelPricing, ProviderKind } from '../../core/models/modelTypes';
 import type { RoleDraft, SetupDraft, SetupEndpointOption } from '../../shared/modelSetupProtocol';
 import type { ModelSetting } from '../settings/rlmSettings';
 import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from './modelPresets';
+import { NO_VSCODE_MODELS } from './vscodeModelListing';
 
 /** A suggested cost limit for people who have never set one: a typical run costs cents. */
 export const SUGGESTED_MAX_COST_USD = 1;
 
-export function setupEndpoints(): SetupEndpointOption[] {
+/**
+ * The choices offered, one per preset. `vscodeModels` are the ids VS Code offers now: the first is
+ * suggested, and with none the "VS Code language models" choice stays listed but says why it cannot
+ * be used, so a Copilot user who has not signed in learns what is missing.
+ */
+export function setupEndpoints(vscodeModels: readonly string[] = []): SetupEndpointOption[] {
   const out: SetupEndpointOption[] = [];
   for (const p of MODEL_PRESETS) {
+    if (p.provider === 'vscode') {
+      const count = vscodeModels.length;
+      out.push({
+        id: p.id,
+        label: count ? p.label : `${p.label} (none available)`,
+        description: count ? `${count} model${count === 1 ? '' : 's'} from GitHub Copilot or another extension; no key, included in your plan` : p.description,
+        provider: p.provider,
+        baseUrl: '',
+        editableUrl: false,
+        needsKey: false,
+        takesKey: false,
+        modelSource: 'VS Code',
+        suggestedModel: vscodeModels[0] ?? '',
+        ...(count ? {} : { unavailable: NO_VSCODE_MODELS }),
+      });
+      continue;
+    }
+    const common = { needsKey: p.needsKey, takesKey: true, modelSource: 'the server' };
     if (p.id !== 'custom') {
-      out.push({ id: p.id, label: p.label, description: p.description, provider: p.provider, baseUrl: p.baseUrl, editableUrl: false, needsKey: p.needsKey, suggestedModel: p.suggestedModel });
+      out.push({ id: p.id, label: p.label, description: p.description, provider: p.provider, baseUrl: p.baseUrl, editableUrl: false, ...common, suggestedModel: p.suggestedModel });
       continue;
     }
     // "Custom" is one choice per wire protocol, so the page needs no second question.
-    out.push({ id: 'custom-openai', label: 'Other OpenAI-compatible server', description: 'vLLM, llama.cpp, TGI, LiteLLM...', provider: 'openai', baseUrl: '', editableUrl: true, needsKey: false, suggestedModel: '' });
-    out.push({ id: 'custom-anthropic', label: 'Other Anthropic-compatible server', description: 'a proxy or gateway', provider: 'anthropic', baseUrl: '', editableUrl: true, needsKey: false, suggestedModel: '' });
+    out.push({ id: 'custom-openai', label: 'Other OpenAI-compatible server', description: 'vLLM, llama.cpp, TGI, LiteLLM...', provider: 'openai', baseUrl: '', editableUrl: true, ...common, needsKey: false, suggestedModel: '' });
+    out.push({ id: 'custom-anthropic', label: 'Other Anthropic-compatible server', description: 'a proxy or gateway', provider: 'anthropic', baseUrl: '', editableUrl: true, ...common, needsKey: false, suggestedModel: '' });
   }
   return out;
 }
@@ -31,10 +55,15 @@ function roleDraft(setting: ModelSetting, endpoints: readonly SetupEndpointOptio
 
 /** The screen's starting point: what is saved, or the first endpoint's suggestion when nothing is. */
 export function draftFromSettings(root: ModelSetting, sub: ModelSetting | undefined, maxCostUsd: number | undefined, endpoints: readonly SetupEndpointOption[]): SetupDraft {
-  const rootDraft = roleDraft(root, endpoints);
+  let rootDraft = roleDraft(root, endpoints);
   if (!root.model) {
-    const first = endpoints.find((e) => e.id === rootDraft.endpointId);
-    rootDraft.model = first?.suggestedModel ?? '';
+    // Nothing saved: a model VS Code already offers needs no key, so it comes first when there is one.
+    const keyless = endpoints.find((e) => !e.takesKey && !e.unavailable && e.suggestedModel);
+    if (keyless) rootDraft = { endpointId: keyless.id, baseUrl: '', model: keyless.suggestedModel, apiKey: '' };
+    else {
+      const first = endpoints.find((e) => e.id === rootDraft.endpointId);
+      rootDraft.model = first?.suggestedModel ?? '';
+    }
   }
   return {
     root: rootDraft,

@@ -28,36 +28,47 @@ function bases(recordPath: string | undefined): string[] {
 async function locate(path: string, recordPath: string | undefined): Promise<{ abs: string; size: number } | undefined> {
   const candidates = isAbsolute(path) ? [path] : bases(recordPath).map((base) => resolve(base, path));
   for (const abs of candidates) {
-    try {
-      const info = await stat(abs);
-      if (info.isFile()) return { abs, size: info.size };
-    } catch {
-      // Not under this base: try the next.
-    }
+    // Not under this base: try the next.
+    const found = await sized(abs);
+    if (found) return found;
   }
   return undefined;
 }
 
+/**
+ * Where a reference opens: the file with the cited lines, or for a file too large for the editor a
+ * read-only slice around them (the slice's own line numbers). `abs` skips the search when the file is
+ * known (a single file asked about). Undefined when the file is not found.
+ */
+export async function referenceLocation(reference: Reference, recordPath: string | undefined, abs?: string): Promise<vscode.Location | undefined> {
+  const found = abs !== undefined ? await sized(abs) : await locate(reference.path, recordPath);
+  if (!found) return undefined;
+  const last = reference.endLine ?? reference.line;
+  if (found.size <= LARGE_FILE_BYTES) return new vscode.Location(vscode.Uri.file(found.abs), new vscode.Range(reference.line - 1, 0, last - 1, Number.MAX_SAFE_INTEGER));
+  const query = new URLSearchParams({ abs: found.abs, line: String(reference.line), end: String(last) }).toString();
+  const uri = vscode.Uri.from({ scheme: SLICE_SCHEME, path: `/${reference.path} (around line ${reference.line})`, query });
+  // The slice starts with one header line, then the file's lines from lineWindow's first line on.
+  const at = reference.line - Math.max(1, reference.line - SLICE_RADIUS_LINES) + 1;
+  return new vscode.Location(uri, new vscode.Range(at, 0, at + (last - reference.line), Number.MAX_SAFE_INTEGER));
+}
+
+async function sized(abs: string): Promise<{ abs: string; size: number } | undefined> {
+  try {
+    const info = await stat(abs);
+    return info.isFile() ? { abs, size: info.size } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function openReference(reference: Reference, recordPath: string | undefined): Promise<void> {
-  const found = await locate(reference.path, recordPath);
-  if (!found) {
+  const location = await referenceLocation(reference, recordPath);
+  if (!location) {
     void vscode.window.showWarningMessage(`RLM: ${reference.path} was not found in this workspace, so line ${reference.line} cannot be opened.`);
     return;
   }
-  const last = reference.endLine ?? reference.line;
-  if (found.size <= LARGE_FILE_BYTES) {
-    const selection = new vscode.Range(reference.line - 1, 0, last - 1, Number.MAX_SAFE_INTEGER);
-    await vscode.window.showTextDocument(vscode.Uri.file(found.abs), { selection, preview: true });
-    return;
-  }
-  const query = new URLSearchParams({ abs: found.abs, line: String(reference.line), end: String(last) }).toString();
-  const uri = vscode.Uri.from({ scheme: SLICE_SCHEME, path: `/${reference.path} (around line ${reference.line})`, query });
-  const document = await vscode.workspace.openTextDocument(uri);
-  const firstLine = Number(/^\D*(\d+)/.exec(document.lineAt(0).text)?.[1] ?? '1');
-  // The slice starts with one header line, then the file's lines from firstLine on.
-  const at = reference.line - firstLine + 1;
-  const selection = new vscode.Range(at, 0, at + (last - reference.line), Number.MAX_SAFE_INTEGER);
-  await vscode.window.showTextDocument(document, { selection, preview: true });
+  const document = await vscode.workspace.openTextDocument(location.uri);
+  await vscode.window.showTextDocument(document, { selection: location.range, preview: true });
 }
 
 /** Serves the read-only slices (a content provider's documents cannot be edited or saved over the file). */

@@ -50,3 +50,31 @@ test('prices read as local, unknown, or dollars per million tokens', () => {
   assert.equal(priceLabel({ inputPerMTok: 3, outputPerMTok: 15 }, false), '$3 in / $15 out per M tokens');
   assert.equal(priceLabel({ inputPerMTok: 0.4, outputPerMTok: 1.6 }, false), '$0.4 in / $1.6 out per M tokens');
 });
+
+test('VS Code models are a keyless choice for root and sub; with none the choice says so and is never the default', () => {
+  const none = setupEndpoints().find((e) => e.id === 'vscode');
+  assert.equal(none?.label, 'VS Code language models (none available)');
+  assert.match(none?.unavailable ?? '', /no language model here.*GitHub Copilot Chat/);
+  assert.equal(none?.takesKey, false);
+  const fresh = draftFromSettings({ provider: 'openai', baseUrl: '', model: '' }, undefined, undefined, setupEndpoints());
+  assert.equal(fresh.root.endpointId, 'openai', 'an unavailable VS Code choice is not offered first');
+
+  const offered = setupEndpoints(['copilot-gpt-4o', 'copilot-mini']);
+  const vscode = offered.find((e) => e.id === 'vscode');
+  assert.equal(vscode?.unavailable, undefined);
+  assert.equal(vscode?.suggestedModel, 'copilot-gpt-4o');
+  assert.match(vscode?.description ?? '', /^2 models .*no key, included in your plan$/);
+  assert.ok(offered.filter((e) => e.id !== 'vscode').every((e) => e.takesKey && e.modelSource === 'the server'));
+  // Nothing saved yet: a model VS Code already has comes first (no key needed).
+  const keyless = draftFromSettings({ provider: 'openai', baseUrl: '', model: '' }, undefined, undefined, offered);
+  assert.deepEqual(keyless.root, { endpointId: 'vscode', baseUrl: '', model: 'copilot-gpt-4o', apiKey: '' });
+  // A saved choice is read back as it is, root and sub alike.
+  const saved = draftFromSettings({ provider: 'openai', baseUrl: '', model: 'gpt-4.1' }, { provider: 'vscode', baseUrl: '', model: 'copilot-mini' }, 1, offered);
+  assert.equal(saved.root.endpointId, 'openai');
+  assert.deepEqual(saved.sub, { endpointId: 'vscode', baseUrl: '', model: 'copilot-mini', apiKey: '' });
+
+  const resolved = resolveRole({ endpointId: 'vscode', baseUrl: 'ignored', model: ' copilot-mini ', apiKey: 'ignored' }, offered, 'sub model');
+  assert.deepEqual(typeof resolved === 'string' ? resolved : resolved.setting, { provider: 'vscode', baseUrl: '', model: 'copilot-mini' });
+  const written = Object.fromEntries(settingsFor({ provider: 'openai', baseUrl: '', model: 'gpt-4.1' }, { provider: 'vscode', baseUrl: '', model: 'copilot-mini' }, 1));
+  assert.deepEqual([written['sub.provider'], written['sub.baseUrl'], written['sub.model']], ['vscode', '', 'copilot-mini']);
+});

@@ -86,6 +86,30 @@ describe('VS Code language models (a fake provider registered through the LM API
     assert.match(cell?.stdout ?? '', /4 lines hello from the fake model/);
   });
 
+  it('keeps an @rlm question about a file that is still running and answers it once that run ends', async () => {
+    await setRlm({ 'root.provider': 'vscode', 'root.model': 'rlm-test-family', 'root.baseUrl': '', trajectoriesInWorkspace: true });
+    const { services } = await api();
+    const target = vscode.Uri.joinPath(folderUri(), 'lm', 'six.txt');
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('1\n2\n3\n4\n5\n6'));
+    await vscode.window.showTextDocument(target);
+    const first = (await vscode.commands.executeCommand('rlm.askAboutFile', target, { question: `Count them slowly ${Date.now()}` })) as ActiveRun | undefined;
+    assert.ok(first?.trajectoryPath, 'the slow run started');
+    // The run's live view may have taken the focus: /file means the file again.
+    await vscode.window.showTextDocument(target);
+    const question = `Queued behind it ${Date.now()}`;
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@rlm /file ${question}` });
+    const firstResult = await first.result;
+    assert.equal(firstResult.status, 'completed', JSON.stringify(firstResult.error));
+    const entry = await waitFor('the queued @rlm run in the history', async () => {
+      const history = await listHistory(services.trajectoryDirectory());
+      return history.find((h) => h.question === question && h.status !== 'incomplete');
+    });
+    assert.equal(entry.status, 'completed', 'the question was kept, not refused as busy');
+    const firstEnded = records(first.trajectoryPath).find((r) => r.type === 'run.finished') as { ts?: number } | undefined;
+    const queuedStarted = records(entry.path).find((r) => r.type === 'run.started') as { ts?: number } | undefined;
+    assert.ok((queuedStarted?.ts ?? 0) >= (firstEnded?.ts ?? Infinity), 'the queued question started after the running one ended');
+  });
+
   it('answers @rlm /file in the chat with the chat model, records the run, and continues the thread on a follow-up', async () => {
     await setRlm({ 'root.provider': undefined, 'root.model': undefined, 'root.baseUrl': undefined, trajectoriesInWorkspace: true });
     const { services } = await api();

@@ -1,7 +1,8 @@
 // @rlm in VS Code's Chat view, typed by a user: the test-only extension provides a language model (and
 // the default participant the Chat view needs in code-server); with no RLM model configured, @rlm
 // runs the whole loop on the chat's model and answers in the chat with progress, the answer, its
-// footer ("included in your plan") and the Open trajectory button.
+// footer ("included in your plan") and the Open trajectory button; a citation in an answer is an
+// anchor that opens the file at the line.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,4 +28,22 @@ test('@rlm /file answers in the Chat view through the full loop', { timeout: 300
   assert.match(text, new RegExp(`\\b${lines - 1} lines|\\b${lines} lines`), text);
   assert.match(text, /1 sub-call/);
   await workbench.screenshot('rlm-answers-in-chat');
+
+  // A citation in the answer (resolved by the loop against the file) is an anchor that opens the file at
+  // that line, and is listed as the response's reference.
+  await input.click({ force: true });
+  await workbench.page.keyboard.type('@rlm /file Where does it start? cite retry.ts:2');
+  await workbench.page.keyboard.press('Enter');
+  const cited = workbench.page.locator('.interactive-item-container.interactive-response').last();
+  await cited.getByRole('button', { name: 'Open trajectory' }).waitFor({ state: 'visible', timeout: 180_000 });
+  assert.match(await cited.innerText(), /It starts at/);
+  const anchor = cited.locator('.chat-inline-anchor-widget').filter({ hasText: 'retry.ts' }).first();
+  await anchor.waitFor({ state: 'visible', timeout: 30_000 });
+  assert.match(await cited.innerText(), /Used 1 reference/);
+  await workbench.screenshot('rlm-chat-answer-with-reference');
+  await workbench.runCommandFromPalette('View: Close All Editors');
+  await anchor.click();
+  await workbench.page.locator('.statusbar').getByText(/Ln 2, Col/).waitFor({ timeout: 30_000 });
+  assert.match(await workbench.page.locator('.tabs-container .tab.active').innerText(), /retry\.ts/);
+  await workbench.screenshot('rlm-chat-reference-opened');
 });

@@ -1,6 +1,7 @@
 // "RLM: Configure models..." is one screen: the root and the sub model side by side, names picked
 // from the server's own /v1/models list with their price, Save and test trying both models, and a
-// cost limit offered. Driven against a local fake server speaking OpenAI's wire protocol.
+// cost limit offered. Driven against a local fake server speaking OpenAI's wire protocol. No extension
+// provides a VS Code language model here, and the screen says so.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,14 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   }
   // Nothing configured yet: a cost limit is offered rather than left at "no limit".
   assert.equal(await page.locator('[data-testid="max-cost"]').inputValue(), '1');
+  // No extension provides a language model here: the VS Code choice is listed, is not the default,
+  // and says plainly why it cannot be used and what to do.
+  assert.ok(endpointLabels.includes('VS Code language models (none available)'), endpointLabels.join(' | '));
+  assert.equal(await page.locator('[data-testid="root-endpoint"]').inputValue(), 'openai');
+  await page.locator('[data-testid="root-endpoint"]').selectOption('vscode');
+  await page.locator('[data-testid="root-list-status"]').filter({ hasText: 'VS Code offers no language model here. Install and sign in to GitHub Copilot Chat' }).waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('[data-testid="root-key"]').isVisible(), false);
+  await workbench.screenshot('model-setup-no-vscode-models');
 
   for (const role of ['root', 'sub'] as const) {
     if (role === 'sub') await page.locator('[data-testid="sub-separate"]').check();
