@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ContextFile } from '../../core/context/contextTypes';
 import { folderScope, gatherWithConfirmation } from '../commands/askCommands';
+import { activeFileUri } from '../context/activeTarget';
 import { fileContext } from '../context/fileTarget';
 import { TargetRefusedError } from '../errors/extensionErrors';
 import type { GatheredContext } from '../run/runLauncher';
@@ -15,16 +16,6 @@ interface ChatContextRequest {
   /** Names the target in the progress line. */
   label: string;
   gather: (signal: AbortSignal) => Promise<GatheredContext | undefined>;
-}
-
-/** The file of the active editor, or of the active tab when no text editor shows it (large-file placeholder, custom editors). */
-export function activeFileUri(): vscode.Uri | undefined {
-  const editor = vscode.window.activeTextEditor;
-  if (editor && editor.document.uri.scheme !== 'output') return editor.document.uri;
-  const input: unknown = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputNotebook) return input.uri;
-  if (input instanceof vscode.TabInputTextDiff) return input.modified;
-  return undefined;
 }
 
 function workspaceFolders(): readonly vscode.WorkspaceFolder[] {
