@@ -81,7 +81,8 @@ function applyEndpoint(role: ModelRole, changed: boolean): void {
   if (!o.editableUrl) f.url.value = o.baseUrl;
   f.key.placeholder = (role === 'root' ? storedKeys.root : storedKeys.sub) && !changed ? 'A key is stored (type to replace it)' : o.needsKey ? 'Required: stored in VS Code secret storage' : 'Optional: most local servers need none';
   f.keyHint.textContent = o.description;
-  if (changed && o.suggestedModel) f.model.value = o.suggestedModel;
+  // A keyless choice (VS Code's models) takes only its own models' ids: none offered leaves the field empty.
+  if (changed && (o.suggestedModel || !o.takesKey)) f.model.value = o.suggestedModel;
   f.listed = [];
   f.list.replaceChildren();
   showPrice(role);

@@ -34,7 +34,7 @@ test('@rlm /file answers in the Chat view through the full loop', { timeout: 300
   await input.click({ force: true });
   await workbench.page.keyboard.type('@rlm /file Where does it start? cite retry.ts:2');
   await workbench.page.keyboard.press('Enter');
-  const cited = workbench.page.locator('.interactive-item-container.interactive-response').last();
+  const cited = workbench.page.locator('.interactive-item-container.interactive-response').nth(1);
   await cited.getByRole('button', { name: 'Open trajectory' }).waitFor({ state: 'visible', timeout: 180_000 });
   assert.match(await cited.innerText(), /It starts at/);
   const anchor = cited.locator('.chat-inline-anchor-widget').filter({ hasText: 'retry.ts' }).first();

@@ -28,6 +28,7 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   await page.locator('[data-testid="root-endpoint"]').selectOption('vscode');
   await page.locator('[data-testid="root-list-status"]').filter({ hasText: 'VS Code offers no language model here. Install and sign in to GitHub Copilot Chat' }).waitFor({ timeout: 30_000 });
   assert.equal(await page.locator('[data-testid="root-key"]').isVisible(), false);
+  assert.equal(await page.locator('[data-testid="root-model"]').inputValue(), '', 'no other endpoint\'s model name is left behind');
   await workbench.screenshot('model-setup-no-vscode-models');
 
   for (const role of ['root', 'sub'] as const) {
