@@ -1,6 +1,7 @@
 // Splits an answer's Markdown so that mentions of the run's files (`src/a.ts`, `src/a.ts:12`,
 // `a.ts#L3-L9`) can be shown as anchors that open the file at that line. Code blocks are left alone.
 // No `vscode` import: the participant turns `file` parts into ChatResponseStream.anchor calls.
+import type { GatheredContext } from '../run/runLauncher';
 
 type AnswerPart = { kind: 'markdown'; text: string } | { kind: 'file'; path: string; line?: number; endLine?: number; text: string };
 
@@ -57,4 +58,22 @@ function pathResolver(knownPaths: readonly string[]): (mention: string) => strin
     if (exact.has(clean)) return clean;
     return bySuffix.get(clean) ?? undefined;
   };
+}
+
+/**
+ * The paths an answer may mention: the files bound (listed, or planned for a lazy or streamed
+ * folder), else the target's own paths. `single`: one text was asked about (a file, a selection), so
+ * every citation is in that one file whatever name it uses.
+ */
+export function contextPaths(gathered: GatheredContext | undefined): { single: boolean; known: string[] } {
+  if (!gathered) return { single: false, known: [] };
+  const { source } = gathered;
+  const single = source.kind === 'text' || (source.kind === 'plan' && source.plan.shape === 'text');
+  const files = source.kind === 'files' ? source.files.map((f) => f.path) : source.kind === 'plan' ? source.plan.files.map((f) => f.path) : [];
+  return { single, known: [...new Set(files.length ? files : gathered.target.paths)] };
+}
+
+/** Matches an answer's `path:line` mention with the loop's resolved citation of the same lines. */
+export function citationKey(single: boolean, path: string, line: number, endLine: number | undefined): string {
+  return `${single ? '' : `${path}:`}${line}-${endLine ?? line}`;
 }

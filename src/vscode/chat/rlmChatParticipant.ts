@@ -16,7 +16,7 @@ import { readSettings } from '../settings/readSettings';
 import { referenceLocation } from '../trajectory/referenceOpener';
 import type { Reference } from '../../core/trajectory/events';
 import { formatCost, formatTokenCount } from '../../shared/format';
-import { splitAnswer } from './answerAnchors';
+import { citationKey, contextPaths, splitAnswer } from './answerAnchors';
 import { activeFileUri } from '../context/activeTarget';
 import { chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
 import { ChatProgressLines } from './chatProgress';
@@ -177,15 +177,6 @@ function shorten(text: string, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** A single text was asked about (a file, a selection): every citation is in that one file. */
-function isSingleText(gathered: GatheredContext | undefined): boolean {
-  return gathered?.source.kind === 'text' || (gathered?.source.kind === 'plan' && gathered.source.plan.shape === 'text');
-}
-
-function citationKey(single: boolean, path: string, line: number, endLine: number | undefined): string {
-  return `${single ? '' : `${path}:`}${line}-${endLine ?? line}`;
-}
-
 /**
  * Where each citation the loop resolved (the run's `references` event) opens: the file at the lines,
  * or a slice of a file too large for the editor. Keyed by path and lines, as the answer's mentions are.
@@ -194,7 +185,7 @@ async function citedLocations(run: ActiveRun, gathered: GatheredContext | undefi
   const out = new Map<string, vscode.Location>();
   let references: Reference[] = [];
   for (const record of run.records()) if (record.type === 'references' && record.runId === run.runId) references = record.references;
-  const single = isSingleText(gathered);
+  const { single } = contextPaths(gathered);
   const singleUri = single && gathered ? activeOrOnly(gathered) : undefined;
   for (const reference of references) {
     const uri = singleUri ?? uriForContextPath(reference.path);
@@ -206,10 +197,7 @@ async function citedLocations(run: ActiveRun, gathered: GatheredContext | undefi
 }
 
 function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathered: GatheredContext | undefined, cited: ReadonlyMap<string, vscode.Location>): void {
-  const single = isSingleText(gathered);
-  const planned = gathered?.source.kind === 'plan' ? gathered.source.plan.files.map((f) => f.path) : [];
-  const listed = gathered?.source.kind === 'files' ? gathered.source.files.map((f) => f.path) : [];
-  const known = gathered ? [...new Set([...listed, ...planned, ...(listed.length || planned.length ? [] : gathered.target.paths)])] : [];
+  const { single, known } = contextPaths(gathered);
   const singleFile = single && gathered ? activeOrOnly(gathered) : undefined;
   for (const part of splitAnswer(answer, known)) {
     if (part.kind === 'markdown') {

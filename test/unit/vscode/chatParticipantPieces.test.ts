@@ -3,7 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isImplicitReference, planChatRequest, questionText } from '../../../src/vscode/chat/chatRequestPlan';
-import { splitAnswer } from '../../../src/vscode/chat/answerAnchors';
+import { citationKey, contextPaths, splitAnswer } from '../../../src/vscode/chat/answerAnchors';
+import type { GatheredContext } from '../../../src/vscode/run/runLauncher';
 import { ChatThreads, threadKeyFromHistory } from '../../../src/vscode/chat/chatThreads';
 import { ChatProgressLines } from '../../../src/vscode/chat/chatProgress';
 import { Conversation } from '../../../src/vscode/run/conversation';
@@ -106,5 +107,30 @@ describe('ChatProgressLines', () => {
     assert.match(lines.next({ ...p, subCalls: 3 }, 1200) ?? '', /3 sub-calls/);
     assert.match(lines.next({ ...p, turn: 2, subCalls: 3, costUsd: 0, includedInPlan: true }, 1300) ?? '', /turn 2 .* included in your plan/);
     assert.equal(lines.next({ ...p, turn: 3, finished: true }, 5000), undefined);
+  });
+});
+
+describe('contextPaths and citationKey', () => {
+  const target = (kind: GatheredContext['target']['kind'], paths: string[]): GatheredContext['target'] => ({ kind, paths, totalBytes: 10, fileCount: paths.length, skipped: [] });
+  const planFile = (path: string): { path: string; abs: string; bytes: number } => ({ path, abs: `/w/${path}`, bytes: 1 });
+  const plan = (shape: 'text' | 'files', paths: string[]): GatheredContext['source'] => ({
+    kind: 'plan',
+    plan: { shape, files: paths.map(planFile), head: new Uint8Array(), totalBytes: 1, maxFileBytes: 1, maxTotalBytes: 1, target: target(shape === 'text' ? 'file' : 'folder', paths) },
+  });
+
+  it('knows the bound files of any source (a lazy folder\'s planned files too) and which runs are one text', () => {
+    assert.deepEqual(contextPaths(undefined), { single: false, known: [] });
+    assert.deepEqual(contextPaths({ source: { kind: 'text', text: 'x', label: 'src/a.ts' }, target: target('file', ['src/a.ts']) }), { single: true, known: ['src/a.ts'] });
+    assert.deepEqual(contextPaths({ source: { kind: 'files', files: [{ path: 'a/x.ts', content: '' }, { path: 'b/y.ts', content: '' }] }, target: target('folder', ['.']) }), { single: false, known: ['a/x.ts', 'b/y.ts'] });
+    assert.deepEqual(contextPaths({ source: plan('files', ['big/one.log', 'big/two.log']), target: target('folder', ['big']) }), { single: false, known: ['big/one.log', 'big/two.log'] });
+    assert.deepEqual(contextPaths({ source: plan('text', ['huge.log']), target: target('file', ['huge.log']) }), { single: true, known: ['huge.log'] });
+  });
+
+  it('keys a citation by path and lines, and by lines alone when one text was asked about', () => {
+    assert.equal(citationKey(false, 'src/a.ts', 3, undefined), 'src/a.ts:3-3');
+    assert.equal(citationKey(false, 'src/a.ts', 3, 9), 'src/a.ts:3-9');
+    assert.notEqual(citationKey(false, 'src/a.ts', 3, 9), citationKey(false, 'src/b.ts', 3, 9));
+    // A single text: the loop names it after the file or "context", the answer by its short name.
+    assert.equal(citationKey(true, 'context', 3, undefined), citationKey(true, 'a.ts', 3, 3));
   });
 });

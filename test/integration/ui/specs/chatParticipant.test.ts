@@ -32,6 +32,8 @@ test('@rlm /file answers in the Chat view through the full loop', { timeout: 300
   // A citation in the answer (resolved by the loop against the file) is an anchor that opens the file at
   // that line, and is listed as the response's reference.
   await input.click({ force: true });
+  // The chat keeps "@rlm" in the input after an answer: replace it rather than typing a second one.
+  await workbench.page.keyboard.press('Control+A');
   await workbench.page.keyboard.type('@rlm /file Where does it start? cite retry.ts:2');
   await workbench.page.keyboard.press('Enter');
   const cited = workbench.page.locator('.interactive-item-container.interactive-response').nth(1);
