@@ -115,8 +115,12 @@ export class Workbench {
     await input.waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
     await input.fill(relativePath);
     const name = relativePath.split('/').pop() ?? relativePath;
-    await this.page.locator(PALETTE_ROWS).filter({ hasText: name }).first().waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
-    await this.page.keyboard.press('Enter');
+    // The row named exactly so: Quick Open's fuzzy match also lists recently opened files whose
+    // long paths merely contain the letters in order, and puts them first.
+    const exactName = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const row = this.page.locator(PALETTE_ROWS).filter({ has: this.page.locator('.label-name', { hasText: exactName }) }).first();
+    await row.waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
+    await row.click();
     await this.page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
   }
 
