@@ -25,6 +25,8 @@ interface ReplayTurn {
   turn: number;
   /** The root's reply that turn, shown again (marked replayed) in the new record. */
   modelText?: string;
+  /** A turn of the user's own cells (run from the view after the run): replayed as theirs. */
+  author?: 'user';
   cells: ReplayCell[];
 }
 
@@ -62,7 +64,7 @@ export function replayPlanOf(run: RunNode, fromTurn?: number): ReplayPlan {
   const upto = fromTurn === undefined ? Infinity : fromTurn - 1;
   const turns: ReplayTurn[] = run.turns
     .filter((t) => t.turn <= upto)
-    .map((t) => ({ turn: t.turn, ...(t.modelText !== undefined ? { modelText: t.modelText } : {}), cells: t.cells.filter((c) => c.finishedAt !== undefined || c.stdout !== undefined).map(replayCell) }));
+    .map((t) => ({ turn: t.turn, ...(t.modelText !== undefined ? { modelText: t.modelText } : {}), ...(t.author === 'user' ? { author: 'user' as const } : {}), cells: t.cells.filter((c) => c.finishedAt !== undefined || c.stdout !== undefined).map(replayCell) }));
   return {
     runId: run.runId,
     question: run.question,
