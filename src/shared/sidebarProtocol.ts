@@ -40,6 +40,7 @@ const SHAPES: { [T in SidebarToHostType]: Fields } = {
   'history.refresh': {},
   'history.open': { path: isNonEmptyString },
   'history.delete': { path: isNonEmptyString },
+  'history.continue': { path: isNonEmptyString, fork: (v) => typeof v === 'boolean' },
 };
 
 /** Thrown for a message from the webview that does not match the protocol; carries what was wrong. */

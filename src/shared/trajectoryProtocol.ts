@@ -131,6 +131,8 @@ export interface TurnSummary {
   costUsd: number;
   /** The first non-blank line of the turn's first cell, clipped. */
   firstLine: string;
+  /** A turn of the user's own cells (labelled "You"). */
+  author?: 'user';
 }
 
 interface ChildRunRef {
@@ -157,6 +159,8 @@ export interface SubCallView {
   fallback?: string;
   /** Answered from the record a continued run replayed: nothing sent, nothing billed. */
   replayed?: boolean;
+  /** Made by the user's own cell: billed to the user. */
+  author?: 'user';
   startedAt: number;
   finishedAt?: number;
   totals: NodeTotals;
@@ -178,6 +182,8 @@ export type SubCallEntry =
 
 export interface CellView {
   cellId: string;
+  /** The user's own cell, run in the run's REPL from the view. */
+  author?: 'user';
   code: TextPreview;
   startedAt: number;
   finishedAt?: number;
@@ -221,6 +227,8 @@ export interface TurnView {
   totals: NodeTotals;
   /** Model text streamed so far in a turn whose output has not arrived yet (live only). */
   streaming?: string;
+  /** A turn of the user's own cells: no model reply, labelled "You". */
+  author?: 'user';
 }
 
 export interface SearchFilters {

@@ -15,6 +15,8 @@ export interface SidebarActions {
   configureModels(): Promise<void>;
   listHistory(): Promise<HistoryItem[]>;
   openHistoryItem(path: string): Promise<void>;
+  /** Continue this run… or Fork from this turn… on a recorded run of the history. */
+  continueHistoryItem(path: string, fork: boolean): Promise<void>;
   /** Asks the user to confirm, then deletes; resolves false when they decline. */
   deleteHistoryItem(path: string): Promise<boolean>;
   /** Where handler failures are reported (log + a message to the user). */

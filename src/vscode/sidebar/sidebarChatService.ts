@@ -167,6 +167,11 @@ export class SidebarChatService implements SidebarActions {
     await this.services.openTrajectory(path);
   }
 
+  async continueHistoryItem(path: string, fork: boolean): Promise<void> {
+    if (!isInsideDirectory(this.services.trajectoryDirectory(), path)) throw new Error(`${path} is not in the run history folder.`);
+    await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', vscode.Uri.file(path));
+  }
+
   async deleteHistoryItem(path: string): Promise<boolean> {
     const go = await vscode.window.showWarningMessage('Delete this recorded run? The file is removed from disk.', { modal: true }, 'Delete');
     if (go !== 'Delete') return false;

@@ -47,6 +47,9 @@ export class RecordingActions implements SidebarActions {
   async openHistoryItem(path: string): Promise<void> {
     this.calls.push(`open:${path}`);
   }
+  async continueHistoryItem(path: string, fork: boolean): Promise<void> {
+    this.calls.push(`${fork ? 'fork' : 'continue'}:${path}`);
+  }
   async deleteHistoryItem(path: string): Promise<boolean> {
     this.calls.push(`delete:${path}`);
     return this.confirmDelete;

@@ -105,6 +105,13 @@ test('history: refresh on ready, search by words, open, delete only when confirm
   assert.deepEqual(actions.calls, ['open:/r/b.rlm.jsonl', 'delete:/r/b.rlm.jsonl', 'delete:/r/b.rlm.jsonl']);
 });
 
+test('history: Continue this run… and Fork from this turn… on a past run', async () => {
+  const { router, actions } = setup();
+  await router.receive({ type: 'history.continue', path: '/r/a.rlm.jsonl', fork: false });
+  await router.receive({ type: 'history.continue', path: '/r/a.rlm.jsonl', fork: true });
+  assert.deepEqual(actions.calls, ['continue:/r/a.rlm.jsonl', 'fork:/r/a.rlm.jsonl']);
+});
+
 test('a history that cannot be read becomes a sentence in the state', async () => {
   const { store, router, actions } = setup();
   actions.listHistory = async () => {
