@@ -13,7 +13,7 @@ import type { UserCellNote } from '../../core/loop/userCell';
 import type { WarmSession } from './conversation';
 
 /** Where the run's REPL is kept: a chat's Conversation, or the run's OwnSession. */
-export interface SessionSource {
+interface SessionSource {
   readonly warmSession: WarmSession | undefined;
   /** A question (or a user's cell) is using the session now. */
   readonly busy: boolean;
@@ -37,7 +37,7 @@ interface RunSessionDeps {
 }
 
 /** A cell asked for when it cannot run; the message says why, for the view. */
-export class UserCellUnavailableError extends Error {
+class UserCellUnavailableError extends Error {
   constructor(readonly state: Exclude<UserCellState, { status: 'ready' }>) {
     super(state.status === 'running' ? 'A cell of yours is already running: wait for it or stop it.' : state.reason);
     this.name = 'UserCellUnavailableError';
@@ -56,12 +56,16 @@ export class RunSession implements UserCellHost {
 
   constructor(private readonly deps: RunSessionDeps) {
     this.session = deps.conversation.warmSession?.session;
-    this.unsubscribe = deps.conversation.onChange(() => this.changed());
+    this.unsubscribe = deps.conversation.onChange(() => {
+      // A chat's REPL that ended (new conversation, another target, a failed question) ends this run's.
+      if (this.finished && !deps.owned && deps.conversation.warmSession?.session !== this.session) void this.end();
+      this.changed();
+    });
     void deps.run.result.then(() => {
       // A run's own REPL is acquired by the loop as it starts, so it is known by the end.
       this.session ??= deps.conversation.warmSession?.session;
       this.finished = true;
-      if (this.holds === 0) void this.end();
+      if (deps.owned ? this.holds === 0 : deps.conversation.warmSession?.session !== this.session) void this.end();
       this.changed();
     });
   }
@@ -90,7 +94,8 @@ export class RunSession implements UserCellHost {
       if (released) return;
       released = true;
       this.holds -= 1;
-      if (this.holds === 0 && this.finished) void this.end();
+      // A chat's REPL lives on with the chat (its later views and questions); a run's own ends here.
+      if (this.holds === 0 && this.finished && this.deps.owned) void this.end();
     };
   }
 
@@ -132,9 +137,8 @@ export class RunSession implements UserCellHost {
   }
 
   private goneReason(): string {
-    return this.ended
-      ? 'This run\'s REPL was closed with its view.'
-      : 'This run\'s REPL has ended (the run failed, or a later question of the chat is about another target).';
+    if (this.deps.owned) return this.ended ? 'This run\'s REPL was closed with its view.' : 'This run\'s REPL has ended (the run failed).';
+    return 'This run\'s REPL has ended with its chat (a new conversation, a question about another target, or a failed run).';
   }
 
   private async end(): Promise<void> {

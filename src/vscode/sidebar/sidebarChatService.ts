@@ -25,6 +25,8 @@ export class SidebarChatService implements SidebarActions {
   private conversation: Conversation;
   private readonly controllers = new Map<string, AbortController>();
   private readonly runs = new Map<string, ActiveRun>();
+  /** This conversation's finished runs: their views run the user's cells in the chat's REPL. */
+  private readonly finishedRuns = new Map<string, ActiveRun>();
   private nextEntry = 0;
 
   constructor(
@@ -118,6 +120,8 @@ export class SidebarChatService implements SidebarActions {
       this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', ...(cancelled ? {} : { errorMessage: message.text }), finishedAt: Date.now() });
     } finally {
       this.controllers.delete(id);
+      const run = this.runs.get(id);
+      if (run) this.finishedRuns.set(id, run);
       this.runs.delete(id);
     }
   }
@@ -136,11 +140,12 @@ export class SidebarChatService implements SidebarActions {
   async endConversation(): Promise<void> {
     const old = this.conversation;
     this.conversation = this.newConversation();
+    this.finishedRuns.clear();
     await old.end();
   }
 
   async viewTrajectory(entry: ChatEntry): Promise<void> {
-    const run = this.runs.get(entry.id);
+    const run = this.runs.get(entry.id) ?? this.finishedRuns.get(entry.id);
     if (run && this.services.views) {
       this.services.views.openLive(run);
       return;

@@ -213,3 +213,45 @@ describe('TrajectorySession', () => {
     assert.deepEqual(h.last('streaming'), { type: 'streaming', runId: run.runId, turnIndex: 4, text: 'partial' });
   });
 });
+
+describe('TrajectorySession: the user\'s cell input', () => {
+  it('tells the view the input\'s state after ready and on changes, runs and stops cells, and refuses bad ones', async () => {
+    const posted: HostToWebview[] = [];
+    let state: import('../../../src/shared/trajectoryProtocol').UserCellState = { status: 'waiting', reason: 'the run is going' };
+    const ran: string[] = [];
+    let stopped = 0;
+    const session = new TrajectorySession({
+      post: (m) => posted.push(m),
+      root: () => syntheticRun({ cells: 2 }),
+      info: () => ({ source: 'live', format: 'live', problems: { count: 0, first: [] } }),
+      isLive: () => false,
+      actions: {
+        exportAs: async () => undefined,
+        copyText: async () => undefined,
+        userCell: { state: () => state, run: async (code) => void ran.push(code), stop: () => void stopped++ },
+      },
+    });
+    session.pushUserCellState();
+    assert.equal(posted.length, 0, 'nothing goes out before the handshake');
+    await session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION });
+    assert.deepEqual(posted.at(-1), { type: 'userCell', state: { status: 'waiting', reason: 'the run is going' } });
+    state = { status: 'ready' };
+    session.pushUserCellState();
+    assert.deepEqual(posted.at(-1), { type: 'userCell', state: { status: 'ready' } });
+    await session.handle({ type: 'runUserCell', code: 'print(len(context))' });
+    await session.handle({ type: 'stopUserCell' });
+    assert.deepEqual(ran, ['print(len(context))']);
+    assert.equal(stopped, 1);
+    await session.handle({ type: 'runUserCell', code: 42 });
+    assert.equal(posted.at(-1)?.type, 'notice', 'a malformed cell is refused with a notice');
+    assert.deepEqual(ran, ['print(len(context))']);
+  });
+
+  it('says so when a view has no cell input', async () => {
+    const h = harness(syntheticRun({ cells: 1 }));
+    await h.ready();
+    await h.session.handle({ type: 'runUserCell', code: 'x = 1' });
+    const notice = h.last('notice');
+    assert.match(notice.message, /not available/);
+  });
+});
