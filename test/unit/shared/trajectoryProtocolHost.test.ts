@@ -2,7 +2,7 @@
 // real run trees, as the webview would drive it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HostToWebview } from '../../../src/shared/trajectoryProtocol';
+import type { HostToWebview, UserCellState } from '../../../src/shared/trajectoryProtocol';
 import { PAGE, TRAJECTORY_PROTOCOL_VERSION } from '../../../src/shared/trajectoryProtocol';
 import type { RunNode } from '../../../src/core/trajectory/treeTypes';
 import { TrajectorySession, type SessionActions } from '../../../src/vscode/trajectory/trajectorySession';
@@ -217,7 +217,7 @@ describe('TrajectorySession', () => {
 describe('TrajectorySession: the user\'s cell input', () => {
   it('tells the view the input\'s state after ready and on changes, runs and stops cells, and refuses bad ones', async () => {
     const posted: HostToWebview[] = [];
-    let state: import('../../../src/shared/trajectoryProtocol').UserCellState = { status: 'waiting', reason: 'the run is going' };
+    let state: UserCellState = { status: 'waiting', reason: 'the run is going' };
     const ran: string[] = [];
     let stopped = 0;
     const session = new TrajectorySession({
