@@ -116,6 +116,19 @@ describe('RLM loop: the user\'s own cells in a run\'s session', () => {
     }
   });
 
+  it('a peek is printed with its line numbers, and sent to llm_query as the text it holds', async () => {
+    const { session, sessionBridge } = await warmSession(repl);
+    try {
+      await session.bindContext({ kind: 'text', text: 'alpha\nbeta\ngamma\n' });
+      const user = await runUserCell({ code: 'p = peek(6, 17)\nprint(p)\nreply = llm_query(p)', runId: 'run-1', turn: 1, lastSeq: 0, session, sessionBridge, sub: model.client, repl, sink: () => undefined });
+      assert.equal(user.cell.stdout, 'context, lines 2-3 (chars 6-17 of 17):\n2| beta\n3| gamma\n');
+      const sent = subs.at(-1)!.messages.find((m) => m.role === 'user')!.content;
+      assert.equal(sent, 'beta\ngamma\n');
+    } finally {
+      await repl.release(session);
+    }
+  });
+
   it('stops a runaway cell at the cell timeout, and Stop interrupts one', async () => {
     const { session, sessionBridge } = await warmSession(repl);
     try {
