@@ -168,6 +168,10 @@ describe('RLM loop: the user\'s own cells in a run\'s session', () => {
       runId = first.result.runId;
       records = [...first.events];
       await runUserCell({ code: 'mine = 41 + 1\nprint(llm_query("say hi"))', runId, turn: 3, lastSeq: records.at(-1)!.seq, session, sessionBridge, sub: model.client, repl, sink: (r) => records.push(r) });
+      // A cell the user stopped is not replayed (it would run to its timeout again).
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 500);
+      await runUserCell({ code: 'while True:\n    pass', runId, turn: 4, lastSeq: records.at(-1)!.seq, session, sessionBridge, sub: model.client, repl, signal: stop.signal, sink: (r) => records.push(r) });
     } finally {
       await repl.release(session);
     }
@@ -175,6 +179,7 @@ describe('RLM loop: the user\'s own cells in a run\'s session', () => {
     for (const r of records) builder.apply(r);
     const plan = replayPlanOf(builder.tree!);
     assert.equal(plan.turns.at(-1)!.author, 'user');
+    assert.deepEqual(plan.turns.map((t) => t.turn), [1, 2, 3], 'the stopped user cell is left out');
     const subsBefore = subs.length;
     const replayed = await runCollect({
       question: 'replay only',
