@@ -41,7 +41,7 @@ export function turnHeader(turn: TurnView): HTMLElement {
       el('h2', { className: 'user-label' }, [icon('account'), ' You']),
       el('span', { className: 'turn-metrics', text: 'your own cell, run in the run\'s REPL' }),
       turn.totals.errors ? el('span', { className: 'badge error', text: `${turn.totals.errors} error${turn.totals.errors === 1 ? '' : 's'}` }) : null,
-      turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${turn.totals.subCalls} sub-calls (yours) · ${formatUsage(turn.totals)}` }) : null,
+      turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${turn.totals.subCalls} sub-call${turn.totals.subCalls === 1 ? '' : 's'} (yours) · ${formatUsage(turn.totals)}` }) : null,
     ]);
   }
   return el('header', { className: 'turn-head' }, [

@@ -9,6 +9,7 @@ export class UserCellInput {
   readonly element: HTMLElement;
   private readonly input: HTMLTextAreaElement;
   private readonly runButton: HTMLButtonElement;
+  private readonly runLabel: HTMLElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly status: HTMLElement;
   private state: UserCellState | undefined;
@@ -24,7 +25,8 @@ export class UserCellInput {
         'data-testid': 'user-cell-input',
       },
     });
-    this.runButton = el('button', { className: 'user-cell-run', attrs: { type: 'button', 'data-testid': 'user-cell-run' } }, [icon('play'), el('span', { text: 'Run' })]);
+    this.runLabel = el('span', { text: 'Run' });
+    this.runButton = el('button', { className: 'user-cell-run', attrs: { type: 'button', 'data-testid': 'user-cell-run' } }, [icon('play'), this.runLabel]);
     this.stopButton = el('button', { className: 'user-cell-stop', attrs: { type: 'button', 'data-testid': 'user-cell-stop', 'aria-label': 'Stop your cell' } }, [icon('debug-stop'), el('span', { text: 'Stop' })]);
     this.status = el('div', { className: 'user-cell-status muted small', attrs: { 'aria-live': 'polite', 'data-testid': 'user-cell-status' } });
     this.runButton.addEventListener('click', () => this.run());
@@ -52,8 +54,7 @@ export class UserCellInput {
     this.runButton.disabled = !usable;
     this.stopButton.hidden = !running;
     this.input.readOnly = running;
-    const label = this.runButton.querySelector('span');
-    if (label) label.textContent = state.status === 'gone' && state.replayable ? 'Replay and run' : 'Run';
+    this.runLabel.textContent = state.status === 'gone' && state.replayable ? 'Replay and run' : 'Run';
     this.runButton.title = state.status === 'gone' && state.replayable ? 'Replay the run\'s cells in a new REPL (sub-calls from the record, nothing billed), then run yours' : 'Run in this run\'s REPL (Ctrl+Enter)';
     this.status.textContent =
       state.status === 'ready'

@@ -277,7 +277,7 @@ class RunDriver {
         tree.events.emit({ type: 'turn.started', runId: input.runId, turn: recorded.turn });
         if (!author) tree.events.emit({ type: 'model.output', runId: input.runId, turn: recorded.turn, text: recorded.modelText ?? '', usage: ZERO_USAGE, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true });
         for (const cell of recorded.cells) {
-          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code, author));
+          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code, author), author);
           const observation = buildObservation(result, tree.limits.observationMaxChars);
           if (author) {
             userCells.push({ code: cell.code, observation });

@@ -11,6 +11,12 @@ import { replayPlanOf } from '../../../../src/core/replay/replayPlan';
 import { fence, isRootRequest, makeRepl, ofType, runCollect, startModel, turnOf, warmSession } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openTrajectoryWriter } from '../../../../src/core/trajectory/trajectoryWriter';
+import { headerFromRunStarted } from '../../../../src/core/trajectory/trajectoryHeader';
+import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
 
 describe('RLM loop: the user\'s own cells in a run\'s session', () => {
   let model: Harness;
@@ -79,6 +85,16 @@ describe('RLM loop: the user\'s own cells in a run\'s session', () => {
       assert.equal(turn.cells[0]!.subCalls[0]!.author, 'user');
       assert.equal(run.totals.subCalls, 1);
       assert.equal(run.turns[0]!.author, undefined, 'the root\'s turns stay the root\'s');
+      // Written and read back as a file: the user's records pass the record schema and read the same.
+      const file = join(mkdtempSync(join(tmpdir(), 'rlm-user-cells-')), 'run.rlm.jsonl');
+      const runStarted = ofType(records, 'run.started')[0]!;
+      const writer = openTrajectoryWriter(file, headerFromRunStarted(runStarted, 'test'));
+      for (const r of records) writer.write(r);
+      writer.close();
+      const read = await readTrajectory(file);
+      assert.deepEqual(read.problems, []);
+      assert.equal(read.tree!.turns.at(-1)!.author, 'user');
+      assert.equal(read.tree!.turns.at(-1)!.cells[0]!.subCalls[0]!.author, 'user');
 
       // The follow-up in the same conversation: the root's first request holds the user's cell and its output.
       const notes: UserCellNote[] = [user.note];
@@ -194,6 +210,8 @@ describe('RLM loop: the user\'s own cells in a run\'s session', () => {
     assert.equal(roots.filter((r) => r.messages.some((m) => m.content.includes('replay only'))).length, 0, 'the root was not called');
     const userStart = ofType(replayed.events, 'cell.started').find((c) => c.author === 'user');
     assert.ok(userStart, 'the user\'s cell is replayed as theirs');
+    const replayedCall = ofType(replayed.events, 'subcall.started').find((c) => c.cellId === userStart.cellId);
+    assert.equal(replayedCall?.author, 'user', 'and its sub-call, answered from the record, is still the user\'s');
     assert.equal(ofType(replayed.events, 'model.output').length, 2, 'only the root\'s turns have a (replayed) reply');
     assert.equal(ofType(replayed.events, 'replay.diverged').length, 0);
   });
