@@ -62,7 +62,8 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     subModel: modelLabel(run.config?.sub),
     models: modelsAndDepth.models,
     maxDepth: modelsAndDepth.maxDepth,
-    iterations: run.turns.length,
+    // The root's turns: the user's own cells after the run are not iterations of the loop.
+    iterations: run.turns.filter((t) => t.author !== 'user').length,
     totals: totalsView(run.totals),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

@@ -209,5 +209,6 @@ describe('the user\'s cells in the projection', () => {
     const entry = view.cells[0]!.subCalls[0]!;
     assert.equal(entry.kind === 'call' && entry.call.author, 'user');
     assert.equal(turnView(running, 0)!.author, undefined, 'the root\'s turns are not marked');
+    assert.equal(headerView(running, { source: 'live', format: 'live', problems: { count: 0, first: [] } }).iterations, running.turns.length - 1, 'the user\'s cell is not an iteration');
   });
 });
