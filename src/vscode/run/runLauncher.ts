@@ -2,7 +2,7 @@
 // builds the model clients with their keys, and hands the loop's events to an ActiveRun.
 // No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
-import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
+import type { ReplFactory, RlmRun, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelConfig } from '../../core/models/modelTypes';
 import type { ReplayInput } from '../../core/loop/replayer';
 import type { RlmEngine } from '../engine/engineTypes';
@@ -59,6 +59,16 @@ export async function modelConfigFor(
 }
 
 export class RunLauncher {
+  /** A run that cannot be created gives the conversation's session back (it was prepared for it). */
+  private createRun(request: RunRequest, create: () => RlmRun): RlmRun {
+    try {
+      return create();
+    } catch (error) {
+      void request.conversation?.finish(request.question, 'error', undefined);
+      throw error;
+    }
+  }
+
   private last: RunRequest | undefined;
 
   constructor(private readonly deps: RunLauncherDeps) {}
@@ -91,7 +101,7 @@ export class RunLauncher {
       const own = request.conversation ? undefined : new OwnSession(pool, () => engine.createBridgeRouter());
       const sessionOptions = request.conversation ? await request.conversation.prepare(request.contextKey, controller.signal) : undefined;
       const limits = settings.limits satisfies Partial<RunLimits>;
-      const run = engine.createRlmRun({
+      const run = this.createRun(request, () => engine.createRlmRun({
         question: request.question,
         context: gathered.source,
         target: gathered.target,
@@ -103,7 +113,7 @@ export class RunLauncher {
         ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
         ...(sessionOptions ?? {}),
         ...(request.replay ? { replay: request.replay } : {}),
-      });
+      }));
       const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey]);
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, holdRecord: true, ...(sink ? { sink } : {}) });
       const subCallCache = cache ? { cache, mode: request.cache ?? 'use' as const } : undefined;
