@@ -35,6 +35,7 @@ const SHAPES: { [T in SidebarToHostType]: Fields } = {
   'chat.newConversation': {},
   'chat.viewTrajectory': { entryId: isString },
   'chat.copyAnswer': { entryId: isString },
+  'chat.openReference': { entryId: isString, index: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 },
   'chat.configureModels': {},
   'history.search': { query: isString },
   'history.refresh': {},

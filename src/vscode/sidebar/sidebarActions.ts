@@ -11,6 +11,8 @@ export interface SidebarActions {
   /** Ends the conversation's warm REPL. */
   endConversation(): Promise<void>;
   viewTrajectory(entry: ChatEntry): Promise<void>;
+  /** Opens one of the answer's references at its line (a huge file as a read-only slice). */
+  openReference(entry: ChatEntry, reference: NonNullable<ChatEntry['references']>[number]): Promise<void>;
   copyText(text: string): Promise<void>;
   configureModels(): Promise<void>;
   listHistory(): Promise<HistoryItem[]>;

@@ -20,6 +20,14 @@ import { isModelConfigured } from '../settings/rlmSettings';
 import type { SidebarActions } from './sidebarActions';
 import type { SidebarStore } from './sidebarStore';
 import { EntryFollower } from './entryFollower';
+import { openReference } from '../trajectory/referenceOpener';
+
+/** The answer's resolved citations, from the run's `references` record. */
+function referencesOf(run: ActiveRun): NonNullable<ChatEntry['references']> {
+  const record = run.records().find((r) => r.type === 'references' && r.runId === run.runId);
+  if (record?.type !== 'references') return [];
+  return record.references.map((r) => ({ path: r.path, line: r.line, ...(r.endLine !== undefined ? { endLine: r.endLine } : {}), text: r.text }));
+}
 
 export class SidebarChatService implements SidebarActions {
   private conversation: Conversation;
@@ -106,9 +114,11 @@ export class SidebarChatService implements SidebarActions {
       const result = await run.result;
       follower.dispose();
       const failure = run.error !== undefined ? describeError(run.error) : result.error ? describeRunError(result.error) : undefined;
+      const references = referencesOf(run);
       this.store.updateEntry(id, {
         status: result.status,
         ...(result.answer !== undefined ? { answer: result.answer } : {}),
+        ...(references.length ? { references } : {}),
         ...(failure && result.status !== 'cancelled' ? { errorMessage: failure.text } : {}),
         finishedAt: Date.now(),
       });
@@ -152,6 +162,10 @@ export class SidebarChatService implements SidebarActions {
     }
     if (!entry.trajectoryPath) throw new Error('This question has no recorded trajectory (it did not start a run).');
     await this.services.openTrajectory(entry.trajectoryPath);
+  }
+
+  async openReference(entry: ChatEntry, reference: NonNullable<ChatEntry['references']>[number]): Promise<void> {
+    await openReference({ ...reference }, entry.trajectoryPath);
   }
 
   async copyText(text: string): Promise<void> {

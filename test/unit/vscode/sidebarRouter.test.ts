@@ -129,3 +129,14 @@ test('a question about a target the host never offered is refused', async () => 
   assert.deepEqual(actions.calls, []);
   assert.equal(actions.errors.length, 2);
 });
+
+test('chat: a reference of the answer opens at its line; an unknown one is an error said to the user', async () => {
+  const { store, router, actions } = setup();
+  store.addEntry(entry('e1', 'completed', { answer: 'see notes.txt:2', references: [{ path: 'notes.txt', line: 2, text: 'gamma delta' }] }));
+  await router.receive({ type: 'chat.openReference', entryId: 'e1', index: 0 });
+  assert.deepEqual(actions.calls, ['reference:e1:notes.txt:2']);
+  await router.receive({ type: 'chat.openReference', entryId: 'e1', index: 3 });
+  assert.equal(actions.errors.length, 1);
+  await router.receive({ type: 'chat.openReference', entryId: 'e1', index: -1 });
+  assert.equal(actions.calls.length, 1, 'a malformed message opens nothing');
+});
