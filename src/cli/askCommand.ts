@@ -62,6 +62,8 @@ const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
  */
 const FIRST_REQUEST_BY_MS = 1200;
 const FIRST_REQUEST_MIN_WALK_MS = 500;
+/** The walk's time slice once the first request is going out beside it (see PlanProgress.sliceMs). */
+const WALK_SLICE_MS_WHILE_SENDING = 1;
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
 const CANCEL_GRACE_MS = 1500;
 
@@ -145,6 +147,7 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     context = { kind: 'plan', plan: settled.plan };
     target = settled.plan.target;
   } else {
+    walkProgress.sliceMs = WALK_SLICE_MS_WHILE_SENDING;
     context = {
       kind: 'pending',
       ready: walking.then((plan) => {

@@ -178,7 +178,7 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
 
 /** `dir` is the path as shown (through any link the user named); `dirReal` and `rootReal` are resolved. */
 async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: GitignoreLayers, rootReal: string): Promise<void> {
-  await walk.slicer.yieldIfDue();
+  await walk.slicer.yieldIfDue(walk.progress?.sliceMs);
   let entries: Entry[];
   try {
     entries = walk.fs.readdir(dir);

@@ -38,6 +38,12 @@ export interface PlanProgress {
   totalBytes: number;
   /** The first files found, in walk order (at most 100). */
   firstFiles: PlannedFile[];
+  /**
+   * Set by the caller once a request goes out while the walk runs on the same thread: the walk then
+   * gives the event loop a turn this often (in ms), so each step of sending is not held up behind a
+   * slice of walking (on a loaded machine a slice of 8 ms of CPU can take 100 ms).
+   */
+  sliceMs?: number;
 }
 
 /** A file to read while binding: shown as `path`, read from `abs`, `bytes` long when planned. */
