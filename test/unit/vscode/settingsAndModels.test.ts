@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from '../../../src/vscode/models/modelPresets';
 import { ApiKeyStore, describeKeySlot, secretKeyName } from '../../../src/vscode/models/secretKeys';
@@ -60,4 +62,18 @@ test('keys live under one secret per provider and endpoint, and Clear removes th
   await assert.rejects(store.set('openai', '', '  '), /empty API key/);
   assert.equal(await store.clearAll(), 2);
   assert.equal(secrets.size, 0);
+});
+
+test('the Settings UI order of every rlm.* setting is its own, so the editor shows them in a fixed order', () => {
+  const root = join(__dirname, '../../..');
+  const properties = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { order?: number }> } } }).contributes.configuration.properties;
+  const byOrder = new Map<number, string[]>();
+  for (const [name, spec] of Object.entries(properties)) {
+    assert.equal(typeof spec.order, 'number', `${name} has an order`);
+    byOrder.set(spec.order!, [...(byOrder.get(spec.order!) ?? []), name]);
+  }
+  const shared = [...byOrder.values()].filter((names) => names.length > 1);
+  assert.deepEqual(shared, [], 'no two settings share an order');
+  // The limits on what is sent read from the smallest to the largest.
+  assert.ok(properties['rlm.contextLimitMb']!.order! < properties['rlm.workspaceLimitGb']!.order!);
 });
