@@ -91,7 +91,12 @@ export class Workbench {
   /** Runs a command by its palette title, as a user would. */
   async runCommandFromPalette(title: string, timeoutMs = this.defaultTimeoutMs): Promise<void> {
     const row = await this.findPaletteEntry(title, timeoutMs);
-    await row.click();
+    // A webview taking focus as it draws (a run's panel at its end) can close the palette under the
+    // pointer: open it again once.
+    await row.click({ timeout: 5000 }).catch(async () => {
+      await this.page.keyboard.press('Escape');
+      await (await this.findPaletteEntry(title, timeoutMs)).click();
+    });
     await this.page.locator(PALETTE_INPUT).waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
   }
 
