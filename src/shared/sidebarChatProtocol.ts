@@ -9,6 +9,8 @@ export type ChatToHost =
   | { type: 'chat.newConversation' }
   | { type: 'chat.viewTrajectory'; entryId: string }
   | { type: 'chat.copyAnswer'; entryId: string }
+  /** Opens the entry's `index`-th reference at its line (the host looks it up: the view names no path). */
+  | { type: 'chat.openReference'; entryId: string; index: number }
   | { type: 'chat.configureModels' };
 
 /** One entry changed (streaming text, live line, answer): cheaper than resending the whole state. */

@@ -47,6 +47,8 @@ export interface ChatEntry {
   answer?: string;
   /** A plain sentence with the next step, for failed runs. */
   errorMessage?: string;
+  /** The answer's `path:line` citations found in the input: links that open the file at the line. */
+  references?: Array<{ path: string; line: number; endLine?: number; text: string }>;
   runId?: string;
   /** Set as soon as the trajectory file exists, so "View trajectory" works mid-run. */
   trajectoryPath?: string;

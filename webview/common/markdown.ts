@@ -113,9 +113,9 @@ function renderTokens(doc: MarkdownDocument, tokens: MdToken[], root: MarkdownEl
       case 'code_block':
         top().appendChild(codeBlock(doc, token.content, token.info));
         break;
+      // An answer is often plain text assembled in Python, one finding per line: a single line break
+      // is kept as a break, as chat views do, rather than joined into one line as strict Markdown would.
       case 'softbreak':
-        top().appendChild(doc.createTextNode('\n'));
-        break;
       case 'hardbreak':
         top().appendChild(doc.createElement('br'));
         break;

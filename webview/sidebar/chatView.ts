@@ -26,6 +26,7 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
     const answer = h('div', { class: 'answer markdown', 'data-testid': 'answer' });
     renderMarkdown(document, answer, entry.answer);
     body.append(answer);
+    if (entry.references?.length) body.append(referenceList(entry, host));
   } else if (active && entry.streamingText) {
     body.append(h('pre', { class: 'streaming', 'data-testid': 'streaming' }, entry.streamingText));
   }
@@ -35,4 +36,19 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   if (entry.runId || entry.trajectoryPath) actions.append(linkAction('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory' }));
   if (entry.answer !== undefined) actions.append(linkAction('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer' }));
   return h('article', { class: 'entry', 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' }, question, target, statusLine, body, actions);
+}
+
+/** The answer's citations as links that open the file at the line; the cited text beside each. */
+function referenceList(entry: ChatEntry, host: HostChannel): HTMLElement {
+  const list = h('ol', { class: 'references', 'data-testid': 'references', 'aria-label': 'References' });
+  entry.references!.forEach((reference, index) => {
+    const label = `${reference.path}:${reference.line}${reference.endLine !== undefined ? `-${reference.endLine}` : ''}`;
+    const link = h('a', { href: '#', class: 'reference-link', title: `Open ${label}` }, label);
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      host.post({ type: 'chat.openReference', entryId: entry.id, index });
+    });
+    list.append(h('li', {}, link, h('span', { class: 'reference-text' }, reference.text.length > 120 ? `${reference.text.slice(0, 119)}…` : reference.text)));
+  });
+  return list;
 }

@@ -17,9 +17,11 @@ export function renderHistoryList(history: HistoryState, host: HostChannel, now:
       e.preventDefault();
       open();
     });
+    // Right-click: Continue this run… / Fork from this turn… (package.json webview/context), given the file.
+    const menuContext = JSON.stringify({ webviewSection: 'historyItem', trajectoryPath: item.path, preventDefaultContextMenuItems: true });
     const row = h(
       'div',
-      { class: 'history-item', role: 'listitem', 'data-testid': 'history-item' },
+      { class: 'history-item', role: 'listitem', 'data-testid': 'history-item', 'data-vscode-context': menuContext },
       title,
       h('div', { class: 'history-meta' }, `${relativeTime(item.startedAt, now)} · ${statusText(item.status)}${item.targetLabel ? ` · ${item.targetLabel}` : ''}`),
       item.answerPreview ? h('div', { class: 'history-preview' }, item.answerPreview) : null,
@@ -27,6 +29,8 @@ export function renderHistoryList(history: HistoryState, host: HostChannel, now:
         'div',
         { class: 'entry-actions' },
         linkAction('Open', open, { icon: 'go-to-file' }),
+        linkAction('Continue…', () => host.post({ type: 'history.continue', path: item.path, fork: false }), { icon: 'comment-discussion', testId: 'history-continue' }),
+        linkAction('Fork…', () => host.post({ type: 'history.continue', path: item.path, fork: true }), { icon: 'repo-forked', testId: 'history-fork' }),
         linkAction('Delete', () => host.post({ type: 'history.delete', path: item.path }), { icon: 'trash', testId: 'history-delete' }),
       ),
     );

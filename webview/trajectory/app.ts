@@ -11,6 +11,7 @@ import { SearchPanel } from './searchPanel';
 import { TurnList, type ListMode } from './turnList';
 import { renderTurn } from './turnView';
 import type { RenderContext } from './renderContext';
+import { UserCellInput } from './userCellInput';
 
 interface SavedState {
   scrollTop: number;
@@ -35,6 +36,7 @@ export class TrajectoryApp {
   private mode: ListMode = 'cells';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly saved: SavedState | undefined;
+  private readonly userCell: UserCellInput;
 
   constructor(
     private readonly root: HTMLElement,
@@ -54,7 +56,8 @@ export class TrajectoryApp {
     this.outline = new OutlinePanel((index) => this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true })));
     this.searchSlot = el('div', { className: 'search' });
     this.scroller.append(this.headerSlot, this.list.element);
-    this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.notices);
+    this.userCell = new UserCellInput(bridge);
+    this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.userCell.element, this.notices);
     if (this.saved?.outlineHidden) this.root.classList.add('outline-hidden');
     if (this.saved?.mode) this.setMode(this.saved.mode);
     this.scroller.addEventListener('scroll', () => this.saveSoon(), { passive: true });
@@ -72,6 +75,7 @@ export class TrajectoryApp {
       if (m.runId === this.header?.runId) this.list.setStreaming(m.turnIndex, m.text);
     });
     bridge.on('notice', (m) => this.notify(m.level, m.message));
+    bridge.on('userCell', (m) => this.userCell.setState(m.state));
   }
 
   private ensureSearch(): SearchPanel {

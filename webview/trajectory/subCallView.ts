@@ -39,6 +39,7 @@ function callSummary(call: SubCallView): HTMLElement {
     el('span', { className: 'chip', text: `depth ${call.depth}` }),
     call.fallback ? el('span', { className: 'badge warn', text: `fallback: ${call.fallback}` }) : null,
     call.replayed ? el('span', { className: 'badge', text: 'replayed', title: 'Answered from the recorded run: not sent, not billed' }) : null,
+    call.author === 'user' ? el('span', { className: 'badge user', text: 'yours', title: 'Made by your own cell: billed to you' }) : null,
     el('span', { className: 'call-preview', text: call.prompt.text.slice(0, 120).replace(/\s+/g, ' ') }),
     el('span', { className: 'call-metrics', text: [usage, formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
     call.child

@@ -36,6 +36,14 @@ function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
 export function turnHeader(turn: TurnView): HTMLElement {
   const modelUsage =
     turn.inputTokens !== undefined ? `root ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${formatCost(turn.costUsd, false, turn.includedInPlan === true)} · ${formatDuration(turn.latencyMs)}` : '';
+  if (turn.author === 'user') {
+    return el('header', { className: 'turn-head' }, [
+      el('h2', { className: 'user-label' }, [icon('account'), ' You']),
+      el('span', { className: 'turn-metrics', text: 'your own cell, run in the run\'s REPL' }),
+      turn.totals.errors ? el('span', { className: 'badge error', text: `${turn.totals.errors} error${turn.totals.errors === 1 ? '' : 's'}` }) : null,
+      turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${turn.totals.subCalls} sub-call${turn.totals.subCalls === 1 ? '' : 's'} (yours) · ${formatUsage(turn.totals)}` }) : null,
+    ]);
+  }
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
     turn.forcedFinal ? el('span', { className: 'badge warn', text: 'forced final answer' }) : null,
@@ -46,7 +54,8 @@ export function turnHeader(turn: TurnView): HTMLElement {
 }
 
 export function renderTurn(ctx: RenderContext, turn: TurnView): HTMLElement {
-  const article = el('article', { className: 'turn', attrs: { 'aria-label': `Turn ${turn.turn}` } });
+  const user = turn.author === 'user';
+  const article = el('article', { className: user ? 'turn user-turn' : 'turn', attrs: { 'aria-label': user ? 'Your cell' : `Turn ${turn.turn}` } });
   article.dataset.runId = turn.runId;
   article.dataset.index = String(turn.index);
   article.appendChild(turnHeader(turn));
@@ -55,7 +64,7 @@ export function renderTurn(ctx: RenderContext, turn: TurnView): HTMLElement {
   if (turn.streaming !== undefined) article.appendChild(el('pre', { className: 'streaming', text: turn.streaming, attrs: { 'aria-live': 'polite' } }));
   for (const notice of turn.notices) article.appendChild(el('div', { className: 'note warn' }, [icon('info'), ` ${notice.kind}: ${notice.message}`]));
   for (const cell of turn.cells) article.appendChild(cellView(ctx, cell, turn.runId, turn.turn));
-  if (!reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) {
+  if (!user && !reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) {
     article.appendChild(el('div', { className: 'muted small', text: 'No model output was recorded for this turn.' }));
   }
   return article;

@@ -1,7 +1,7 @@
 // One run of the RLM loop, root or child: bind `context`, then turn after turn call the root model,
 // run the first code block, and feed back only the code and a truncated observation, until the REPL
 // reports a final answer or a limit, an error or the signal ends the run.
-import type { ContextMetadata, ContextSource, TargetDescription } from '../context/contextTypes';
+import type { ContextMetadata, ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
 import type { BridgeHandler, CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
 import type { EventOf, LimitKind, Reference, UnresolvedCitation } from '../trajectory/events';
@@ -27,13 +27,17 @@ import type { UsageMeter } from './usageMeter';
 import { ZERO_USAGE } from './usageMeter';
 import { Replayer } from './replayer';
 import type { ReplayInput } from './replayer';
+import type { UserCellNote } from './userCell';
 
 export interface RunInput {
   runId: string;
   question: string;
-  context: ContextSource;
+  /** Pending only for a root run (RunOptions.context); resolved before `context` is bound. */
+  context: ContextSource | PendingContext;
   target?: TargetDescription;
   priorTurns?: Array<{ question: string; answer: string }>;
+  /** The user's own cells in this session since the last answer, shown to the root with the question. */
+  userCells?: UserCellNote[];
   depth: number;
   meter: UsageMeter;
   signal: AbortSignal;
@@ -75,6 +79,9 @@ class RunDriver {
   private replayer?: Replayer;
   /** The root's reading of the input, for the coverage strip (child runs read pieces, not the input). */
   private readonly coverage?: CoverageTracker;
+  /** What is bound, and what the user pointed at: the input's, or a pending context's once its walk ended. */
+  private context?: ContextSource;
+  private target?: TargetDescription;
   /** The first live turn: after the replayed ones. */
   private firstTurn = 1;
   /** Replayed turns not counted against maxIterations (a continued run has its own turns). */
@@ -94,22 +101,29 @@ class RunDriver {
     try {
       // The first request needs only the question and what is known of `context` without binding it,
       // so it goes out now, while a REPL is taken and `context` is read and bound (docs: speed).
-      const preview = previewMetadata(this.input.context);
-      this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns);
+      const given = this.input.context;
+      const pending = given.kind === 'pending' ? given : undefined;
+      const preview = given.kind === 'pending' ? await this.previewPending(given) : this.resolved({ context: given, target: this.input.target });
+      this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns, this.input.userCells);
       // A replay decides the first request (what the cells left), so nothing goes out early then.
       if (this.input.replay) this.replayer = new Replayer(this.tree, this.input.runId, () => this.cellId, this.input.replay);
       else this.early = startRootCall(this.tree, this.input, this.history);
       let opened: { metadata: ContextMetadata; protections: SandboxProtections };
       try {
+        // A folder still being walked: its binding waits for the walk (the request above did not).
+        if (pending && !this.context) this.resolved(await raceAbort(pending.ready, this.input.signal, () => undefined));
         opened = await this.open(preview);
       } catch (error) {
+        // A walk that failed after the first request left: the run is recorded as started, then failed.
+        this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
         await this.settleEarly();
         throw error;
       }
       this.emitStarted(opened.metadata, opened.protections, preview);
       this.boundNote = prompts.boundNote(preview, opened.metadata);
       if (this.replayer) await this.replay(this.replayer, opened.metadata);
-      const ended = await this.turns();
+      // Replayed only to give the user the session: no question goes to the root.
+      const ended = this.input.replay?.from.mode === 'session' ? {} : await this.turns();
       answer = ended.answer;
       if (!ended.limit) outcome = { status: 'completed' };
       else {
@@ -130,9 +144,9 @@ class RunDriver {
     // Printed output is never an answer: it is kept, labelled, as the run's partial findings.
     const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
     let cited: { references: Reference[]; unresolvedReferences: UnresolvedCitation[] } | Record<string, never> = {};
-    if (answer) {
+    if (answer && this.context) {
       this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
-      const lookup = lookupForSource(this.input.context);
+      const lookup = lookupForSource(this.context);
       const resolved = await this.resolveReferences(answer.text, lookup);
       if (resolved) {
         this.tree.events.emit({ type: 'references', runId, references: resolved.references, unresolved: resolved.unresolved });
@@ -146,9 +160,38 @@ class RunDriver {
     return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, ...cited, totals };
   }
 
+  /**
+   * The first request's view of a folder still being walked: the whole plan if the walk ends before
+   * `previewDue`, else what it found so far (or, if it found nothing yet, the plan when it ends).
+   */
+  private async previewPending(pending: PendingContext): Promise<ContextMetadata> {
+    const { signal } = this.input;
+    // Awaited below or, if the run is cancelled first, never: its failure must not go unhandled.
+    pending.ready.catch(() => undefined);
+    const first = await raceAbort(Promise.race([pending.ready, pending.previewDue.then(() => undefined)]), signal, () => undefined);
+    if (first) return this.resolved(first);
+    const soFar = pending.soFar();
+    if (soFar) return soFar;
+    return this.resolved(await raceAbort(pending.ready, signal, () => undefined));
+  }
+
+  /** Keeps what is bound (and its target), and returns the metadata the root may be shown before binding. */
+  private resolved(ready: { context: ContextSource; target?: TargetDescription | undefined }): ContextMetadata {
+    this.context = ready.context;
+    this.target = ready.target;
+    return previewMetadata(ready.context);
+  }
+
   /** The answer's citations against the bound `context`; a failure to read is said, not thrown. */
   private async emitCoverage(lookup: CitationLookup, references: Reference[]): Promise<void> {
     if (!this.coverage) return;
+    const plan = this.context?.kind === 'plan' ? this.context.plan : undefined;
+    if (plan?.lazy) {
+      // Scanning a folder over the eager limit would read gigabytes after the answer was found, and
+      // hold up the answer that long; each cell.finished record's contextReads says which files were read.
+      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'coverage-unavailable', detail: `the input is bound lazily (${plan.files.length} files, ${plan.totalBytes} bytes): coverage is computed only for inputs bound whole` });
+      return;
+    }
     try {
       const coverage = await this.coverage.compute(lookup.paths.map((path) => ({ path, read: () => lookup.readOnce(path) })), references);
       this.tree.events.emit({ type: 'coverage', runId: this.input.runId, coverage });
@@ -225,7 +268,7 @@ class RunDriver {
       this.cleanups.push(
         session.onOutput((event) => tree.events.emit({ type: 'cell.output', runId: input.runId, cellId: this.cellId, stream: event.stream, text: event.text })),
       );
-      const metadata = await raceAbort(session.bindContext(input.context), input.signal, () => undefined);
+      const metadata = await raceAbort(session.bindContext(this.context!), input.signal, () => undefined);
       return { metadata, protections: session.protections };
     } catch (error) {
       this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
@@ -238,7 +281,8 @@ class RunDriver {
     this.started = true;
     const { input, tree } = this;
     // Files left out while reading are part of what the target skipped.
-    const target = input.target && context.leftOut?.length ? { ...input.target, fileCount: context.fileCount, totalBytes: context.totalBytes, skipped: [...input.target.skipped, ...context.leftOut] } : input.target;
+    const given = this.target ?? input.target;
+    const target = given && context.leftOut?.length ? { ...given, fileCount: context.fileCount, totalBytes: context.totalBytes, skipped: [...given.skipped, ...context.leftOut] } : given;
     tree.events.emit({
       type: 'run.started',
       runId: input.runId,
@@ -265,13 +309,20 @@ class RunDriver {
     const { plan, from } = replayer.input;
     replayer.checkContext(plan.turns[0]?.turn ?? 1, bound);
     const history: ChatMessage[] = [];
+    // The user's own cells of the record: replayed as theirs, and shown to the root as theirs.
+    const userCells: UserCellNote[] = [];
     try {
       for (const recorded of plan.turns) {
+        const author = recorded.author;
         tree.events.emit({ type: 'turn.started', runId: input.runId, turn: recorded.turn });
-        tree.events.emit({ type: 'model.output', runId: input.runId, turn: recorded.turn, text: recorded.modelText ?? '', usage: ZERO_USAGE, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true });
+        if (!author) tree.events.emit({ type: 'model.output', runId: input.runId, turn: recorded.turn, text: recorded.modelText ?? '', usage: ZERO_USAGE, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true });
         for (const cell of recorded.cells) {
-          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code));
-          history.push({ role: 'assistant', content: '```repl\n' + cell.code + '\n```' }, { role: 'user', content: buildObservation(result, tree.limits.observationMaxChars) });
+          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code, author), author);
+          const observation = buildObservation(result, tree.limits.observationMaxChars);
+          if (author) {
+            userCells.push({ code: cell.code, observation });
+            history.push({ role: 'user', content: prompts.userCellsNote([{ code: cell.code, observation }]) });
+          } else history.push({ role: 'assistant', content: '```repl\n' + cell.code + '\n```' }, { role: 'user', content: buildObservation(result, tree.limits.observationMaxChars) });
         }
       }
     } finally {
@@ -281,13 +332,14 @@ class RunDriver {
     }
     const last = plan.turns.at(-1)?.turn ?? 0;
     this.firstTurn = last + 1;
+    if (from.mode === 'session') return;
     if (from.mode === 'fork') {
       this.history.push(...history);
       return;
     }
     this.turnOffset = last;
     const prior = [...(input.priorTurns ?? []), ...(plan.answer !== undefined ? [{ question: plan.question, answer: plan.answer }] : [])];
-    this.history = prompts.initialMessages(this.promptFacts(), input.question, bound, prior);
+    this.history = prompts.initialMessages(this.promptFacts(), input.question, bound, prior, [...userCells, ...(input.userCells ?? [])]);
     const first = this.history.at(-1);
     if (first) first.content += `\n\n${prompts.replayNote(plan.turns.reduce((n, t) => n + t.cells.length, 0), [...replayer.variables])}`;
   }
@@ -453,11 +505,11 @@ class RunDriver {
     return callRootModel(this.tree, this.input, this.history, turn, forcedFinal);
   }
 
-  private async runCell(turn: number, code: string): Promise<CellResult> {
+  private async runCell(turn: number, code: string, author?: 'user'): Promise<CellResult> {
     const session = this.session;
     if (!session) throw new LoopError('no REPL session is open');
     this.cellId = this.tree.newId('cell');
-    const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code);
+    const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code, author);
     this.coverage?.noteCellOutput(cell.stdout);
     if (cell.stdout.trim()) this.partial = prompts.clip(cell.stdout.trim(), PARTIAL_MAX_CHARS);
     if (cell.answerDraft?.trim()) this.draft = cell.answerDraft;

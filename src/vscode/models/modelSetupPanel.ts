@@ -12,7 +12,7 @@ import type { ModelSetting } from '../settings/rlmSettings';
 import { newNonce, webviewPage } from '../webviewSecurity';
 import { RequestGate } from './requestGate';
 import { listVscodeModels } from './vscodeModelListing';
-import { draftFromSettings, priceLabel, resolveRole, settingsFor, setupEndpoints } from './setupDraft';
+import { draftFromSettings, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints } from './setupDraft';
 import type { ResolvedRole } from './setupDraft';
 
 const TEST_TIMEOUT_MS = 30_000;
@@ -97,7 +97,7 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
     for (const [key, value] of settingsFor(root.setting, resolved.sub?.setting, draft.maxCostUsd)) await updateSetting(key, value);
     const sub: ModelSetting | undefined = resolved.sub?.setting;
     const summary = sub ? `${root.setting.model} writes the code, ${sub.model} answers sub-calls` : `${root.setting.model} writes the code and answers sub-calls`;
-    services.log.info(`Model setup saved: ${summary}`);
+    for (const line of savedSetupLogLines(root.setting, sub, draft.maxCostUsd)) services.log.info(line);
     post({ type: 'saved', message: `Saved: ${summary}.` });
     return true;
   };

@@ -92,9 +92,13 @@ export function resolveRole(draft: RoleDraft, endpoints: readonly SetupEndpointO
   return { setting: { provider: option.provider as ProviderKind, baseUrl, model }, option };
 }
 
+function sameModel(a: ModelSetting, b: ModelSetting): boolean {
+  return a.provider === b.provider && normalizeBaseUrl(a.baseUrl) === normalizeBaseUrl(b.baseUrl) && a.model === b.model;
+}
+
 /** The rlm.* settings a draft writes (sub fields empty when sub-calls use the root model). */
 export function settingsFor(root: ModelSetting, sub: ModelSetting | undefined, maxCostUsd: number): Array<[string, string | number]> {
-  const sameAsRoot = !sub || (sub.provider === root.provider && normalizeBaseUrl(sub.baseUrl) === normalizeBaseUrl(root.baseUrl) && sub.model === root.model);
+  const sameAsRoot = !sub || sameModel(sub, root);
   return [
     ['root.provider', root.provider],
     ['root.baseUrl', root.baseUrl],
@@ -103,6 +107,22 @@ export function settingsFor(root: ModelSetting, sub: ModelSetting | undefined, m
     ['sub.baseUrl', sameAsRoot ? '' : sub.baseUrl],
     ['sub.model', sameAsRoot ? '' : sub.model],
     ['maxCostUsd', Number.isFinite(maxCostUsd) && maxCostUsd > 0 ? maxCostUsd : 0],
+  ];
+}
+
+function where(setting: ModelSetting): string {
+  return `${setting.provider} ${setting.model} at ${setting.baseUrl || 'the official endpoint'}`;
+}
+
+/**
+ * The log lines of a saved setup: which protocol, model and server each role uses, so the log
+ * answers "which server did it talk to?" without opening the settings.
+ */
+export function savedSetupLogLines(root: ModelSetting, sub: ModelSetting | undefined, maxCostUsd: number): string[] {
+  return [
+    `Root model set to ${where(root)}`,
+    !sub || sameModel(sub, root) ? 'Sub-calls use the root model' : `Sub model set to ${where(sub)}`,
+    Number.isFinite(maxCostUsd) && maxCostUsd > 0 ? `Cost limit set to ${usd(maxCostUsd)} per run` : 'No cost limit set',
   ];
 }
 

@@ -3,7 +3,7 @@
 // Implements the trajectory view's LiveRun. No `vscode` import.
 import type { RlmRun, RunResult } from '../../core/loop/loopTypes';
 import type { EventRecord } from '../../core/trajectory/events';
-import type { LiveRun } from '../trajectory/liveRunTypes';
+import type { LiveRun, UserCellHost } from '../trajectory/liveRunTypes';
 import { initialProgress, reduceProgress } from './runProgress';
 import type { RunProgress } from './runProgress';
 
@@ -21,6 +21,8 @@ interface ActiveRunOptions {
   /** The question, for "a run is already going" messages. */
   question: string;
   now: () => number;
+  /** The file stays open after the run, for the user's own cells (closeRecord() closes it). */
+  holdRecord?: boolean;
 }
 
 export class ActiveRun implements LiveRun {
@@ -33,6 +35,10 @@ export class ActiveRun implements LiveRun {
   private readonly listeners = new Set<(record: EventRecord) => void>();
   private currentProgress: RunProgress = initialProgress();
   private thrown: unknown;
+  private lastSeq = 0;
+  private recordClosed = false;
+  /** Runs the user's own cells in this run's REPL after it (set by the launcher). */
+  userCells?: UserCellHost;
 
   constructor(private readonly options: ActiveRunOptions) {
     this.runId = options.run.runId;
@@ -71,10 +77,29 @@ export class ActiveRun implements LiveRun {
     this.options.controller.abort(new Error('Stopped by the user'));
   }
 
+  /** The seq of the last record of the run's stream: records appended later follow it. */
+  get lastRecordSeq(): number {
+    return this.lastSeq;
+  }
+
+  /** Adds a record after the run (a user's cell): to the file, the views and the progress. */
+  append(record: EventRecord): void {
+    if (record.seq <= this.lastSeq) throw new Error(`record ${record.type} has seq ${record.seq}, not after ${this.lastSeq}`);
+    this.deliver(record);
+  }
+
+  /** Closes the file kept open by holdRecord; later records reach the views only. */
+  async closeRecord(): Promise<void> {
+    if (this.recordClosed) return;
+    this.recordClosed = true;
+    await this.options.sink?.close().catch(() => undefined);
+  }
+
   private deliver(record: EventRecord): void {
+    this.lastSeq = Math.max(this.lastSeq, record.seq);
     // Streamed deltas are not kept: model.output and cell.finished carry the whole text.
     if (record.type !== 'model.delta' && record.type !== 'cell.output') this.recorded.push(record);
-    this.options.sink?.write(record);
+    if (!this.recordClosed) this.options.sink?.write(record);
     this.currentProgress = reduceProgress(this.currentProgress, record);
     for (const listener of [...this.listeners]) {
       try {
@@ -97,7 +122,8 @@ export class ActiveRun implements LiveRun {
       failure = error;
       this.thrown = error;
     } finally {
-      await this.options.sink?.close().catch(() => undefined);
+      // A run whose REPL is kept for the user's cells keeps its file open until that ends too.
+      if (!this.options.holdRecord || failure !== undefined) await this.closeRecord();
     }
     if (finished) {
       const { runId, status, answer, forced, error, totals } = finished;

@@ -2,9 +2,10 @@
 // the run is gone, so a revived panel reopens the run's trajectory file (saved in the webview state).
 import * as vscode from 'vscode';
 import { LiveFeed } from './liveFeed';
-import type { LiveRun } from './liveRunTypes';
+import type { LiveRun, UserCellHost } from './liveRunTypes';
+import type { UserCellActions } from './trajectorySession';
 import { FileLoad } from './fileLoad';
-import { setUpTrajectoryWebview, webviewOptions, type ViewLog } from './webviewSetup';
+import { replayAndRun, setUpTrajectoryWebview, webviewOptions, type ViewLog } from './webviewSetup';
 
 export const LIVE_VIEW_TYPE = 'rlm.trajectoryLive';
 
@@ -15,6 +16,19 @@ interface RevivedState {
 function titleFor(question: string): string {
   const short = question.replace(/\s+/g, ' ').trim();
   return `RLM: ${short.length > 40 ? `${short.slice(0, 39)}…` : short || 'run'}`;
+}
+
+/** A live run's cell input: its REPL while it is kept, else a replay of its file into a new one. */
+function liveUserCell(host: UserCellHost, record: vscode.Uri | undefined): UserCellActions {
+  return {
+    state: () => host.state(),
+    run: async (code) => {
+      const state = host.state();
+      if (state.status === 'gone' && state.replayable && record) await replayAndRun(record, code);
+      else await host.run(code);
+    },
+    stop: () => host.stop(),
+  };
 }
 
 export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, vscode.Disposable {
@@ -47,6 +61,10 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     });
     feed.start();
     panel.title = titleFor(feed.root().question);
+    const record = run.trajectoryPath ? vscode.Uri.file(run.trajectoryPath) : undefined;
+    const host = run.userCells;
+    // The run's REPL stays open for the user's cells while this view is.
+    const letGo = host?.retain();
     const setup = setUpTrajectoryWebview({
       extensionUri: this.extensionUri,
       panel,
@@ -54,11 +72,15 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       info: () => ({ source: run.trajectoryPath ?? 'live', format: 'live', problems: { count: 0, first: [] } }),
       isLive: () => feed.isLive(),
       stop: () => run.stop(),
-      exportBase: run.trajectoryPath ? vscode.Uri.file(run.trajectoryPath) : undefined,
+      exportBase: record,
+      ...(host ? { userCell: liveUserCell(host, record) } : {}),
       log: this.log,
     });
     sink.session = setup.session;
+    const unwatch = host?.onChange(() => setup.session.pushUserCellState());
     panel.onDidDispose(() => {
+      unwatch?.();
+      letGo?.();
       feed.dispose();
       setup.disposable.dispose();
       this.panels.delete(run.runId);

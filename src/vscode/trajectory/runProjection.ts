@@ -45,7 +45,8 @@ function firstLine(code: string): string {
 
 export function turnSummary(turn: TurnNode, index: number, runFinished: boolean): TurnSummary {
   const first = turn.cells[0];
-  const running = !runFinished && (turn.cells.length === 0 ? turn.modelText === undefined : turn.cells.some((c) => c.finishedAt === undefined));
+  // A user's cell runs after the run has finished.
+  const running = turn.author === 'user' ? turn.cells.some((c) => c.finishedAt === undefined) : !runFinished && (turn.cells.length === 0 ? turn.modelText === undefined : turn.cells.some((c) => c.finishedAt === undefined));
   const finishedAt = turn.cells.reduce<number | undefined>((max, c) => (c.finishedAt !== undefined && (max === undefined || c.finishedAt > max) ? c.finishedAt : max), undefined);
   return {
     index,
@@ -60,6 +61,7 @@ export function turnSummary(turn: TurnNode, index: number, runFinished: boolean)
     costUsd: turn.totals.costUsd,
     ...(turn.totals.includedInPlan ? { includedInPlan: true } : {}),
     firstLine: first ? firstLine(first.code) : '',
+    ...(turn.author === 'user' ? { author: 'user' as const } : {}),
   };
 }
 
@@ -113,6 +115,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     latencyMs: call.latencyMs,
     fallback: call.fallback,
     ...(call.replayed ? { replayed: true } : {}),
+    ...(call.author === 'user' ? { author: 'user' as const } : {}),
     startedAt: call.startedAt,
     finishedAt: call.finishedAt,
     totals: totalsView(call.totals),
@@ -176,6 +179,7 @@ export function cellView(cell: CellNode, observationMaxChars: number | undefined
   const shown = cell.subCalls.length > maxSubCalls ? cell.subCalls.slice(0, maxSubCalls) : cell.subCalls;
   return {
     cellId: cell.cellId,
+    ...(cell.author === 'user' ? { author: 'user' as const } : {}),
     code: preview(cell.code, 20_000),
     startedAt: cell.startedAt,
     finishedAt: cell.finishedAt,
@@ -226,5 +230,6 @@ export function turnView(run: RunNode, index: number): TurnView | undefined {
     cells: turn.cells.map((c) => cellView(c, run.config?.observationMaxChars)),
     totals: totalsView(turn.totals),
     streaming: streaming ? turn.modelText : undefined,
+    ...(turn.author === 'user' ? { author: 'user' as const } : {}),
   };
 }

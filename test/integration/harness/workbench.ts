@@ -91,7 +91,12 @@ export class Workbench {
   /** Runs a command by its palette title, as a user would. */
   async runCommandFromPalette(title: string, timeoutMs = this.defaultTimeoutMs): Promise<void> {
     const row = await this.findPaletteEntry(title, timeoutMs);
-    await row.click();
+    // A webview taking focus as it draws (a run's panel at its end) can close the palette under the
+    // pointer: open it again once.
+    await row.click({ timeout: 5000 }).catch(async () => {
+      await this.page.keyboard.press('Escape');
+      await (await this.findPaletteEntry(title, timeoutMs)).click();
+    });
     await this.page.locator(PALETTE_INPUT).waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
   }
 
@@ -115,8 +120,12 @@ export class Workbench {
     await input.waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
     await input.fill(relativePath);
     const name = relativePath.split('/').pop() ?? relativePath;
-    await this.page.locator(PALETTE_ROWS).filter({ hasText: name }).first().waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
-    await this.page.keyboard.press('Enter');
+    // The row named exactly so: Quick Open's fuzzy match also lists recently opened files whose
+    // long paths merely contain the letters in order, and puts them first.
+    const exactName = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const row = this.page.locator(PALETTE_ROWS).filter({ has: this.page.locator('.label-name', { hasText: exactName }) }).first();
+    await row.waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
+    await row.click();
     await this.page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor({ state: 'visible', timeout: this.defaultTimeoutMs });
   }
 

@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from '../../../src/vscode/models/modelPresets';
 import { ApiKeyStore, describeKeySlot, secretKeyName } from '../../../src/vscode/models/secretKeys';
@@ -71,4 +73,18 @@ test('the "vscode" provider is accepted for root and sub, drops a left-over base
   assert.equal(read({ vscodeModelConcurrency: 2 }).vscodeModelConcurrency, 2);
   assert.throws(() => read({ vscodeModelConcurrency: 0 }), (e: unknown) => e instanceof SettingsError && e.setting === 'vscodeModelConcurrency');
   assert.throws(() => read({ 'root.provider': 'copilot' }), /"openai", "anthropic", "vscode" or empty/);
+});
+
+test('the Settings UI order of every rlm.* setting is its own, so the editor shows them in a fixed order', () => {
+  const root = join(__dirname, '../../..');
+  const properties = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { order?: number }> } } }).contributes.configuration.properties;
+  const byOrder = new Map<number, string[]>();
+  for (const [name, spec] of Object.entries(properties)) {
+    assert.equal(typeof spec.order, 'number', `${name} has an order`);
+    byOrder.set(spec.order!, [...(byOrder.get(spec.order!) ?? []), name]);
+  }
+  const shared = [...byOrder.values()].filter((names) => names.length > 1);
+  assert.deepEqual(shared, [], 'no two settings share an order');
+  // The limits on what is sent read from the smallest to the largest.
+  assert.ok(properties['rlm.contextLimitMb']!.order! < properties['rlm.workspaceLimitGb']!.order!);
 });

@@ -3,7 +3,7 @@
 // and how prices read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { draftFromSettings, priceLabel, resolveRole, settingsFor, setupEndpoints, SUGGESTED_MAX_COST_USD } from '../../../src/vscode/models/setupDraft';
+import { draftFromSettings, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints, SUGGESTED_MAX_COST_USD } from '../../../src/vscode/models/setupDraft';
 
 const endpoints = setupEndpoints();
 
@@ -42,6 +42,15 @@ test('a sub model equal to the root is written as empty sub settings; a differen
   assert.deepEqual([same['sub.provider'], same['sub.baseUrl'], same['sub.model'], same.maxCostUsd], ['', '', '', 0]);
   const other = Object.fromEntries(settingsFor(root, { provider: 'anthropic', baseUrl: '', model: 'small' }, 1.5));
   assert.deepEqual([other['sub.provider'], other['sub.model'], other.maxCostUsd], ['anthropic', 'small', 1.5]);
+});
+
+test('a saved setup is logged with each model\'s protocol, name and server, and the cost limit', () => {
+  const root = { provider: 'openai' as const, baseUrl: 'http://127.0.0.1:8080/v1', model: 'big' };
+  assert.deepEqual(savedSetupLogLines(root, undefined, 1), ['Root model set to openai big at http://127.0.0.1:8080/v1', 'Sub-calls use the root model', 'Cost limit set to $1 per run']);
+  // A sub model equal to the root (up to a trailing slash) is written as "use the root", and logged so.
+  assert.equal(savedSetupLogLines(root, { ...root, baseUrl: 'http://127.0.0.1:8080/v1/' }, 0)[1], 'Sub-calls use the root model');
+  assert.deepEqual(savedSetupLogLines(root, { provider: 'anthropic', baseUrl: '', model: 'small' }, 0).slice(1), ['Sub model set to anthropic small at the official endpoint', 'No cost limit set']);
+  assert.equal(savedSetupLogLines(root, undefined, 2.5)[2], 'Cost limit set to $2.5 per run');
 });
 
 test('prices read as local, unknown, or dollars per million tokens', () => {

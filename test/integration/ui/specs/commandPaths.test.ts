@@ -1,10 +1,12 @@
 // The commands a person runs from the palette, each walked to what it changes, in one workbench:
-// Configure models (a custom endpoint, typed in) writes the settings and tests the connection; Set API
-// key stores a key the next request carries; Clear API keys (confirmed in the modal) removes it; Show
-// log shows what happened; "Selection only" asks about the selected lines, and the end notification's
-// Copy answer and Open trajectory do what they say; the status bar item and the chat view's Stop button
-// stop a running question; Export trajectory and Open trajectory work through the file dialogs; a run
-// deleted from the history leaves the disk.
+// Configure models (the setup screen, a custom endpoint typed in) writes the settings and tests the
+// connection; Set API key stores a key the next request carries; Clear API keys (confirmed in the
+// modal) removes it; Show log shows what happened; "Selection only" asks about the selected lines, and
+// the end notification's Copy answer and Open trajectory do what they say; the status bar item and the
+// chat view's Stop button stop a running question; Export trajectory and Open trajectory work through
+// the file dialogs; a run deleted from the history leaves the disk. A step that needs what an earlier
+// one made (a configured model, a stored key, a recorded run) makes it itself when that step failed, so
+// one failure is reported once instead of cascading.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +32,8 @@ function respond(request: FakeModelRequest): FakeResponse {
   const code = /CODE: (.*)/.exec(text)?.[1] ?? 'result = "no code in the question"';
   return `\`\`\`repl\n${code}\nprint(result)\n\`\`\``;
 }
+
+const COUNT_QUESTION = 'Count them. CODE: result = f"{len(context.splitlines())} lines in all"';
 
 async function pickRow(workbench: Workbench, text: string | RegExp): Promise<void> {
   const row = workbench.page.locator(ROWS).filter({ hasText: text }).first();
@@ -59,9 +63,14 @@ async function dismissToasts(workbench: Workbench): Promise<void> {
   await workbench.runCommandFromPalette('Notifications: Clear All Notifications');
 }
 
+async function closeAllEditors(workbench: Workbench): Promise<void> {
+  await workbench.runCommandFromPalette('View: Close All Editors');
+  await workbench.page.waitForFunction(() => document.querySelectorAll('.part.editor .tabs-container .tab').length === 0, undefined, { timeout: 10_000 });
+}
+
 /** Asks about lines.txt, freshly opened (so with no selection, the whole file). */
 async function askAboutLinesFile(workbench: Workbench, question: string): Promise<void> {
-  await workbench.runCommandFromPalette('View: Close All Editors');
+  await closeAllEditors(workbench);
   await workbench.page.waitForTimeout(500);
   // Quick Open can lose its keystrokes while a closing webview still holds focus: try once more.
   await workbench.openFile('lines.txt').catch(async () => {
@@ -70,6 +79,27 @@ async function askAboutLinesFile(workbench: Workbench, question: string): Promis
   });
   await workbench.runCommandFromPalette('RLM: Ask RLM about this file');
   await answerInput(workbench, /^Ask RLM about lines\.txt/, question);
+}
+
+/**
+ * The web workbench's file dialog is a quick input holding a path. It opens where the command asks
+ * (the runs folder) once it has listed it, and would overwrite a path typed earlier: wait, then type
+ * the file's path.
+ */
+async function pickInOpenDialog(workbench: Workbench, dir: string, file: string): Promise<void> {
+  const folder = `${dir}/`;
+  await workbench.page.waitForFunction((expected) => (document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value === expected, folder, { timeout: 30_000 });
+  await workbench.page.locator(ROWS).filter({ hasText: file }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  const input = workbench.page.locator(INPUT);
+  await input.fill(join(dir, file));
+  assert.equal(await input.inputValue(), join(dir, file));
+}
+
+async function setKeyFromPalette(workbench: Workbench, slot: string, key: string): Promise<void> {
+  await workbench.runCommandFromPalette('RLM: Set API key...');
+  await pickRow(workbench, slot);
+  await answerInput(workbench, /API key for openai at/, key);
+  await workbench.waitForNotification(/is stored in secret storage/);
 }
 
 function authorizationOfLastRequest(requests: ReadonlyArray<{ headers: Record<string, string | string[] | undefined> }>): string | undefined {
@@ -82,39 +112,111 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
   t.after(() => server.close());
   const { workbench, page, codeServer } = await openWorkbench(t, { userSettings: { 'rlm.confirmBeforeSending': false } });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
-  const userSettings = (): Record<string, unknown> => JSON.parse(readFileSync(join(codeServer.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+  const settingsFile = join(codeServer.userDataDir, 'User', 'settings.json');
+  const userSettings = (): Record<string, unknown> => JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(codeServer.workspace, 'lines.txt'), 'alpha\nbeta\ngamma\ndelta\n');
 
-  await t.test('Configure models: a custom endpoint typed in is written to the settings and its connection tested', async () => {
+  /** "Configure models...": the setup screen, the fake server typed in as a custom endpoint, saved and tested. */
+  const configureThroughSetupScreen = async (screenshot: boolean): Promise<void> => {
     await workbench.runCommandFromPalette('RLM: Configure models...');
-    await pickRow(workbench, 'Custom…');
-    await pickRow(workbench, 'OpenAI-compatible');
-    await answerInput(workbench, /Base URL of the server/, server.baseUrl);
-    await answerInput(workbench, /Model at Custom/, 'fake-model');
-    // A custom endpoint may take a key; this one needs none, so the prompt is left empty.
-    await answerInput(workbench, /API key for openai at/, '');
-    await workbench.waitForNotification(/RLM: connected to fake-model at/, 60_000);
-    await workbench.screenshot('configured-and-connected');
+    const setup = await workbench.getWebviewFrame('[data-testid="root-endpoint"]', 60_000);
+    await setup.locator('[data-testid="root-endpoint"]').selectOption({ label: 'Other OpenAI-compatible server' });
+    await setup.locator('[data-testid="root-url"]').fill(server.baseUrl);
+    await setup.locator('[data-testid="root-url"]').press('Tab');
+    await setup.locator('[data-testid="root-list-status"]').filter({ hasText: '1 model listed by the server.' }).waitFor({ timeout: 30_000 });
+    await setup.locator('[data-testid="root-model"]').fill('fake-model');
+    // A custom endpoint may take a key; this one needs none, so the key field is left empty.
+    assert.equal(await setup.locator('[data-testid="root-key"]').inputValue(), '');
+    assert.match((await setup.locator('[data-testid="root-key"]').getAttribute('placeholder')) ?? '', /^Optional/);
+    await setup.locator('[data-testid="save"]').click();
+    await setup.locator('[data-testid="status"]').filter({ hasText: 'Saved: fake-model writes the code and answers sub-calls.' }).waitFor({ timeout: 30_000 });
+    await setup.locator('[data-testid="root-result"]').filter({ hasText: /Connected to fake-model in \d+ ms/ }).waitFor({ timeout: 60_000 });
+    if (screenshot) await workbench.screenshot('configured-and-connected');
+  };
+  /** Later steps need the model the Configure step saves: when that step failed, they configure it again themselves. */
+  const ensureModelConfigured = async (): Promise<void> => {
+    const settings = userSettings();
+    if (settings['rlm.root.baseUrl'] === server.baseUrl && settings['rlm.root.model'] === 'fake-model') return;
+    try {
+      await configureThroughSetupScreen(false);
+      await closeAllEditors(workbench);
+    } catch (error) {
+      throw new Error(`this step needs the fake server configured as the model, and configuring it through "RLM: Configure models..." failed: ${String(error)}`);
+    }
+  };
+  let keyStored = false;
+  /** A sub-test that leaves a screenshot of the page as it was when it failed. */
+  const step = (name: string, body: () => Promise<void>): Promise<void> =>
+    t.test(name, async () => {
+      try {
+        await body();
+      } catch (error) {
+        await workbench.screenshot(`FAILED-${name.slice(0, 40)}`).catch(() => undefined);
+        throw error;
+      }
+    });
+
+  /** Where this workspace's runs are recorded by default: the extension's storage for the workspace. */
+  const runsDir = (): string | undefined => {
+    const storage = join(codeServer.userDataDir, 'User', 'workspaceStorage');
+    for (const name of existsSync(storage) ? readdirSync(storage) : []) {
+      const dir = join(storage, name, 'rlm-tools.rlm-vscode', 'runs');
+      if (existsSync(dir)) return dir;
+    }
+    return undefined;
+  };
+  const recordedRuns = (): string[] => {
+    const dir = runsDir();
+    return dir ? readdirSync(dir).filter((n) => n.endsWith('.rlm.jsonl')).sort() : [];
+  };
+  /** The recorded run whose question contains `marker`; asked here when the step that asks it failed. */
+  const recordedRun = async (marker: string, question: string, answer: RegExp): Promise<{ dir: string; name: string }> => {
+    const find = (): string | undefined => recordedRuns().find((name) => readFileSync(join(runsDir() ?? '', name), 'utf8').includes(marker));
+    if (!find()) {
+      await ensureModelConfigured();
+      await dismissToasts(workbench);
+      await askAboutLinesFile(workbench, question);
+      await workbench.waitForNotification(answer, 180_000);
+      await dismissToasts(workbench);
+    }
+    const name = find();
+    const dir = runsDir();
+    assert.ok(name && dir, `a run asking "${marker}" was recorded under the workspace storage`);
+    return { dir, name };
+  };
+
+  await step('Configure models: a custom endpoint typed in is written to the settings and its connection tested', async () => {
+    await configureThroughSetupScreen(true);
     const settings = userSettings();
     assert.equal(settings['rlm.root.provider'], 'openai');
     assert.equal(settings['rlm.root.baseUrl'], server.baseUrl);
     assert.equal(settings['rlm.root.model'], 'fake-model');
     assert.ok(server.completionRequests.some((r) => r.rawBody.includes('single word OK')), 'the connection test reached the server');
+    await closeAllEditors(workbench);
     await dismissToasts(workbench);
   });
 
-  await t.test('Set API key: the key typed in is carried by the next request', async () => {
-    await workbench.runCommandFromPalette('RLM: Set API key...');
-    await pickRow(workbench, `openai at ${server.baseUrl}`);
-    await answerInput(workbench, /API key for openai at/, 'sk-typed-in-the-ui');
-    await workbench.waitForNotification(/is stored in secret storage/);
+  await step('Set API key: the key typed in is carried by the next request', async () => {
+    await ensureModelConfigured();
+    await setKeyFromPalette(workbench, `openai at ${server.baseUrl}`, 'sk-typed-in-the-ui');
+    keyStored = true;
     await workbench.runCommandFromPalette('RLM: Test connection');
     await workbench.waitForNotification(/RLM: connected to/, 60_000);
     assert.equal(authorizationOfLastRequest(server.completionRequests), 'Bearer sk-typed-in-the-ui');
-    assert.ok(!readFileSync(join(codeServer.userDataDir, 'User', 'settings.json'), 'utf8').includes('sk-typed-in-the-ui'), 'the key never reaches settings');
+    assert.ok(!readFileSync(settingsFile, 'utf8').includes('sk-typed-in-the-ui'), 'the key never reaches settings');
     await dismissToasts(workbench);
   });
 
-  await t.test('Clear API keys: confirmed in the modal, the key is gone from the next request', async () => {
+  await step('Clear API keys: confirmed in the modal, the key is gone from the next request', async () => {
+    await ensureModelConfigured();
+    if (!keyStored) {
+      await setKeyFromPalette(workbench, `openai at ${server.baseUrl}`, 'sk-typed-in-the-ui');
+      await dismissToasts(workbench);
+    }
+    await workbench.runCommandFromPalette('RLM: Test connection');
+    await workbench.waitForNotification(/RLM: connected to/, 60_000);
+    assert.equal(authorizationOfLastRequest(server.completionRequests), 'Bearer sk-typed-in-the-ui', 'before Clear, the stored key is sent');
+    await dismissToasts(workbench);
     await workbench.runCommandFromPalette('RLM: Clear API keys');
     await workbench.screenshot('clear-keys-modal');
     await clickModalButton(workbench, 'Delete');
@@ -125,20 +227,26 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await dismissToasts(workbench);
   });
 
-  await t.test('Show log: the RLM output channel opens with what was done', async () => {
+  await step('Show log: the RLM output channel opens with what was done', async () => {
     await workbench.runCommandFromPalette('RLM: Show log');
     const output = page.locator('.part.panel .monaco-editor .view-lines');
-    await output.filter({ hasText: 'Cleared 1 API keys' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await output.filter({ hasText: 'RLM activated' }).waitFor({ state: 'visible', timeout: 30_000 });
     // The editor draws spaces as no-break spaces.
-    const text = (await output.innerText()).replace(/\u00a0/g, ' ');
-    assert.match(text, /Root model set to openai fake-model/);
-    assert.match(text, /API key stored for openai at/);
-    assert.ok(!text.includes('sk-typed-in-the-ui'), 'the log never shows a key');
+    const text = async (): Promise<string> => (await output.innerText()).replace(/\u00a0/g, ' ');
+    for (let i = 0; i < 20 && !(await text()).includes('Cleared 1 API keys'); i++) await page.waitForTimeout(250);
+    const shown = await text();
+    assert.ok(shown.includes(`Root model set to openai fake-model at ${server.baseUrl}`), `the saved setup (Configure models) is logged with its server:\n${shown}`);
+    assert.match(shown, /Sub-calls use the root model/);
+    assert.ok(shown.includes(`API key stored for openai at ${server.baseUrl}`), `the stored key's slot (Set API key) is logged:\n${shown}`);
+    assert.match(shown, /Cleared 1 API keys/, 'Clear API keys is logged');
+    assert.ok(!shown.includes('sk-typed-in-the-ui'), 'the log never shows a key');
     await workbench.screenshot('log-shown');
   });
 
-  await t.test('"Selection only" asks about the selected lines; Copy answer puts the whole answer on the clipboard', async () => {
-    writeFileSync(join(codeServer.workspace, 'lines.txt'), 'alpha\nbeta\ngamma\ndelta\n');
+  await step('"Selection only" asks about the selected lines; Copy answer puts the whole answer on the clipboard', async () => {
+    await ensureModelConfigured();
+    await dismissToasts(workbench);
+    await closeAllEditors(workbench);
     await workbench.openFile('lines.txt');
     // Select "beta" and "gamma": go to line 2, then extend to the end of line 3.
     await page.keyboard.press('Control+G');
@@ -161,17 +269,25 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     assert.equal(clipboard, 'beta|gamma\nsecond line of the answer');
   });
 
-  await t.test('the end notification\'s Open trajectory opens the recorded run', async () => {
+  await step('the end notification\'s Open trajectory opens the recorded run', async () => {
+    await ensureModelConfigured();
     await dismissToasts(workbench);
-    await askAboutLinesFile(workbench, 'Count them. CODE: result = f"{len(context.splitlines())} lines in all"');
+    await askAboutLinesFile(workbench, COUNT_QUESTION);
     const toast = await workbench.waitForNotification(/RLM: 4 lines in all/, 180_000);
+    // The live panel of the run shows it too: closed first, so what shows next is what the button opened.
+    await closeAllEditors(workbench);
     await toast.getByRole('button', { name: 'Open trajectory' }).click();
+    const run = recordedRuns().find((name) => readFileSync(join(runsDir() ?? '', name), 'utf8').includes('Count them.'));
+    assert.ok(run, 'the "Count them." run was recorded');
+    await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="${run}"]`).waitFor({ state: 'visible', timeout: 30_000 });
     const view = await workbench.getWebviewFrame('section.cell', 60_000);
     await view.getByText('Count them.', { exact: false }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await view.getByText('4 lines in all', { exact: false }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await workbench.screenshot('trajectory-opened-from-notification');
   });
 
-  await t.test('the status bar item shows a running question, and a click on it stops the run', async () => {
+  await step('the status bar item shows a running question, and a click on it stops the run', async () => {
+    await ensureModelConfigured();
     await dismissToasts(workbench);
     await askAboutLinesFile(workbench, 'SLOW question one');
     const item = page.locator('.part.statusbar .statusbar-item').filter({ hasText: 'RLM' }).filter({ has: page.locator('.codicon-sync') });
@@ -182,7 +298,8 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await item.first().waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
-  await t.test('the chat view\'s Stop button shows only while a question runs, and stops it', async () => {
+  await step('the chat view\'s Stop button shows only while a question runs, and stops it', async () => {
+    await ensureModelConfigured();
     await dismissToasts(workbench);
     await workbench.runCommandFromPalette('RLM: Focus on Chat View');
     const stop = page.locator('.part.sidebar .title-actions .action-label[aria-label^="Stop"]');
@@ -195,28 +312,13 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await stop.first().waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
-  /** Where this workspace's runs are recorded by default: the extension's storage for the workspace. */
-  const runsDir = (): string => {
-    const storage = join(codeServer.userDataDir, 'User', 'workspaceStorage');
-    for (const name of existsSync(storage) ? readdirSync(storage) : []) {
-      const dir = join(storage, name, 'rlm-tools.rlm-vscode', 'runs');
-      if (existsSync(dir)) return dir;
-    }
-    throw new Error(`no runs folder under ${storage}`);
-  };
-  const recordedRuns = (): string[] => readdirSync(runsDir()).filter((n) => n.endsWith('.rlm.jsonl')).sort();
-
-  await t.test('Export trajectory: a run picked in the open dialog, as Markdown, where the save dialog proposes', async () => {
+  await step('Export trajectory: a run picked in the open dialog, as Markdown, where the save dialog proposes', async () => {
     await dismissToasts(workbench);
-    const run = recordedRuns().find((name) => readFileSync(join(runsDir(), name), 'utf8').includes('Count them.'));
-    assert.ok(run, 'the "Count them." run was recorded');
+    const { dir, name: run } = await recordedRun('Count them.', COUNT_QUESTION, /RLM: 4 lines in all/);
     await workbench.runCommandFromPalette('RLM: Export trajectory...');
-    // The web workbench's file dialog is a quick input holding a path: type the file's and accept.
-    const input = page.locator(INPUT);
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(join(runsDir(), run));
+    await pickInOpenDialog(workbench, dir, run);
     await workbench.screenshot('export-open-dialog');
-    await input.press('Enter');
+    await page.locator(INPUT).press('Enter');
     await pickRow(workbench, 'Markdown (.md)');
     const stem = run.replace(/\.rlm\.jsonl$/, '');
     await page.waitForFunction((expected) => (document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value.endsWith(expected) ?? false, `${stem}.md`, { timeout: 30_000 });
@@ -228,25 +330,23 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     assert.match(markdown, /4 lines in all/);
   });
 
-  await t.test('Open trajectory: a run picked in the open dialog opens in the trajectory editor', async () => {
+  await step('Open trajectory: a run picked in the open dialog opens in the trajectory editor', async () => {
     await dismissToasts(workbench);
-    await workbench.runCommandFromPalette('View: Close All Editors');
-    const run = recordedRuns().find((name) => readFileSync(join(runsDir(), name), 'utf8').includes('Which lines?'));
-    assert.ok(run, 'the "Which lines?" run was recorded');
+    const { dir, name: run } = await recordedRun('Which lines?', 'Which lines? CODE: result = "|".join(context.splitlines())', /RLM: alpha\|beta/);
+    await closeAllEditors(workbench);
     await workbench.runCommandFromPalette('RLM: Open trajectory...');
-    const input = page.locator(INPUT);
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(join(runsDir(), run));
-    await input.press('Enter');
+    await pickInOpenDialog(workbench, dir, run);
+    await page.locator(INPUT).press('Enter');
+    await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="${run}"]`).waitFor({ state: 'visible', timeout: 30_000 });
     const view = await workbench.getWebviewFrame('section.cell', 60_000);
     await view.getByText('Which lines?', { exact: false }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await workbench.screenshot('trajectory-opened-from-dialog');
   });
 
-  await t.test('a run deleted from the history, once confirmed, leaves the list and the disk', async () => {
+  await step('a run deleted from the history, once confirmed, leaves the list and the disk', async () => {
     await dismissToasts(workbench);
+    const { dir } = await recordedRun('Count them.', COUNT_QUESTION, /RLM: 4 lines in all/);
     const before = recordedRuns();
-    assert.ok(before.length > 0, 'the runs above were recorded');
     await workbench.runCommandFromPalette('RLM: Focus on Chat View');
     const chat = await workbench.getWebviewFrame('[data-testid="tab-history"]', 60_000);
     await chat.locator('[data-testid="tab-history"]').click();
@@ -259,7 +359,7 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await page.waitForTimeout(500);
     assert.equal(await items.count(), count - 1);
     const after = recordedRuns();
-    assert.equal(after.length, before.length - 1, 'the file was removed from disk');
+    assert.equal(after.length, before.length - 1, `the file was removed from ${dir}`);
     await workbench.screenshot('history-after-delete');
   });
 });

@@ -68,6 +68,8 @@ test('recorded, reference-format, 5,000-cell and hostile trajectories open in th
   await workbench.openFile('big.rlm.jsonl');
   view = await workbench.getWebviewFrame('.turn-slot.loaded section.cell', 120_000);
   t.diagnostic(`5,000-cell file: first cell on screen ${Date.now() - opened} ms after Quick Open (includes reading the file)`);
+  // The first turns show while the rest of the file is still read; the totals are final once it is.
+  await view.locator('.run-header .status-loading').waitFor({ state: 'detached', timeout: 60_000 });
   assert.match(await headerText(view), /ITERATIONS\s+5000/i);
   assert.match(await headerText(view), /SUB-CALLS\s+20000/i);
   await view.locator('#turn-4999').waitFor({ state: 'attached', timeout: 60_000 });

@@ -58,3 +58,8 @@ test('isSafeHref accepts only http(s), mailto and anchors', () => {
   assert.equal(isSafeHref('data:text/html,x'), false);
   assert.equal(isSafeHref('vscode://x'), false);
 });
+
+test('a single line break in an answer stays a break, not a space', () => {
+  const html = serialize(render('x is set to 500.\ny is 7\n\nnext paragraph'));
+  assert.equal(html, '<div><p>x is set to 500.<br></br>y is 7</p><p>next paragraph</p></div>');
+});
