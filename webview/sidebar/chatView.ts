@@ -1,38 +1,35 @@
 // The conversation: each question with its live line, streamed text, answer (markdown, raw HTML
 // disabled), error, and actions. Entries re-render individually when the host sends one.
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
 import { formatLiveLine } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
-import { button, h, icon, linkAction } from './dom';
+import { actionButton, el, icon, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
 
 export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   const active = isActiveStatus(entry.status);
-  const question = h('div', { class: 'question' }, icon('account'), h('span', { class: 'question-text' }, entry.question));
-  const target = h('div', { class: 'target' }, icon(entry.target.kind === 'workspace' ? 'root-folder' : entry.target.kind === 'folder' ? 'folder' : 'file'), entry.target.label);
-  const statusLine = h(
-    'div',
-    { class: `live-line status-${entry.status}`, 'data-testid': 'live-line' },
-    active ? h('vscode-progress-ring', { class: 'ring' }) : icon(entry.status === 'completed' ? 'check' : entry.status === 'error' ? 'error' : entry.status === 'cancelled' ? 'debug-stop' : 'info'),
-    h('span', {}, `${statusText(entry.status)}${entry.status === 'gathering' ? '' : ` · ${formatLiveLine(entry.live)}`}`),
-    active && entry.live.activity ? h('span', { class: 'activity' }, ` — ${entry.live.activity}`) : null,
-  );
-  const body = h('div', { class: 'entry-body' });
+  const question = el('div', { className: 'question' }, [icon('account'), el('span', { className: 'question-text', text: entry.question })]);
+  const target = el('div', { className: 'target' }, [icon(entry.target.kind === 'workspace' ? 'root-folder' : entry.target.kind === 'folder' ? 'folder' : 'file'), entry.target.label]);
+  const statusLine = el('div', { className: `live-line status-${entry.status}`, attrs: { 'data-testid': 'live-line' } }, [
+    active ? el('vscode-progress-ring', { className: 'ring' }) : icon(entry.status === 'completed' ? 'check' : entry.status === 'error' ? 'error' : entry.status === 'cancelled' ? 'debug-stop' : 'info'),
+    el('span', { text: `${statusText(entry.status)}${entry.status === 'gathering' ? '' : ` · ${formatLiveLine(entry.live)}`}` }),
+    active && entry.live.activity ? el('span', { className: 'activity', text: ` — ${entry.live.activity}` }) : null,
+  ]);
+  const body = el('div', { className: 'entry-body' });
   if (entry.answer !== undefined) {
-    const answer = h('div', { class: 'answer markdown', 'data-testid': 'answer' });
+    const answer = el('div', { className: 'answer markdown', attrs: { 'data-testid': 'answer' } });
     renderMarkdown(document, answer, entry.answer);
     body.append(answer);
   } else if (active && entry.streamingText) {
-    body.append(h('pre', { class: 'streaming', 'data-testid': 'streaming' }, entry.streamingText));
+    body.append(el('pre', { className: 'streaming', text: entry.streamingText, attrs: { 'data-testid': 'streaming' } }));
   }
-  if (entry.errorMessage) body.append(h('div', { class: 'error-message', role: 'alert' }, icon('warning'), entry.errorMessage));
-  const actions = h('div', { class: 'entry-actions' });
-  if (active) actions.append(button('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop' }));
-  if (entry.runId || entry.trajectoryPath) actions.append(linkAction('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory' }));
-  if (entry.answer !== undefined) actions.append(linkAction('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer' }));
-  return h('article', { class: 'entry', 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' }, question, target, statusLine, body, actions);
+  if (entry.errorMessage) body.append(el('div', { className: 'error-message', attrs: { role: 'alert' } }, [icon('warning'), entry.errorMessage]));
+  const actions = el('div', { className: 'entry-actions' });
+  if (active) actions.append(vscodeButton('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop' }));
+  if (entry.runId || entry.trajectoryPath) actions.append(actionButton('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory' }));
+  if (entry.answer !== undefined) actions.append(actionButton('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer' }));
+  return el('article', { className: 'entry', attrs: { 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' } }, [question, target, statusLine, body, actions]);
 }

@@ -2,7 +2,7 @@
 import type { SidebarState } from '../../src/shared/sidebarState';
 import { renderEntry } from './chatView';
 import { Composer } from './composer';
-import { button, h, icon } from './dom';
+import { actionButton, el, icon, vscodeButton } from '../common/dom';
 import { createHistorySearch, renderHistoryList } from './historyView';
 import { connectToHost } from './hostChannel';
 import { applyHostMessage } from './sidebarModel';
@@ -12,43 +12,40 @@ const app = document.getElementById('app') ?? document.body;
 const composer = new Composer(host);
 let state: SidebarState | undefined;
 
-const tabs = h('div', { class: 'tabs', role: 'tablist' });
-const banners = h('div', { class: 'banners' });
-const entries = h('div', { class: 'entries', role: 'log', 'aria-label': 'Conversation', 'data-testid': 'entries' });
-const chatPanel = h('section', { class: 'panel chat-panel', role: 'tabpanel', 'aria-label': 'Chat' }, banners, entries, composer.element);
+const tabs = el('div', { className: 'tabs', attrs: { role: 'tablist' } });
+const banners = el('div', { className: 'banners' });
+const entries = el('div', { className: 'entries', attrs: { role: 'log', 'aria-label': 'Conversation', 'data-testid': 'entries' } });
+const chatPanel = el('section', { className: 'panel chat-panel', attrs: { role: 'tabpanel', 'aria-label': 'Chat' } }, [banners, entries, composer.element]);
 const historySearch = createHistorySearch(host);
-const historyList = h('div');
-const historyPanel = h('section', { class: 'panel history-panel', role: 'tabpanel', 'aria-label': 'History' }, historySearch.element, historyList);
+const historyList = el('div');
+const historyPanel = el('section', { className: 'panel history-panel', attrs: { role: 'tabpanel', 'aria-label': 'History' } }, [historySearch.element, historyList]);
 
 function tab(id: SidebarState['tab'], label: string, iconName: string): HTMLElement {
   const selected = state?.tab === id;
-  const el = h('button', { class: `tab${selected ? ' selected' : ''}`, role: 'tab', 'aria-selected': selected ? 'true' : 'false', 'data-testid': `tab-${id}` }, icon(iconName), label);
-  el.addEventListener('click', () => host.post({ type: 'lifecycle.switchTab', tab: id }));
-  return el;
+  const button = el('button', { className: `tab${selected ? ' selected' : ''}`, attrs: { role: 'tab', 'aria-selected': selected ? 'true' : 'false', 'data-testid': `tab-${id}` } }, [icon(iconName), label]);
+  button.addEventListener('click', () => host.post({ type: 'lifecycle.switchTab', tab: id }));
+  return button;
 }
 
 function renderBanners(s: SidebarState): void {
   banners.replaceChildren();
   if (!s.trusted) {
-    banners.append(h('div', { class: 'banner warning', role: 'status' }, icon('shield'), h('span', { class: 'banner-text' }, 'Asking is disabled: this workspace is not trusted, and its settings could send your files elsewhere. Recorded runs can still be opened.')));
+    banners.append(el('div', { className: 'banner warning', attrs: { role: 'status' } }, [icon('shield'), el('span', { className: 'banner-text', text: 'Asking is disabled: this workspace is not trusted, and its settings could send your files elsewhere. Recorded runs can still be opened.' })]));
   }
   if (!s.modelLabel) {
     banners.append(
-      h('div', { class: 'banner', role: 'status', 'data-testid': 'no-model' }, icon('info'), h('span', { class: 'banner-text' }, 'No model is configured yet.'), button('Configure models...', () => host.post({ type: 'chat.configureModels' }), { testId: 'configure-models' })),
+      el('div', { className: 'banner', attrs: { role: 'status', 'data-testid': 'no-model' } }, [icon('info'), el('span', { className: 'banner-text', text: 'No model is configured yet.' }), vscodeButton('Configure models...', () => host.post({ type: 'chat.configureModels' }), { testId: 'configure-models' })]),
     );
   } else {
-    const label = h('a', { href: '#', class: 'model-label', title: 'Configure models...' }, icon('server'), s.modelLabel);
-    label.addEventListener('click', (e) => {
-      e.preventDefault();
-      host.post({ type: 'chat.configureModels' });
-    });
-    banners.append(h('div', { class: 'model-row' }, label, s.entries.length ? button('New conversation', () => host.post({ type: 'chat.newConversation' }), { secondary: true, icon: 'add', testId: 'new-conversation' }) : null));
+    const label = actionButton(s.modelLabel, () => host.post({ type: 'chat.configureModels' }), { icon: 'server', title: 'Configure models...' });
+    label.classList.add('model-label');
+    banners.append(el('div', { className: 'model-row' }, [label, s.entries.length ? vscodeButton('New conversation', () => host.post({ type: 'chat.newConversation' }), { secondary: true, icon: 'add', testId: 'new-conversation' }) : null]));
   }
 }
 
 function renderEntries(s: SidebarState): void {
   if (s.entries.length === 0) {
-    entries.replaceChildren(h('p', { class: 'muted empty' }, 'Ask a question about the workspace, the current file or a folder. The files stay in a local Python sandbox; the model explores them with code.'));
+    entries.replaceChildren(el('p', { className: 'muted empty', text: 'Ask a question about the workspace, the current file or a folder. The files stay in a local Python sandbox; the model explores them with code.' }));
     return;
   }
   entries.replaceChildren(...s.entries.map((e) => renderEntry(e, host)));

@@ -1,8 +1,7 @@
 // Composes the trajectory view: toolbar (search, filters, timeline, outline, jump, export), header,
 // turn list and outline, and wires them to the host's pushed messages.
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { PAGE, type HostToWebview, type MessageOf, type RunHeaderView, type SearchHit } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton } from './dom';
+import { el, iconButton } from '../common/dom';
 import { headerView } from './headerView';
 import type { HostBridge } from './hostBridge';
 import { nextFocusable } from './keyboardNav';

@@ -2,7 +2,7 @@
 // flags, new variables, timing, and its sub-call tree.
 import type { CellView } from '../../src/shared/trajectoryProtocol';
 import { codeView } from './codeView';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import { subCallTree } from './subCallView';
 import { textBlock } from './textBlock';
 import { formatDuration } from '../../src/shared/format';

@@ -2,7 +2,7 @@
 // badges for errors, fallbacks and limits, sandbox protections, and Stop while live.
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { renderMarkdown } from '../common/markdown';
-import { el, icon, iconButton } from './dom';
+import { el, icon, iconButton } from '../common/dom';
 import { textBlock } from './textBlock';
 import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
 import { statusIcon, statusLabel } from './viewFormat';

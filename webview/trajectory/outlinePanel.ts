@@ -1,7 +1,7 @@
 // The outline of turns beside the list: one entry per turn with its markers (errors, final), built
 // in chunks after the first cells are on screen so a 5,000-turn outline never delays them.
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
-import { el } from './dom';
+import { el } from '../common/dom';
 import { outlineLabel } from './outlineModel';
 
 const CHUNK = 500;

@@ -5,7 +5,7 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { SearchFilters, SearchHit } from '../../src/shared/trajectoryProtocol';
-import { clear, el } from './dom';
+import { clear, el } from '../common/dom';
 import { buildFilters, describeResults, sameSearch, type SearchInput } from './searchModel';
 import type { RenderContext } from './renderContext';
 

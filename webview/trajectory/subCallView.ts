@@ -2,7 +2,7 @@
 // and rlm_query calls whose child run is rendered with the same turn renderer. Bodies are built when
 // first opened, so thousands of calls cost one <details> each until someone looks.
 import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/trajectoryProtocol';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import { textBlock } from './textBlock';
 import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
 import { formatUsage, statusIcon, statusLabel } from './viewFormat';

@@ -1,7 +1,7 @@
 // The waterfall rendering of a turn: where it sits in the whole run, and inside it when each cell and
 // sub-call ran, parallel calls on separate lanes.
 import type { RunHeaderView, TurnSummary, TurnView } from '../../src/shared/trajectoryProtocol';
-import { el } from './dom';
+import { el } from '../common/dom';
 import { layoutWaterfall, placeOnTrack, type Span } from './timelineLayout';
 import { formatDuration } from '../../src/shared/format';
 

@@ -2,7 +2,7 @@
 // off-screen slots out of layout and paint); bodies are paged from the host as slots come near the
 // viewport and dropped again far away, so a 5,000-turn run holds only a few hundred turns of DOM.
 import { PAGE, type RunHeaderView, type TurnSummary, type TurnView } from '../../src/shared/trajectoryProtocol';
-import { el } from './dom';
+import { el } from '../common/dom';
 import { FollowMode } from './followMode';
 import { TurnPaging } from './turnPaging';
 import { timelineRow } from './timelineRow';

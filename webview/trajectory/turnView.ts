@@ -4,7 +4,7 @@ import type { TurnView } from '../../src/shared/trajectoryProtocol';
 import { renderMarkdown } from '../common/markdown';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
 import { formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
