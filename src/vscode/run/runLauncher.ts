@@ -4,6 +4,7 @@
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelConfig } from '../../core/models/modelTypes';
+import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
@@ -39,10 +40,19 @@ export interface RunLauncherDeps {
   now: () => number;
 }
 
-export async function modelConfigFor(setting: ModelSetting, apiKey: (s: ModelSetting) => Promise<string | undefined>): Promise<ModelConfig> {
+/**
+ * The price a run charges for a model, injected into the model client: the user's rlm.prices first,
+ * then no charge for a server on this machine or the local network, else the client's own table.
+ */
+export function pricingFor(setting: ModelSetting, prices: UserPriceTable | undefined): Pick<ModelConfig, 'pricing'> {
+  const pricing = userPricing(setting.model, prices) ?? (isNoChargeEndpoint(setting.baseUrl) ? NO_CHARGE : undefined);
+  return pricing ? { pricing } : {};
+}
+
+export async function modelConfigFor(setting: ModelSetting, apiKey: (s: ModelSetting) => Promise<string | undefined>, prices?: UserPriceTable): Promise<ModelConfig> {
   const key = await apiKey(setting);
   if (!key && setting.baseUrl === '') throw new MissingApiKeyError(setting);
-  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}) };
+  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}), ...pricingFor(setting, prices) };
 }
 
 export class RunLauncher {
@@ -58,8 +68,8 @@ export class RunLauncher {
       const onAbort = (): void => controller.abort(request.signal?.reason);
       if (request.signal?.aborted) onAbort();
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey);
-      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey) : undefined;
+      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey, settings.prices);
+      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey, settings.prices) : undefined;
       const gathered = await request.gather(controller.signal);
       if (!gathered || controller.signal.aborted) return undefined;
       const engine = await this.deps.engine();

@@ -1,7 +1,8 @@
 // The extension's settings as one plain, validated object. Reading goes through a getter so this
 // module has no `vscode` import; the adapter passes workspace.getConfiguration('rlm').get.
 import type { RunLimits } from '../../core/loop/loopTypes';
-import type { ProviderKind } from '../../core/models/modelTypes';
+import type { ModelPricing, ProviderKind } from '../../core/models/modelTypes';
+import type { UserPriceTable } from '../../core/models/pricing';
 
 export interface ModelSetting {
   provider: ProviderKind;
@@ -21,6 +22,8 @@ export interface RlmSettings {
   trajectoryDirectory: string;
   trajectoriesInWorkspace: boolean;
   confirmBeforeSending: boolean;
+  /** rlm.prices: USD per million input and output tokens, by model id. */
+  prices: UserPriceTable;
 }
 
 /** A setting holds a value that cannot work; carries which one and what was expected. */
@@ -67,6 +70,27 @@ function globs(get: SettingGetter, key: string): string[] {
   return (value as string[]).map((v) => v.trim()).filter(Boolean);
 }
 
+/** The setting's own shape: { "model": { "input": 0.15, "output": 0.6 } }, in USD per million tokens. */
+export interface PriceSettingEntry {
+  input: number;
+  output: number;
+}
+
+function prices(get: SettingGetter, key: string): UserPriceTable {
+  const value = get(key);
+  if (value === undefined || value === null) return {};
+  const expected = 'an object of model ids to { "input": USD, "output": USD } per million tokens';
+  if (typeof value !== 'object' || Array.isArray(value)) throw new SettingsError(key, value, expected);
+  const table: UserPriceTable = {};
+  for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
+    const { input, output } = (entry ?? {}) as Partial<Record<'input' | 'output', unknown>>;
+    const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+    if (!model.trim() || !ok(input) || !ok(output)) throw new SettingsError(`${key}["${model}"]`, entry, '{ "input": USD, "output": USD } per million tokens, both ≥ 0');
+    table[model.trim()] = { inputPerMTok: input, outputPerMTok: output } satisfies ModelPricing;
+  }
+  return table;
+}
+
 export function readRlmSettings(get: SettingGetter): RlmSettings {
   const root: ModelSetting = {
     provider: provider(get, 'root.provider', true) || 'openai',
@@ -105,6 +129,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     trajectoryDirectory: str(get, 'trajectoryDirectory'),
     trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
     confirmBeforeSending: confirm === undefined ? true : confirm === true,
+    prices: prices(get, 'prices'),
   };
 }
 

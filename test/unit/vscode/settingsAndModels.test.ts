@@ -61,3 +61,16 @@ test('keys live under one secret per provider and endpoint, and Clear removes th
   assert.equal(await store.clearAll(), 2);
   assert.equal(secrets.size, 0);
 });
+
+test('rlm.prices: USD per million tokens by model, checked, and injected into the model config', async () => {
+  const { pricingFor } = await import('../../../src/vscode/run/runLauncher');
+  const settings = read({ 'root.model': 'mystery', prices: { mystery: { input: 0.15, output: 0.6 } } });
+  assert.deepEqual(settings.prices, { mystery: { inputPerMTok: 0.15, outputPerMTok: 0.6 } });
+  assert.deepEqual(pricingFor(settings.root, settings.prices), { pricing: { inputPerMTok: 0.15, outputPerMTok: 0.6 } });
+  assert.deepEqual(pricingFor({ provider: 'openai', baseUrl: 'http://192.168.1.5:8000/v1', model: 'other' }, settings.prices).pricing?.inputPerMTok, 0, 'a server on the local network costs nothing');
+  assert.deepEqual(pricingFor({ provider: 'openai', baseUrl: '', model: 'other' }, settings.prices), {}, 'no price: the client decides (table, else unknown)');
+  assert.deepEqual(read({}).prices, {});
+  assert.throws(() => read({ prices: { mystery: { input: -1, output: 1 } } }), SettingsError);
+  assert.throws(() => read({ prices: { mystery: 0.5 } }), /rlm\.prices\["mystery"\]/);
+  assert.throws(() => read({ prices: [] }), SettingsError);
+});
