@@ -18,6 +18,8 @@ export interface RunLiveLine {
   /** null while no priced call has been made or the price is unknown. */
   costUsd: number | null;
   costUnknown: boolean;
+  /** Every model of the run is on this machine or the local network: no per-token charge. */
+  costLocal: boolean;
   /** What the run is doing now, e.g. "running cell 3" or "waiting for the model". */
   activity: string;
 }

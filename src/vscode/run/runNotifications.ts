@@ -5,7 +5,7 @@ import type { RunResult } from '../../core/loop/loopTypes';
 import { describeRunError } from '../errors/describeError';
 import { showUserMessage } from '../userMessages';
 import type { ActiveRun } from './activeRun';
-import { formatLiveLine } from '../../shared/format';
+import { formatLiveLine } from '../../shared/liveLine';
 
 /** Follows `run` in a cancellable progress notification until it ends. */
 export function followWithProgress(run: ActiveRun, title: string): Thenable<RunResult> {
@@ -14,15 +14,16 @@ export function followWithProgress(run: ActiveRun, title: string): Thenable<RunR
     async (progress, token) => {
       const cancel = token.onCancellationRequested(() => run.stop());
       let last = '';
-      const timer = setInterval(() => {
-        const line = `${formatLiveLine(run.progress)} — ${run.progress.activity}`;
+      // Redrawn on the run's tick, with the status bar, the chat and the view.
+      const stopFollowing = run.onTick(() => {
+        const line = `${formatLiveLine(run.progress)} · ${run.progress.activity}`;
         if (line !== last) progress.report({ message: line });
         last = line;
-      }, 300);
+      });
       try {
         return await run.result;
       } finally {
-        clearInterval(timer);
+        stopFollowing();
         cancel.dispose();
       }
     },

@@ -1,16 +1,18 @@
-// Folds a run's events into the figures the status bar, the progress notification and the sidebar's
-// live line show. Child runs (rlm_query) count towards the same totals.
+// The live figures of a run (turn, sub-calls, tokens, cost, what it is doing), read off the run's
+// tree. The TreeBuilder is the one reducer of a run's events: the status bar, the progress
+// notification, the chat and the trajectory view all read the same tree, so they show the same
+// numbers. Child runs (rlm_query) count towards the root's totals, as in the tree.
+import { isNoChargeEndpoint } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
+import type { RunNode } from '../../core/trajectory/treeTypes';
 import type { RunLiveLine } from '../../shared/sidebarState';
 
 export interface RunProgress extends RunLiveLine {
   rootRunId?: string;
-  /** The root model's text for the current turn so far (streamed deltas). */
+  /** The root model's text of the current turn so far (streamed, then complete). */
   streamingText: string;
   finished: boolean;
 }
-
-export const STREAMING_TAIL_CHARS = 2000;
 
 export function initialProgress(): RunProgress {
   return {
@@ -20,71 +22,57 @@ export function initialProgress(): RunProgress {
     outputTokens: 0,
     costUsd: null,
     costUnknown: false,
+    costLocal: false,
     activity: 'starting',
     streamingText: '',
     finished: false,
   };
 }
 
-function addCost(progress: RunProgress, cost: number | null): void {
-  if (cost === null) progress.costUnknown = true;
-  else progress.costUsd = (progress.costUsd ?? 0) + cost;
+/** True when every model the run was configured with is served with no per-token charge. */
+export function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
+  const config = run.config;
+  return config !== undefined && isNoChargeEndpoint(config.root.baseUrl) && isNoChargeEndpoint(config.sub.baseUrl);
 }
 
-/** Returns a new progress object with `record` applied. */
-export function reduceProgress(previous: RunProgress, record: EventRecord): RunProgress {
-  const p: RunProgress = { ...previous };
-  const isRoot = p.rootRunId === undefined || record.runId === p.rootRunId;
+/** The figures of `run` (the root of the tree) as every surface shows them. O(1): no walk of the tree. */
+export function progressOf(run: RunNode | undefined, activity: string): RunProgress {
+  if (!run) return { ...initialProgress(), activity };
+  const last = run.turns[run.turns.length - 1];
+  const t = run.totals;
+  return {
+    rootRunId: run.runId,
+    turn: run.turns.length,
+    subCalls: t.subCalls,
+    inputTokens: t.inputTokens,
+    outputTokens: t.outputTokens,
+    // Nothing priced yet is not "$0": null until a priced call adds to it.
+    costUsd: t.costUsd === 0 && t.costUnknown ? null : t.costUsd,
+    costUnknown: t.costUnknown,
+    costLocal: runIsLocal(run),
+    activity,
+    streamingText: last?.modelText ?? '',
+    finished: run.status !== 'running',
+  };
+}
+
+/** What the run is doing after `record`, in words for the status bar's tooltip and the chat. */
+export function activityAfter(previous: string, record: EventRecord, rootRunId: string | undefined): string {
+  const isRoot = rootRunId === undefined || record.runId === rootRunId;
   switch (record.type) {
     case 'run.started':
-      if (p.rootRunId === undefined) p.rootRunId = record.runId;
-      p.activity = isRoot ? 'starting' : 'sub-run started';
-      break;
+      return isRoot ? 'starting' : 'a sub-run started';
     case 'turn.started':
-      if (isRoot) {
-        p.turn = record.turn;
-        p.streamingText = '';
-        p.activity = 'waiting for the model';
-      }
-      break;
+      return isRoot ? 'the model is thinking' : previous;
     case 'model.delta':
-      if (isRoot) {
-        p.streamingText = (p.streamingText + record.text).slice(-STREAMING_TAIL_CHARS);
-        p.activity = 'model is writing';
-      }
-      break;
-    case 'model.output':
-      p.inputTokens += record.usage.inputTokens;
-      p.outputTokens += record.usage.outputTokens;
-      addCost(p, record.usage.costUsd);
-      if (isRoot) p.streamingText = record.text.slice(-STREAMING_TAIL_CHARS);
-      break;
+      return isRoot ? 'the model is writing' : previous;
     case 'cell.started':
-      if (isRoot) p.activity = `running cell (turn ${p.turn})`;
-      break;
+      return isRoot ? 'running the code' : previous;
     case 'subcall.started':
-      p.activity = 'sub-calls in progress';
-      break;
-    case 'subcall.finished':
-      p.subCalls += 1;
-      p.inputTokens += record.usage.inputTokens;
-      p.outputTokens += record.usage.outputTokens;
-      addCost(p, record.usage.costUsd);
-      break;
+      return 'waiting for sub-calls';
     case 'run.finished':
-      if (isRoot) {
-        p.finished = true;
-        p.activity = record.status;
-        // The loop's totals are authoritative (they include anything we did not see streamed).
-        p.inputTokens = record.totals.inputTokens;
-        p.outputTokens = record.totals.outputTokens;
-        p.costUsd = record.totals.costUsd;
-        p.costUnknown = record.totals.costUnknown;
-        p.subCalls = record.totals.subCalls;
-      }
-      break;
+      return isRoot ? 'finished' : previous;
     default:
-      break;
+      return previous;
   }
-  return p;
 }

@@ -62,7 +62,7 @@ export class SidebarChatService implements SidebarActions {
       question,
       target,
       status: 'gathering',
-      live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, activity: 'gathering the context' },
+      live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, costLocal: false, activity: 'gathering the context' },
       streamingText: '',
       startedAt: Date.now(),
     };

@@ -1,7 +1,9 @@
 // The one set of formatters every surface uses (view, sidebar, progress, CLI, exports).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatCost, formatDuration, formatLiveLine, formatTokenCount, formatTokenPair } from '../../../src/shared/format';
+import { costText, costTextShort } from '../../../src/shared/costText';
+import { formatBytes, formatCost, formatDuration, formatTokenCount, formatTokenPair, plural } from '../../../src/shared/format';
+import { formatLiveLine } from '../../../src/shared/liveLine';
 
 describe('shared formatters', () => {
   it('never shows an unknown cost as $0, and keeps sub-cent costs readable', () => {
@@ -26,6 +28,26 @@ describe('shared formatters', () => {
 
   it('formats sizes and the live line', () => {
     assert.deepEqual([512, 3500, 5 * 1024 * 1024].map(formatBytes), ['512 B', '3.4 KB', '5.0 MB']);
-    assert.equal(formatLiveLine({ turn: 2, subCalls: 1, inputTokens: 15_000, outputTokens: 200, costUsd: 0.0042, costUnknown: false, activity: 'waiting for the model' }), 'turn 2 · 1 sub-call · 15k tokens · $0.0042');
+    const line = { turn: 2, subCalls: 1, inputTokens: 15_000, outputTokens: 200, costUsd: 0.0042, costUnknown: false, costLocal: false, activity: 'the model is thinking' };
+    assert.equal(formatLiveLine(line), 'turn 2 · 1 sub-call · 15k tokens · $0.0042');
+    assert.equal(formatLiveLine({ ...line, subCalls: 3, costUsd: 0, costLocal: true }), 'turn 2 · 3 sub-calls · 15k tokens · local (no charge)');
+    assert.equal(formatLiveLine({ ...line, costUsd: null, costUnknown: true }), 'turn 2 · 1 sub-call · 15k tokens · price unknown');
+  });
+
+  it('says what a cost is: priced, local, unknown or a lower bound; never "$0.00" for an unknown price', () => {
+    assert.equal(costText({ usd: 1.25, unknown: false, local: false }), '$1.25');
+    assert.equal(costText({ usd: 0, unknown: false, local: true }), 'local (no charge)');
+    assert.equal(costText({ usd: null, unknown: false, local: true }), 'local (no charge)');
+    assert.equal(costText({ usd: 0, unknown: true, local: false }), 'price unknown');
+    assert.equal(costText({ usd: null, unknown: true, local: true }), 'price unknown', 'an unpriced sub model makes a local root run unknown');
+    assert.equal(costText({ usd: 0.5, unknown: true, local: false }), '≥ $0.50 (some prices unknown)');
+    assert.equal(costTextShort({ usd: 0.5, unknown: true, local: false }), '≥ $0.50');
+    assert.equal(costText({ usd: 0, unknown: false, local: false }), '$0.00', 'a price the user set to 0 is theirs');
+    assert.equal(costText({ usd: 0.25, unknown: false, local: true }), '$0.25', 'a price set for a local model is shown');
+  });
+
+  it('counts with proper plurals', () => {
+    assert.deepEqual([0, 1, 2, 1200].map((n) => plural(n, 'sub-call')), ['0 sub-calls', '1 sub-call', '2 sub-calls', '1,200 sub-calls']);
+    assert.equal(plural(1, 'child', 'children'), '1 child');
   });
 });

@@ -1,35 +1,92 @@
+// The figures every surface shows come from one reducer (the run's tree) and are redrawn on one tick:
+// the status bar, the progress notification and the chat read ActiveRun.progress, the trajectory view
+// reads the same tree through its LiveFeed; at every tick they agree.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCost, formatLiveLine } from '../../../src/shared/format';
-import { initialProgress, reduceProgress } from '../../../src/vscode/run/runProgress';
+import { TreeBuilder } from '../../../src/core/trajectory/treeBuilder';
 import type { EventRecord, RunEvent } from '../../../src/core/trajectory/events';
-import { runStarted, usage } from './runFakes';
+import { formatLiveLine } from '../../../src/shared/liveLine';
+import { ActiveRun } from '../../../src/vscode/run/activeRun';
+import { activityAfter, progressOf } from '../../../src/vscode/run/runProgress';
+import { LiveFeed } from '../../../src/vscode/trajectory/liveFeed';
+import { headerView } from '../../../src/vscode/trajectory/runHeaderProjection';
+import { finished, runStarted, scriptedRun, usage } from './runFakes';
 
-const rec = (e: RunEvent, seq = 1): EventRecord => ({ ...e, seq, ts: seq }) as EventRecord;
+const rec = (e: RunEvent, seq: number): EventRecord => ({ ...e, seq, ts: seq }) as EventRecord;
 
-test('turns, deltas and usage of the root and its child runs add up', () => {
-  let p = initialProgress();
-  p = reduceProgress(p, rec(runStarted('root')));
-  p = reduceProgress(p, rec({ type: 'turn.started', runId: 'root', turn: 2 }));
-  p = reduceProgress(p, rec({ type: 'model.delta', runId: 'root', turn: 2, text: 'abc' }));
-  p = reduceProgress(p, rec({ type: 'model.delta', runId: 'root', turn: 2, text: 'def' }));
-  assert.equal(p.streamingText, 'abcdef');
-  p = reduceProgress(p, rec(runStarted('child')));
-  p = reduceProgress(p, rec({ type: 'turn.started', runId: 'child', turn: 7 }));
-  assert.equal(p.turn, 2, "a child's turns are not the root's");
-  p = reduceProgress(p, rec({ type: 'model.output', runId: 'child', turn: 1, text: 'x', usage: usage(10, 1, 0.5), latencyMs: 1, finishReason: 'stop', requestBytes: 1 }));
-  p = reduceProgress(p, rec({ type: 'subcall.finished', runId: 'root', callId: 'c', usage: usage(5, 5, 0.25), latencyMs: 1 }));
-  assert.equal(p.inputTokens, 15);
-  assert.equal(p.costUsd, 0.75);
+function localRunStarted(runId: string): RunEvent {
+  const started = runStarted(runId) as Extract<RunEvent, { type: 'run.started' }>;
+  const model = { provider: 'openai' as const, model: 'llama', baseUrl: 'http://127.0.0.1:11434/v1' };
+  return { ...started, config: { ...started.config, root: model, sub: { ...model, baseUrl: 'http://192.168.1.20:8000/v1' } } };
+}
+
+const script: RunEvent[] = [
+  runStarted('root'),
+  { type: 'turn.started', runId: 'root', turn: 1 },
+  { type: 'model.delta', runId: 'root', turn: 1, text: 'Count it.\n' },
+  { type: 'model.output', runId: 'root', turn: 1, text: 'Count it.\n```repl\nx = 1\n```', usage: usage(100, 20, 0.001), latencyMs: 5, finishReason: 'stop', requestBytes: 10 },
+  { type: 'cell.started', runId: 'root', turn: 1, cellId: 'c1', code: 'x = 1' },
+  { type: 'subcall.started', runId: 'root', cellId: 'c1', callId: 's1', kind: 'llm_query', depth: 1, model: { provider: 'openai', model: 'sub' }, prompt: 'p' },
+  { type: 'subcall.finished', runId: 'root', callId: 's1', response: 'r', usage: usage(50, 5, null), latencyMs: 3 },
+  { type: 'cell.finished', runId: 'root', turn: 1, cellId: 'c1', stdout: '', stderr: '', newVariables: ['x'], durationMs: 2 } as unknown as RunEvent,
+  { type: 'turn.started', runId: 'root', turn: 2 },
+  finished('root', 'one', { inputTokens: 150, outputTokens: 25, costUsd: 0.001, costUnknown: true, subCalls: 1 }),
+];
+
+test('the live figures are the tree\'s: turns, sub-calls (child runs included), tokens and cost', () => {
+  const tree = new TreeBuilder();
+  script.forEach((e, i) => tree.apply(rec(e, i + 1)));
+  const p = progressOf(tree.tree, 'finished');
+  assert.equal(p.turn, 2);
   assert.equal(p.subCalls, 1);
-  assert.equal(formatLiveLine(p), 'turn 2 · 1 sub-call · 21 tokens · $0.75');
+  assert.equal(p.inputTokens, 150);
+  assert.equal(p.costUnknown, true);
+  assert.equal(formatLiveLine(p), 'turn 2 · 1 sub-call · 175 tokens · ≥ $0.0010');
 });
 
-test('an unknown price is never shown as $0', () => {
-  let p = initialProgress();
-  p = reduceProgress(p, rec({ type: 'subcall.finished', runId: 'r', callId: 'c', usage: usage(1, 1, null), latencyMs: 1 }));
-  assert.equal(p.costUnknown, true);
-  assert.equal(formatCost(p.costUsd, p.costUnknown), 'cost unknown');
-  assert.equal(formatCost(0.5, true), '≥ $0.50');
-  assert.equal(formatCost(0.0012, false), '$0.0012');
+test('a run whose models are all on this machine or the local network costs "local (no charge)"', () => {
+  const tree = new TreeBuilder();
+  tree.apply(rec(localRunStarted('r'), 1));
+  tree.apply(rec({ type: 'model.output', runId: 'r', turn: 1, text: 'x', usage: usage(10, 1, 0), latencyMs: 1, finishReason: 'stop', requestBytes: 1 }, 2));
+  assert.equal(formatLiveLine(progressOf(tree.tree, 'x')), 'turn 1 · 0 sub-calls · 11 tokens · local (no charge)');
+  const nothingPriced = new TreeBuilder();
+  nothingPriced.apply(rec(runStarted('r'), 1));
+  nothingPriced.apply(rec({ type: 'model.output', runId: 'r', turn: 1, text: 'x', usage: usage(10, 1, null), latencyMs: 1, finishReason: 'stop', requestBytes: 1 }, 2));
+  assert.equal(formatLiveLine(progressOf(nothingPriced.tree, 'x')), 'turn 1 · 0 sub-calls · 11 tokens · price unknown');
+});
+
+test('activity reads as words, and a child run does not move the root\'s', () => {
+  let a = activityAfter('starting', rec({ type: 'turn.started', runId: 'root', turn: 1 }, 1), 'root');
+  assert.equal(a, 'the model is thinking');
+  a = activityAfter(a, rec({ type: 'turn.started', runId: 'child', turn: 1 }, 2), 'root');
+  assert.equal(a, 'the model is thinking');
+  assert.equal(activityAfter(a, rec({ type: 'cell.started', runId: 'root', turn: 1, cellId: 'c', code: '' }, 3), 'root'), 'running the code');
+});
+
+test('at every tick, the status bar\'s line and the trajectory view\'s header show the same figures', async () => {
+  const active = new ActiveRun({
+    run: scriptedRun('root', script),
+    controller: new AbortController(),
+    question: 'q',
+    now: () => 0,
+    // A tick right after each record (as if the tick interval were 0).
+    setTimer: (fn) => (queueMicrotask(fn), () => undefined),
+  });
+  const feed = new LiveFeed({ run: active, onFlush: () => undefined });
+  feed.start();
+  let ticks = 0;
+  active.onTick(() => {
+    ticks++;
+    const header = headerView(feed.root(), { source: 'live', format: 'live', problems: { count: 0, first: [] } });
+    const p = active.progress;
+    assert.equal(feed.root(), active.tree.tree, 'the view follows the run\'s own tree');
+    assert.deepEqual(
+      [header.iterations, header.totals.subCalls, header.totals.inputTokens, header.totals.outputTokens, header.totals.costUnknown],
+      [p.turn, p.subCalls, p.inputTokens, p.outputTokens, p.costUnknown],
+    );
+  });
+  await active.result;
+  feed.dispose();
+  assert.ok(ticks >= 2, 'ticks during the run and one at its end');
+  assert.equal(active.progress.turn, 2);
 });

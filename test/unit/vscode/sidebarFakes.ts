@@ -62,7 +62,7 @@ export function entry(id: string, status: ChatEntry['status'], extra: Partial<Ch
     question: `question ${id}`,
     target: { kind: 'workspace', label: 'Workspace' },
     status,
-    live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, activity: '' },
+    live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, costLocal: false, activity: '' },
     streamingText: '',
     startedAt: 1,
     ...extra,

@@ -1,0 +1,36 @@
+// What a run's cost reads as in VS Code: the status bar, the progress notification, the chat and the
+// trajectory view all format cost here, so they never disagree. Three honest cases besides a price:
+// everything ran on a local server ("local (no charge)"), no price is known ("price unknown", never
+// "$0.00"), or some calls are priced and some are not (a lower bound).
+import { formatCost } from './format';
+
+export interface CostFigures {
+  /** USD of the calls with a known price; null or 0 when none was priced. */
+  usd: number | null;
+  /** True when any call's price was unknown. */
+  unknown: boolean;
+  /** True when every model of the run is served from this machine or the local network. */
+  local: boolean;
+}
+
+export const PRICE_UNKNOWN = 'price unknown';
+export const LOCAL_NO_CHARGE = 'local (no charge)';
+
+/** "$0.012", "local (no charge)", "price unknown", or "≥ $0.012 (some prices unknown)". */
+export function costText(cost: CostFigures): string {
+  const usd = cost.usd !== null && Number.isFinite(cost.usd) ? cost.usd : null;
+  if (cost.unknown) return usd === null || usd === 0 ? PRICE_UNKNOWN : `${formatCost(usd, true)} (some prices unknown)`;
+  if ((usd === null || usd === 0) && cost.local) return LOCAL_NO_CHARGE;
+  return usd === null ? PRICE_UNKNOWN : formatCost(usd);
+}
+
+/** The short form for one line of figures: the lower bound loses its note ("≥ $0.012"). */
+export function costTextShort(cost: CostFigures): string {
+  const text = costText(cost);
+  return text.endsWith(' (some prices unknown)') ? text.slice(0, -' (some prices unknown)'.length) : text;
+}
+
+/** True when the figure needs a price the user has not set (so a "Set a price" action helps). */
+export function needsPrice(cost: Pick<CostFigures, 'unknown'>): boolean {
+  return cost.unknown;
+}

@@ -1,0 +1,12 @@
+// The one line of figures of a running question: the status bar, the progress notification, the chat
+// and the trajectory view's header all print it from the same figures, so they always agree.
+import { costTextShort } from './costText';
+import { formatTokenCount, plural } from './format';
+import type { RunLiveLine } from './sidebarState';
+
+/** "turn 3 · 12 sub-calls · 45k tokens · $0.012" (or "· local (no charge)", "· price unknown"). */
+export function formatLiveLine(line: RunLiveLine): string {
+  const tokens = line.inputTokens + line.outputTokens;
+  const cost = costTextShort({ usd: line.costUsd, unknown: line.costUnknown, local: line.costLocal });
+  return [`turn ${line.turn}`, plural(line.subCalls, 'sub-call'), `${formatTokenCount(tokens)} tokens`, cost].join(' · ');
+}
