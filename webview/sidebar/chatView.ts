@@ -3,7 +3,7 @@
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
-import { formatLiveLine } from '../../src/shared/format';
+import { formatLiveLine } from '../../src/shared/liveLine';
 import { renderMarkdown } from '../common/markdown';
 import { actionButton, el, icon, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
