@@ -6,7 +6,12 @@ import type { RunLiveLine } from './sidebarState';
 
 /** "turn 3 · 12 sub-calls · 45k tokens · $0.012" (or "· local (no charge)", "· price unknown"). */
 export function formatLiveLine(line: RunLiveLine): string {
+  return `turn ${line.turn} · ${formatFigures(line)}`;
+}
+
+/** The same figures without the turn: "12 sub-calls · 45k tokens · $0.012" (after "Answered in 3 turns"). */
+export function formatFigures(line: Omit<RunLiveLine, 'turn' | 'activity'>): string {
   const tokens = line.inputTokens + line.outputTokens;
   const cost = costTextShort({ usd: line.costUsd, unknown: line.costUnknown, local: line.costLocal });
-  return [`turn ${line.turn}`, plural(line.subCalls, 'sub-call'), `${formatTokenCount(tokens)} tokens`, cost].join(' · ');
+  return [plural(line.subCalls, 'sub-call'), `${formatTokenCount(tokens)} tokens`, cost].join(' · ');
 }

@@ -26,8 +26,8 @@ export function markdownToPlain(markdown: string): string {
     .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '$1')
     .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _ticks: string, code: string) => code.trim())
     // Table pipes and separator rows.
-    .replace(/^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-{3,}:?\s*\|?\s*$/gm, '')
-    .replace(/^\s*\|(.*)\|\s*$/gm, (_m, row: string) => row.split('|').map((c) => c.trim()).join(' · '))
+    .replace(/^[ \t]*\|?([ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-{3,}:?[ \t]*\|?[ \t]*\n?/gm, '')
+    .replace(/^[ \t]*\|(.*)\|[ \t]*$/gm, (_m, row: string) => row.split('|').map((c) => c.trim()).join(' · '))
     // Backslash escapes.
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
   return text.replace(/\n{3,}/g, '\n\n').trim();

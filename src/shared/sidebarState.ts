@@ -1,5 +1,6 @@
 // The sidebar chat's UI state. It lives in the extension host; the webview only renders it, so a
 // re-created view shows exactly what was there before.
+import type { RunOutcome } from './runOutcome';
 
 /** What a question is asked about. `uri` is the folder's or file's URI string, absent for the workspace. */
 export interface ChatTarget {
@@ -45,8 +46,12 @@ export interface ChatEntry {
   streamingText: string;
   /** Markdown from the model: rendered with raw HTML disabled. */
   answer?: string;
-  /** A plain sentence with the next step, for failed runs. */
-  errorMessage?: string;
+  /** How the run ended, in words (set when it has). */
+  outcome?: RunOutcome;
+  /** A run that ended without an answer: its last output, shown as partial findings, never as the answer. */
+  partial?: string;
+  /** Models of this run with no known price (the entry offers "Set a price…"). */
+  unpricedModels?: string[];
   runId?: string;
   /** Set as soon as the trajectory file exists, so "View trajectory" works mid-run. */
   trajectoryPath?: string;
@@ -62,7 +67,10 @@ export interface HistoryItem {
   startedAt: number;
   status: string;
   targetLabel?: string;
+  /** Plain text (Markdown stripped), one line. */
   answerPreview?: string;
+  /** The chat conversation the run belonged to; follow-ups share it. */
+  conversationId?: string;
 }
 
 export interface HistoryState {
@@ -85,6 +93,8 @@ export interface SidebarState {
   trusted: boolean;
   history: HistoryState;
   tab: 'chat' | 'history';
+  /** A question put in the box from elsewhere (a view's "Ask again"); `id` changes with each one. */
+  draft?: { id: number; question: string };
 }
 
 export const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];

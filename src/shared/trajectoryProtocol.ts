@@ -3,6 +3,7 @@
 // so a 5,000-cell run never crosses the boundary at once. Both sides import these types; the view
 // shapes are projections of src/core/trajectory/treeTypes.ts, declared here so the webview depends
 // on src/shared/ only.
+import type { RunOutcome } from './runOutcome';
 
 /** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
 export const TRAJECTORY_PROTOCOL_VERSION = 1;
@@ -40,6 +41,15 @@ export interface ProtectionView {
   notes: string[];
 }
 
+/** What the view needs to word costs honestly (see src/shared/costText.ts). */
+export interface PricingView {
+  /** The root model is served from this machine or the local network (no per-token charge). */
+  rootLocal: boolean;
+  subLocal: boolean;
+  /** Models that made calls with no known price (offered in "Set a price…"). */
+  unpriced: string[];
+}
+
 export interface RunHeaderView {
   runId: string;
   depth: number;
@@ -49,8 +59,11 @@ export interface RunHeaderView {
   /** A run that ended without an answer: its last output, labelled as partial findings. */
   partial?: TextPreview;
   status: ViewRunStatus;
+  /** How the run ended (or that it runs), in words: the headline of the header. */
+  outcome: RunOutcome;
   forced: boolean;
   error?: { kind: string; message: string; limit?: string };
+  pricing: PricingView;
   rootModel?: string;
   subModel?: string;
   /** Every distinct model seen in this run's sub-calls (the search filter offers them). */
@@ -94,6 +107,8 @@ export interface TurnSummary {
   costUsd: number;
   /** The first non-blank line of the turn's first cell, clipped. */
   firstLine: string;
+  /** What the turn is about: the model's stated intent (its first sentence), else the cell's first meaningful line. */
+  label: string;
 }
 
 export interface ChildRunRef {
@@ -182,6 +197,8 @@ export interface TurnView {
   totals: ViewTotals;
   /** Model text streamed so far in a turn whose output has not arrived yet (live only). */
   streaming?: string;
+  /** Live, and the model has not sent a word of this turn yet: it is thinking. */
+  waiting?: boolean;
 }
 
 export interface SearchFilters {
@@ -201,6 +218,8 @@ export interface SearchHit {
   callId?: string;
   /** Text around the match. */
   excerpt: string;
+  /** Where the match sits in `excerpt` (absent when the hit is a filter match, not a text match). */
+  match?: { start: number; length: number };
 }
 
 export type ExportFormat = 'ipynb' | 'markdown';
@@ -225,7 +244,13 @@ export type WebviewToHost =
   | { type: 'search'; requestId: number; query: string; filters: SearchFilters }
   | { type: 'stop' }
   | { type: 'export'; format: ExportFormat }
-  | { type: 'copy'; ref: TextRef };
+  | { type: 'copy'; ref: TextRef }
+  /** Put the run's question in the chat's box, to ask it again (a stopped, limited or failed run). */
+  | { type: 'askAgain' }
+  /** Let the user set a price for one of `header.pricing.unpriced`. */
+  | { type: 'setPrice'; model?: string }
+  /** Open an rlm.* setting (e.g. the limit that stopped the run). */
+  | { type: 'openSetting'; setting: string };
 
 export type HostToWebview =
   /**

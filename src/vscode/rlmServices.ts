@@ -29,6 +29,8 @@ export class RlmServices implements vscode.Disposable {
   private enginePromise: Promise<RlmEngine> | undefined;
   private pool: ReplPool | undefined;
   views: TrajectoryViews | undefined;
+  /** The sidebar chat, once registered: a view's "Ask again" puts the question in its box. */
+  chat: { prefill(question: string): Promise<void> } | undefined;
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -98,6 +100,11 @@ export class RlmServices implements vscode.Disposable {
       ...(this.context.storageUri ? { workspaceStorage: this.context.storageUri.fsPath } : {}),
       globalStorage: this.context.globalStorageUri.fsPath,
     });
+  }
+
+  async prefillChat(question: string): Promise<void> {
+    if (!this.chat) throw new Error('The RLM chat is not available.');
+    await this.chat.prefill(question);
   }
 
   async openTrajectory(path: string): Promise<void> {

@@ -1,35 +1,85 @@
-// The conversation: each question with its live line, streamed text, answer (markdown, raw HTML
-// disabled), error, and actions. Entries re-render individually when the host sends one.
+// The conversation: each question with its live line, the model's text while it works (prose as
+// text, code as code, a spinner while it thinks), and at the end the answer (markdown, raw HTML
+// disabled) or what happened instead: a stop, a limit or a failure in words, partial findings
+// marked as not an answer, and the actions that help next (Ask again, Set a price…).
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
-import { formatLiveLine } from '../../src/shared/liveLine';
+import { formatFigures, formatLiveLine } from '../../src/shared/liveLine';
 import { renderMarkdown } from '../common/markdown';
-import { actionButton, el, icon, vscodeButton } from '../common/dom';
+import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
+import { splitStreamingText } from './streamingText';
+
+const TONE_ICONS = { ok: 'check', neutral: 'stop-circle', warning: 'warning', error: 'error', running: 'loading' } as const;
+
+function liveLine(entry: ChatEntry, active: boolean): HTMLElement {
+  const tone = entry.outcome?.tone ?? (entry.status === 'completed' ? 'ok' : entry.status === 'error' ? 'error' : 'neutral');
+  const figures = entry.status === 'gathering' || entry.status === 'queued' ? '' : active ? ` · ${formatLiveLine(entry.live)}` : entry.live.turn || entry.live.inputTokens ? ` · ${formatFigures(entry.live)}` : '';
+  return el('div', { className: `live-line status-${entry.status} tone-${active ? 'running' : tone}`, attrs: { 'data-testid': 'live-line' } }, [
+    active ? el('vscode-progress-ring', { className: 'ring', attrs: { 'aria-hidden': 'true' } }) : icon(TONE_ICONS[tone]),
+    el('span', { text: `${statusText(entry)}${figures}` }),
+  ]);
+}
+
+/** The model's text so far: prose rendered, code shown as the code that will run. */
+function working(entry: ChatEntry): HTMLElement {
+  const box = el('div', { className: 'working', attrs: { 'data-testid': 'streaming', 'aria-live': 'polite' } });
+  const segments = splitStreamingText(entry.streamingText);
+  if (segments.length === 0) {
+    const what = entry.status === 'gathering' ? 'Reading the files…' : entry.status === 'queued' ? 'Waiting for the question before it…' : entry.live.activity ? `${entry.live.activity.charAt(0).toUpperCase()}${entry.live.activity.slice(1)}…` : 'The model is thinking…';
+    box.append(el('div', { className: 'thinking', attrs: { 'data-testid': 'thinking' } }, [spinner(), ` ${what}`]));
+    return box;
+  }
+  for (const segment of segments) {
+    if (segment.kind === 'prose') {
+      const prose = el('div', { className: 'prose markdown' });
+      renderMarkdown(document, prose, segment.text);
+      box.append(prose);
+    } else {
+      box.append(
+        el('div', { className: 'code-preview' }, [
+          el('div', { className: 'code-label' }, [icon('code'), segment.complete ? ' Python code (runs next)' : ' Writing Python code…']),
+          el('pre', { text: segment.text }),
+        ]),
+      );
+    }
+  }
+  return box;
+}
+
+function partialFindings(text: string): HTMLElement {
+  const details = el('details', { className: 'partial-findings', attrs: { 'data-testid': 'partial-findings' } }, [
+    el('summary', {}, [icon('info'), ' Partial findings — not an answer']),
+    el('p', { className: 'muted', text: 'The last output its code printed before the run ended. Check it before relying on it.' }),
+    el('pre', { text }),
+  ]);
+  return details;
+}
 
 export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   const active = isActiveStatus(entry.status);
+  const key = (action: string): string => `${entry.id}:${action}`;
   const question = el('div', { className: 'question' }, [icon('account'), el('span', { className: 'question-text', text: entry.question })]);
   const target = el('div', { className: 'target' }, [icon(entry.target.kind === 'workspace' ? 'root-folder' : entry.target.kind === 'folder' ? 'folder' : 'file'), entry.target.label]);
-  const statusLine = el('div', { className: `live-line status-${entry.status}`, attrs: { 'data-testid': 'live-line' } }, [
-    active ? el('vscode-progress-ring', { className: 'ring' }) : icon(entry.status === 'completed' ? 'check' : entry.status === 'error' ? 'error' : entry.status === 'cancelled' ? 'debug-stop' : 'info'),
-    el('span', { text: `${statusText(entry.status)}${entry.status === 'gathering' ? '' : ` · ${formatLiveLine(entry.live)}`}` }),
-    active && entry.live.activity ? el('span', { className: 'activity', text: ` — ${entry.live.activity}` }) : null,
-  ]);
   const body = el('div', { className: 'entry-body' });
   if (entry.answer !== undefined) {
     const answer = el('div', { className: 'answer markdown', attrs: { 'data-testid': 'answer' } });
     renderMarkdown(document, answer, entry.answer);
     body.append(answer);
-  } else if (active && entry.streamingText) {
-    body.append(el('pre', { className: 'streaming', text: entry.streamingText, attrs: { 'data-testid': 'streaming' } }));
+  } else if (active) {
+    body.append(working(entry));
   }
-  if (entry.errorMessage) body.append(el('div', { className: 'error-message', attrs: { role: 'alert' } }, [icon('warning'), entry.errorMessage]));
+  const outcome = entry.outcome;
+  if (!active && outcome?.detail) body.append(el('div', { className: `outcome-detail tone-${outcome.tone}`, attrs: { role: outcome.tone === 'error' ? 'alert' : 'note' }, text: outcome.detail }));
+  if (!active && entry.answer === undefined && entry.partial) body.append(partialFindings(entry.partial));
   const actions = el('div', { className: 'entry-actions' });
-  if (active) actions.append(vscodeButton('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop' }));
-  if (entry.runId || entry.trajectoryPath) actions.append(actionButton('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory' }));
-  if (entry.answer !== undefined) actions.append(actionButton('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer' }));
-  return el('article', { className: 'entry', attrs: { 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' } }, [question, target, statusLine, body, actions]);
+  if (active) actions.append(vscodeButton('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop', focusKey: key('stop') }));
+  if (!active && outcome?.askAgain) actions.append(actionButton('Ask again', () => host.post({ type: 'chat.askAgain', entryId: entry.id }), { icon: 'refresh', testId: 'ask-again', focusKey: key('ask-again') }));
+  if (!active && outcome?.setting) actions.append(actionButton(`Open ${outcome.setting}`, () => host.post({ type: 'chat.openSetting', entryId: entry.id }), { icon: 'settings-gear', focusKey: key('setting') }));
+  if (entry.runId || entry.trajectoryPath) actions.append(actionButton('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory', focusKey: key('view') }));
+  if (entry.answer !== undefined) actions.append(actionButton('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer', focusKey: key('copy') }));
+  if (!active && entry.live.costUnknown) actions.append(actionButton('Set a price…', () => host.post({ type: 'chat.setPrice', entryId: entry.id }), { icon: 'tag', testId: 'set-price', focusKey: key('price'), title: entry.unpricedModels?.length ? `No price is known for ${entry.unpricedModels.join(', ')}` : 'No price is known for a model of this run' }));
+  return el('article', { className: `entry tone-${active ? 'running' : (outcome?.tone ?? 'neutral')}`, attrs: { 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' } }, [question, target, liveLine(entry, active), body, actions]);
 }

@@ -23,6 +23,8 @@ export class Composer {
   private readonly send: HTMLElement;
   private targets: ChatTarget[] = [];
   private state: SidebarState | undefined;
+  /** The last draft put in the box, so a re-sent state does not overwrite what the user typed since. */
+  private draftId = 0;
 
   constructor(private readonly host: HostChannel) {
     this.select = el('vscode-single-select', { attrs: { 'aria-label': 'Ask about', 'data-testid': 'target-select' } }) as ValueElement;
@@ -49,6 +51,12 @@ export class Composer {
         el('vscode-option', { attrs: { value: PICK_FOLDER }, text: 'Choose a folder…' }),
       );
       this.select.value = targetKey(state.selectedTarget);
+    }
+    if (state.draft && state.draft.id !== this.draftId) {
+      this.draftId = state.draft.id;
+      this.textarea.value = state.draft.question;
+      // After the render that may have moved focus elsewhere.
+      requestAnimationFrame(() => this.focus());
     }
     const disabled = state.busy || !state.trusted;
     this.send.toggleAttribute('disabled', disabled);

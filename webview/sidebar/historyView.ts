@@ -16,7 +16,7 @@ export function renderHistoryList(history: HistoryState, host: HostChannel, now:
     title.classList.add('history-question');
     const row = el('div', { className: 'history-item', attrs: { role: 'listitem', 'data-testid': 'history-item' } }, [
       title,
-      el('div', { className: 'history-meta', text: `${relativeTime(item.startedAt, now)} · ${statusText(item.status)}${item.targetLabel ? ` · ${item.targetLabel}` : ''}` }),
+      el('div', { className: 'history-meta', text: `${relativeTime(item.startedAt, now)} · ${statusText({ status: item.status })}${item.targetLabel ? ` · ${item.targetLabel}` : ''}` }),
       item.answerPreview ? el('div', { className: 'history-preview', text: item.answerPreview }) : null,
       el('div', { className: 'entry-actions' }, [
         actionButton('Open', open, { icon: 'go-to-file' }),

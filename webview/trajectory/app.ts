@@ -1,7 +1,7 @@
 // Composes the trajectory view: toolbar (search, filters, timeline, outline, jump, export), header,
 // turn list and outline, and wires them to the host's pushed messages.
 import { PAGE, type HostToWebview, type MessageOf, type RunHeaderView, type SearchHit } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton } from '../common/dom';
+import { el, iconButton, keepingFocus } from '../common/dom';
 import { headerView } from './headerView';
 import type { HostBridge } from './hostBridge';
 import { nextFocusable } from './keyboardNav';
@@ -10,6 +10,9 @@ import { SearchPanel } from './searchPanel';
 import { TurnList, type ListMode } from './turnList';
 import { renderTurn } from './turnView';
 import type { RenderContext } from './renderContext';
+import { clearSearchHighlight, highlightMatch } from './searchHighlight';
+import { TimelineLegend } from './timelineLegend';
+import { watchWidth, type WidthClass } from './widthMode';
 
 interface SavedState {
   scrollTop: number;
@@ -34,6 +37,8 @@ export class TrajectoryApp {
   private mode: ListMode = 'cells';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly saved: SavedState | undefined;
+  private width: WidthClass = 'wide';
+  private readonly legend = new TimelineLegend();
 
   constructor(
     private readonly root: HTMLElement,
@@ -50,9 +55,20 @@ export class TrajectoryApp {
     this.headerSlot = el('div', { className: 'header-slot' });
     this.notices = el('div', { className: 'notices', attrs: { 'aria-live': 'polite' } });
     this.list = new TurnList(this.ctx, this.scroller, () => this.requireHeader().runId, () => this.requireHeader());
-    this.outline = new OutlinePanel((index) => this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true })));
+    this.outline = new OutlinePanel(
+      (index) => {
+        // In a narrow group the outline is a drawer over the turns: picking a turn closes it.
+        if (this.width !== 'wide') this.root.classList.remove('outline-open');
+        this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true }));
+      },
+      () => Boolean(this.header?.pricing.rootLocal && this.header.pricing.subLocal),
+    );
     this.searchSlot = el('div', { className: 'search' });
-    this.scroller.append(this.headerSlot, this.list.element);
+    this.scroller.append(this.headerSlot, this.legend.element, this.list.element);
+    watchWidth(this.root, (mode) => {
+      this.width = mode;
+      if (mode === 'wide') this.root.classList.remove('outline-open');
+    });
     this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.notices);
     if (this.saved?.outlineHidden) this.root.classList.add('outline-hidden');
     if (this.saved?.mode) this.setMode(this.saved.mode);
@@ -75,7 +91,7 @@ export class TrajectoryApp {
 
   private ensureSearch(): SearchPanel {
     if (!this.search) {
-      this.search = new SearchPanel(this.ctx, (hit) => this.jumpToHit(hit));
+      this.search = new SearchPanel(this.ctx, (hit, query) => this.jumpToHit(hit, query));
       this.searchSlot.replaceWith(this.search.element);
       if (this.header) this.search.setChoices(this.header.models, this.header.maxDepth);
     }
@@ -92,6 +108,10 @@ export class TrajectoryApp {
     modeButton.id = 'toggle-timeline';
     return el('div', { className: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Trajectory tools' } }, [
       iconButton('list-tree', 'Toggle outline', () => {
+        if (this.width !== 'wide') {
+          this.root.classList.toggle('outline-open');
+          return;
+        }
         this.root.classList.toggle('outline-hidden');
         this.saveSoon();
       }),
@@ -110,15 +130,17 @@ export class TrajectoryApp {
   private setMode(mode: ListMode): void {
     this.mode = mode;
     this.root.classList.toggle('timeline-mode', mode === 'timeline');
+    this.legend.show(mode === 'timeline' ? this.header : undefined);
     this.list.setMode(mode);
     this.saveSoon();
   }
 
   private renderHeader(): void {
     const header = this.requireHeader();
-    this.headerSlot.textContent = '';
-    this.headerSlot.appendChild(headerView(this.ctx, header, this.live, Date.now()));
+    // A live run re-renders its header on every tick: keep a keyboard user on the control they were on.
+    keepingFocus(this.headerSlot, () => this.headerSlot.replaceChildren(headerView(this.ctx, header, this.live, Date.now())));
     this.search?.setChoices(header.models, header.maxDepth);
+    if (this.mode === 'timeline') this.legend.show(header);
     document.title = `RLM: ${header.question.text.slice(0, 60)}`;
   }
 
@@ -183,8 +205,9 @@ export class TrajectoryApp {
     this.notify('info', 'This run has no final answer yet.');
   }
 
-  private jumpToHit(hit: SearchHit): void {
+  private jumpToHit(hit: SearchHit, query: string): void {
     this.outline.highlight(hit.rootTurnIndex);
+    clearSearchHighlight();
     this.list.scrollToTurn(hit.rootTurnIndex, (slot) => {
       const target =
         (hit.callId && slot.querySelector<HTMLElement>(`[data-call-id="${CSS.escape(hit.callId)}"]`)) ||
@@ -194,7 +217,8 @@ export class TrajectoryApp {
       if (target instanceof HTMLDetailsElement) target.open = true;
       target.classList.add('flash');
       setTimeout(() => target.classList.remove('flash'), 1500);
-      target.scrollIntoView({ block: 'center' });
+      // The matched text itself is marked, and brought into view.
+      highlightMatch(target, query, this.scroller);
     });
   }
 

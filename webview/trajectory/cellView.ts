@@ -5,7 +5,7 @@ import { codeView } from './codeView';
 import { el, icon } from '../common/dom';
 import { subCallTree } from './subCallView';
 import { textBlock } from './textBlock';
-import { formatDuration } from '../../src/shared/format';
+import { formatDuration, plural } from '../../src/shared/format';
 import { formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
@@ -24,7 +24,7 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
       icon(cell.error ? 'error' : cell.running ? 'loading' : 'code', cell.running ? 'codicon-modifier-spin' : ''),
       el('span', { className: 'cell-title', text: cell.outIndex !== undefined ? `In [${cell.outIndex}]` : 'Cell' }),
       ...flags,
-      el('span', { className: 'cell-metrics', text: `${formatDuration(cell.durationMs)}${cell.totals.subCalls ? ` · ${cell.totals.subCalls} sub-calls · ${formatUsage(cell.totals)}` : ''}` }),
+      el('span', { className: 'cell-metrics', text: `${formatDuration(cell.durationMs)}${cell.totals.subCalls ? ` · ${plural(cell.totals.subCalls, 'sub-call')} · ${formatUsage(cell.totals, ctx.rootHeader().pricing.subLocal)}` : ''}` }),
     ]),
   );
   section.appendChild(codeView(ctx, cell.code, { kind: 'code', runId, cellId: cell.cellId }));
@@ -52,7 +52,7 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
 
 /** Loads the cell again with all of its sub-calls, replacing the shortened tree. */
 function moreSubCalls(ctx: RenderContext, cell: CellView, runId: string, shortTree: HTMLElement | null): HTMLElement {
-  const button = el('button', { className: 'show-all', attrs: { type: 'button' }, text: `Show ${cell.subCallsOmitted} more sub-calls` });
+  const button = el('button', { className: 'show-all', attrs: { type: 'button' }, text: `Show ${plural(cell.subCallsOmitted ?? 0, 'more sub-call', 'more sub-calls')}` });
   button.addEventListener('click', () => {
     button.disabled = true;
     ctx.bridge

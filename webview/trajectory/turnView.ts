@@ -4,9 +4,9 @@ import type { TurnView } from '../../src/shared/trajectoryProtocol';
 import { renderMarkdown } from '../common/markdown';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
-import { el, icon } from '../common/dom';
-import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
-import { formatUsage } from './viewFormat';
+import { el, icon, spinner } from '../common/dom';
+import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
+import { callCost, formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
@@ -33,30 +33,47 @@ function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
   return details;
 }
 
-export function turnHeader(turn: TurnView): HTMLElement {
+export function turnHeader(ctx: RenderContext, turn: TurnView): HTMLElement {
+  const pricing = ctx.rootHeader().pricing;
   const modelUsage =
-    turn.inputTokens !== undefined ? `root ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${formatCost(turn.costUsd)} · ${formatDuration(turn.latencyMs)}` : '';
+    turn.inputTokens !== undefined ? `root model ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${callCost(turn.costUsd, pricing.rootLocal)} · ${formatDuration(turn.latencyMs)}` : '';
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
-    turn.forcedFinal ? el('span', { className: 'badge warn', text: 'forced final answer' }) : null,
-    turn.totals.errors ? el('span', { className: 'badge error', text: `${turn.totals.errors} error${turn.totals.errors === 1 ? '' : 's'}` }) : null,
-    el('span', { className: 'turn-metrics', text: modelUsage }),
-    turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${turn.totals.subCalls} sub-calls · total ${formatUsage(turn.totals)}` }) : null,
+    turn.forcedFinal ? el('span', { className: 'badge warn', text: 'asked for its best answer' }) : null,
+    turn.totals.errors ? el('span', { className: 'badge error', text: plural(turn.totals.errors, 'error') }) : null,
+    modelUsage ? el('span', { className: 'turn-metrics', text: modelUsage }) : null,
+    turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${plural(turn.totals.subCalls, 'sub-call')} · total ${formatUsage(turn.totals, pricing.rootLocal && pricing.subLocal)}` }) : null,
   ]);
+}
+
+/** What a turn without model output says: the model is still thinking, or it was stopped while it did. */
+function emptyTurnNote(ctx: RenderContext, turn: TurnView): HTMLElement {
+  if (turn.waiting) return el('div', { className: 'thinking', attrs: { role: 'status', 'data-testid': 'thinking' } }, [spinner(), ' The model is thinking…']);
+  const status = ctx.rootHeader().status;
+  const why = status === 'cancelled' ? 'The run was stopped while the model was thinking.' : status === 'running' ? 'Waiting for the model.' : 'The model sent nothing for this turn.';
+  return el('div', { className: 'muted small', text: why });
+}
+
+const NOTICE_WORDS: Record<string, string> = {
+  no_code: 'No code block',
+  multiple_blocks: 'More than one code block',
+  final_in_prose: 'Answer written outside the code',
+};
+
+function noticeTitle(kind: string): string {
+  return NOTICE_WORDS[kind] ?? kind.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
 export function renderTurn(ctx: RenderContext, turn: TurnView): HTMLElement {
   const article = el('article', { className: 'turn', attrs: { 'aria-label': `Turn ${turn.turn}` } });
   article.dataset.runId = turn.runId;
   article.dataset.index = String(turn.index);
-  article.appendChild(turnHeader(turn));
+  article.appendChild(turnHeader(ctx, turn));
   const reasoning = reasoningView(ctx, turn);
   if (reasoning) article.appendChild(reasoning);
   if (turn.streaming !== undefined) article.appendChild(el('pre', { className: 'streaming', text: turn.streaming, attrs: { 'aria-live': 'polite' } }));
-  for (const notice of turn.notices) article.appendChild(el('div', { className: 'note warn' }, [icon('info'), ` ${notice.kind}: ${notice.message}`]));
+  for (const notice of turn.notices) article.appendChild(el('div', { className: 'note warn' }, [icon('info'), ` ${noticeTitle(notice.kind)}: ${notice.message}`]));
   for (const cell of turn.cells) article.appendChild(cellView(ctx, cell, turn.runId, turn.turn));
-  if (!reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) {
-    article.appendChild(el('div', { className: 'muted small', text: 'No model output was recorded for this turn.' }));
-  }
+  if (!reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) article.appendChild(emptyTurnNote(ctx, turn));
   return article;
 }

@@ -1,16 +1,17 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
-import { formatCost, formatTokenCount } from '../../src/shared/format';
+import { costText, costTextShort } from '../../src/shared/costText';
+import { formatTokenCount } from '../../src/shared/format';
 import type { ViewRunStatus, ViewTotals } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
-  return `${n.toLocaleString('en-US')} char${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} character${n === 1 ? '' : 's'}`;
 }
 
 const STATUS_LABELS: Record<ViewRunStatus, string> = {
-  completed: 'Completed',
-  forced: 'Forced answer',
+  completed: 'Answered',
+  forced: 'Best answer at a limit',
   cancelled: 'Stopped',
-  limit: 'Limit reached',
+  limit: 'Stopped at a limit',
   error: 'Failed',
   running: 'Running',
   incomplete: 'Incomplete (the file has no end)',
@@ -38,7 +39,12 @@ export function statusIcon(status: ViewRunStatus): string {
   }
 }
 
-/** "1.2k in · 340 out · $0.012" */
-export function formatUsage(t: Pick<ViewTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>): string {
-  return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${formatCost(t.costUsd, t.costUnknown)}`;
+/** The cost of one call or turn: null is an unknown price, 0 on a local server is no charge. */
+export function callCost(usd: number | null | undefined, local: boolean): string {
+  return costText({ usd: usd ?? null, unknown: usd === null, local });
+}
+
+/** "1.2k in · 340 out · $0.012" (or "· local (no charge)", "· price unknown", "· ≥ $0.01"). */
+export function formatUsage(t: Pick<ViewTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>, local: boolean): string {
+  return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local })}`;
 }

@@ -34,6 +34,7 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
   const chat = new SidebarChatService(services, store, () => routerRef.current?.history.refresh() ?? Promise.resolve());
   const router = new SidebarRouter(store, messenger, chat);
   routerRef.current = router;
+  services.chat = chat;
   const provider = new SidebarViewProvider(services.context.extensionUri, messenger, router, services.log);
   store.setTargets(activeFileTarget());
   store.setModelLabel(currentModelLabel());

@@ -13,6 +13,12 @@ export interface SidebarActions {
   viewTrajectory(entry: ChatEntry): Promise<void>;
   copyText(text: string): Promise<void>;
   configureModels(): Promise<void>;
+  /** Asks the entry's question again, about its target, in the current conversation. */
+  askAgain(entry: ChatEntry): Promise<void>;
+  /** Lets the user set a price for one of the entry's unpriced models. */
+  setPrice(entry: ChatEntry): Promise<void>;
+  /** Opens the setting that limited the entry's run. */
+  openSetting(setting: string): Promise<void>;
   listHistory(): Promise<HistoryItem[]>;
   openHistoryItem(path: string): Promise<void>;
   /** Asks the user to confirm, then deletes; resolves false when they decline. */

@@ -5,7 +5,12 @@ import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarSta
 import { folderScope, gatherWithConfirmation, pickFolder } from '../commands/askCommands';
 import { requireTrust } from '../commands/commandSupport';
 import { fileContext } from '../context/fileTarget';
-import { describeError, describeRunError } from '../errors/describeError';
+import { RunCancelledError } from '../../core/loop/loopErrors';
+import type { RunOutcome } from '../../shared/runOutcome';
+import { describeError } from '../errors/describeError';
+import { describeOutcome } from '../run/runOutcome';
+import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
+import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
 import { deleteHistoryFile, isInsideDirectory, listHistory } from '../history/historyIndex';
 import type { RlmServices } from '../rlmServices';
@@ -76,7 +81,8 @@ export class SidebarChatService implements SidebarActions {
       const { contextKey, gather } = this.gatherFor(target, settings);
       const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, signal: controller.signal });
       if (!run) {
-        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, finishedAt: Date.now() });
+        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: you cancelled before anything was sent', askAgain: true };
+        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
         return;
       }
       this.runs.set(id, run);
@@ -84,11 +90,16 @@ export class SidebarChatService implements SidebarActions {
       const follower = new EntryFollower(run, (patch) => this.store.updateEntry(id, patch));
       const result = await run.result;
       follower.dispose();
-      const failure = run.error !== undefined ? describeError(run.error) : result.error ? describeRunError(result.error) : undefined;
+      const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.progress.turn });
+      // A loop that threw carries the typed error, which says more than the recorded kind.
+      if (run.error !== undefined && result.status === 'error') outcome.detail = describeError(run.error).text;
+      const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
       this.store.updateEntry(id, {
         status: result.status,
+        outcome,
         ...(result.answer !== undefined ? { answer: result.answer } : {}),
-        ...(failure && result.status !== 'cancelled' ? { errorMessage: failure.text } : {}),
+        ...(result.answer === undefined && result.partial !== undefined ? { partial: result.partial } : {}),
+        ...(unpriced.length ? { unpricedModels: unpriced } : {}),
         finishedAt: Date.now(),
       });
       void this.refreshHistory();
@@ -96,7 +107,10 @@ export class SidebarChatService implements SidebarActions {
       const message = describeError(error);
       if (message.severity === 'error') this.services.log.error(`Sidebar question failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const cancelled = error instanceof vscode.CancellationError || controller.signal.aborted;
-      this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', ...(cancelled ? {} : { errorMessage: message.text }), finishedAt: Date.now() });
+      const outcome: RunOutcome = cancelled
+        ? { tone: 'neutral', headline: 'Stopped by you before anything was sent', askAgain: true }
+        : { tone: message.severity === 'error' ? 'error' : 'warning', headline: 'Not started', detail: message.text, askAgain: true };
+      this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', outcome, finishedAt: Date.now() });
     } finally {
       this.controllers.delete(id);
       this.runs.delete(id);
@@ -104,8 +118,26 @@ export class SidebarChatService implements SidebarActions {
   }
 
   stop(entry: ChatEntry): void {
-    this.controllers.get(entry.id)?.abort(new Error('Stopped by the user'));
+    this.controllers.get(entry.id)?.abort(new RunCancelledError('stopped by the user'));
     this.runs.get(entry.id)?.stop();
+  }
+
+  async askAgain(entry: ChatEntry): Promise<void> {
+    await this.ask(entry.question, entry.target);
+  }
+
+  async setPrice(entry: ChatEntry): Promise<void> {
+    await promptForPrice(entry.unpricedModels ?? []);
+  }
+
+  async openSetting(setting: string): Promise<void> {
+    await openRlmSetting(setting);
+  }
+
+  /** A view's "Ask again": the question goes in the box, the chat comes into view, nothing is sent yet. */
+  async prefill(question: string): Promise<void> {
+    this.store.prefill(question);
+    await vscode.commands.executeCommand('rlm.chat.focus');
   }
 
   async pickFolder(): Promise<ChatTarget | undefined> {

@@ -9,6 +9,7 @@ export const WORKSPACE_TARGET: ChatTarget = { kind: 'workspace', label: 'Workspa
 
 export class SidebarStore {
   private state: SidebarState;
+  private drafts = 0;
 
   constructor(
     private readonly messenger: WebviewMessenger,
@@ -51,6 +52,8 @@ export class SidebarStore {
   }
 
   addEntry(entry: ChatEntry): void {
+    // The draft was asked (or replaced by another question): a re-created view must not bring it back.
+    delete this.state.draft;
     this.state.entries.push(entry);
     this.recomputeBusy();
     this.pushAll();
@@ -100,6 +103,13 @@ export class SidebarStore {
 
   setTab(tab: SidebarState['tab']): void {
     this.state.tab = tab;
+    this.pushAll();
+  }
+
+  /** Puts `question` in the chat's box (on the Chat tab); the webview applies each draft once. */
+  prefill(question: string): void {
+    this.state.draft = { id: ++this.drafts, question };
+    this.state.tab = 'chat';
     this.pushAll();
   }
 

@@ -23,6 +23,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: ViewLog,
+    private readonly askAgain?: (question: string) => Promise<void>,
   ) {}
 
   open(run: LiveRun): void {
@@ -56,6 +57,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       stop: () => run.stop(),
       exportBase: run.trajectoryPath ? vscode.Uri.file(run.trajectoryPath) : undefined,
       log: this.log,
+      ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });
     sink.session = setup.session;
     panel.onDidDispose(() => {
@@ -83,6 +85,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
         isLive: () => false,
         exportBase: vscode.Uri.file(source),
         log: this.log,
+        ...(this.askAgain ? { askAgain: this.askAgain } : {}),
       });
       const unsubscribe = load.onChange((changes) => setup.session.pushChanges(changes));
       panel.onDidDispose(() => {

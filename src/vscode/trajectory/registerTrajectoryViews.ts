@@ -11,6 +11,8 @@ export type { LiveRun } from './liveRunTypes';
 export interface TrajectoryViewDeps {
   /** Where view problems are logged (the extension's LogOutputChannel). */
   log?: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+  /** Puts a question in the chat's box, for a view's "Ask again". */
+  askAgain?(question: string): Promise<void>;
 }
 
 export interface TrajectoryViews {
@@ -25,8 +27,8 @@ export interface TrajectoryViews {
 
 export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: TrajectoryViewDeps = {}): TrajectoryViews {
   const log = deps.log ?? { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const provider = new TrajectoryEditorProvider(context.extensionUri, log);
-  const live = new LivePanels(context.extensionUri, log);
+  const provider = new TrajectoryEditorProvider(context.extensionUri, log, deps.askAgain);
+  const live = new LivePanels(context.extensionUri, log, deps.askAgain);
   const options = { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } };
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider, options),

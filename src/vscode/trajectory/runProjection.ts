@@ -3,6 +3,7 @@
 import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
 import type { ModelRef } from '../../core/trajectory/events';
 import { markOmission, reasoningText } from '../../core/trajectory/exportText';
+import { turnLabel } from './turnLabel';
 import {
   PAGE,
   type CellView,
@@ -66,6 +67,7 @@ export function turnSummary(turn: TurnNode, index: number, runFinished: boolean)
     finishedAt: finishedAt ?? (turn.latencyMs !== undefined ? turn.startedAt + turn.latencyMs : undefined),
     costUsd: turn.totals.costUsd,
     firstLine: first ? firstLine(first.code) : '',
+    label: turnLabel(turn),
   };
 }
 
@@ -228,5 +230,6 @@ export function turnView(run: RunNode, index: number): TurnView | undefined {
     cells: turn.cells.map((c) => cellView(c, run.config?.observationMaxChars)),
     totals: totalsView(turn.totals),
     streaming: streaming ? turn.modelText : undefined,
+    ...(run.status === 'running' && turn.usage === undefined && turn.modelText === undefined ? { waiting: true } : {}),
   };
 }

@@ -21,6 +21,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: ViewLog,
+    private readonly askAgain?: (question: string) => Promise<void>,
   ) {}
 
   async openCustomDocument(uri: vscode.Uri): Promise<TrajectoryDocument> {
@@ -48,6 +49,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
       isLive: () => false,
       exportBase: document.uri,
       log: this.log,
+      ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });
     const unsubscribe = load.onChange((changes) => session.pushChanges(changes));
     load.done.catch((error: unknown) => session.pushNotice('error', `The file could not be read to its end: ${error instanceof Error ? error.message : String(error)}`));

@@ -7,6 +7,7 @@ import { toMarkdown } from '../../core/trajectory/exportMarkdown';
 import { exportToFile } from '../../core/trajectory/exportFile';
 import type { ExportFormat } from '../../shared/trajectoryProtocol';
 import type { RunSourceInfo } from './runProjection';
+import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
 import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
 
@@ -22,6 +23,8 @@ export interface SetupInput {
   /** Where an export is suggested (next to the trajectory file when there is one). */
   exportBase?: vscode.Uri;
   log: ViewLog;
+  /** Puts a question in the chat's box (the view's "Ask again"). */
+  askAgain?(question: string): Promise<void>;
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -70,6 +73,9 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
       },
+      ...(input.askAgain ? { askAgain: input.askAgain } : {}),
+      setPrice: async (models, model) => void (await promptForPrice(models, model)),
+      openSetting: openRlmSetting,
     },
   });
   webview.html = trajectoryHtml({

@@ -44,3 +44,19 @@ test('a recorded run error of a model kind keeps its message and next step', () 
   assert.equal(m.text, 'The model server refused the key: OpenAI-compatible model "m" at http://x/v1 (HTTP 401): bad key. Set the API key for it.');
   assert.deepEqual(m.steps, ['setApiKey', 'configureModels']);
 });
+
+test('no internal names reach a person: "fetch failed", error codes and class names are put in words', async () => {
+  const { plainDetail } = await import('../../../src/vscode/errors/describeError');
+  const refused = describeError(new NetworkError('could not connect: Connection error. (ECONNREFUSED). Is the server running and the base URL right?', { ...info, status: undefined }));
+  assert.match(refused.text, /the connection was refused/);
+  assert.doesNotMatch(refused.text, /ECONNREFUSED|Connection error|fetch failed|\?\./);
+  assert.equal(plainDetail('the connection was dropped before the response was complete (fetch failed)'), 'the connection was dropped before the response was complete');
+  assert.doesNotMatch(describeRunError({ kind: 'connection', message: 'could not connect: fetch failed. Is the server running?' }).text, /fetch failed|\?\./);
+  assert.doesNotMatch(describeError(new Error('weird')).text, /RLM failed/);
+});
+
+test('a limit says which limit, its figures, and the setting to raise', () => {
+  const m = describeRunError({ kind: 'limit', message: 'Iteration limit reached: 30 of 30', limit: 'iterations' });
+  assert.equal(m.text, 'The run reached the turn limit (30 of 30). Raise rlm.maxIterations to let runs go further.');
+  assert.equal(m.severity, 'warning');
+});

@@ -41,6 +41,15 @@ export class RecordingActions implements SidebarActions {
   async configureModels(): Promise<void> {
     this.calls.push('configure');
   }
+  async askAgain(entry: ChatEntry): Promise<void> {
+    this.calls.push(`askAgain:${entry.id}`);
+  }
+  async setPrice(entry: ChatEntry): Promise<void> {
+    this.calls.push(`setPrice:${entry.id}`);
+  }
+  async openSetting(setting: string): Promise<void> {
+    this.calls.push(`openSetting:${setting}`);
+  }
   async listHistory(): Promise<HistoryItem[]> {
     return this.history;
   }

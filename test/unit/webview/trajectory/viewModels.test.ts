@@ -90,14 +90,18 @@ describe('timelineLayout', () => {
 });
 
 describe('outline and search models', () => {
-  const summary: TurnSummary = { index: 6, turn: 7, cells: 1, subCalls: 3, errors: 1, final: true, running: false, startedAt: 0, finishedAt: 1500, costUsd: 0.01, firstLine: 'x = 1' };
+  const summary: TurnSummary = { index: 6, turn: 7, cells: 1, subCalls: 3, errors: 1, final: true, running: false, startedAt: 0, finishedAt: 1500, costUsd: 0.01, firstLine: 'x = 1', label: 'Count the errors per service.' };
 
-  it('labels turns with their markers', () => {
+  it('labels turns by what they are about, with their markers and proper plurals', () => {
     const label = outlineLabel(summary);
-    assert.equal(label.text, '7 ⚠ ✓ x = 1');
+    assert.equal(label.number, '7');
+    assert.equal(label.text, '⚠ ✓ Count the errors per service.');
     assert.deepEqual(label.classes, ['outline-entry', 'has-error', 'is-final']);
-    assert.match(label.title, /3 sub-call\(s\), 1 error\(s\), \$0\.01, 1\.5 s/);
-    assert.equal(placeholderText(summary), 'Turn 7 · 1 cell · 3 sub-calls · 1 error   x = 1');
+    assert.match(label.title, /1 cell, 3 sub-calls, 1 error, \$0\.01, 1\.5 s/);
+    assert.doesNotMatch(label.title, /\(s\)/);
+    assert.match(outlineLabel({ ...summary, costUsd: 0 }, true).title, /local \(no charge\)/);
+    assert.equal(placeholderText(summary), 'Turn 7 · 1 cell · 3 sub-calls · 1 error — Count the errors per service.');
+    assert.equal(outlineLabel({ ...summary, label: '' }).text, '⚠ ✓ x = 1', 'the code line when the model stated nothing');
   });
 
   it('turns search input into filters, or nothing to search', () => {
