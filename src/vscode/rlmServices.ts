@@ -44,10 +44,11 @@ export class RlmServices implements vscode.Disposable {
       replPool: () => this.replPool(),
       registry: this.registry,
       apiKey: (s) => this.keys.get(s.provider, s.baseUrl),
-      openSink: (runId, secrets) =>
+      openSink: (runId, secrets, about) =>
         new FileTrajectorySink({
           directory: this.trajectoryDirectory(),
           runId,
+          ...about,
           toolVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
           secrets,
           now: Date.now,

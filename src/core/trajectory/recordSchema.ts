@@ -136,6 +136,7 @@ export const HEADER_FIELDS: Fields = {
   models: opt({ object: { root: MODEL_REF, sub: MODEL_REF } }),
   protections: opt('any'),
   runId: opt('string'),
+  conversationId: opt('string'),
 };
 
 function describe(value: unknown): string {

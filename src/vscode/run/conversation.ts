@@ -44,6 +44,11 @@ export class Conversation {
     return { session: this.warm.session, sessionBridge: this.warm.router, priorTurns: this.turns.slice(-MAX_PRIOR_TURNS) };
   }
 
+  /** Takes over the answered turns of a conversation shown again after a window reload. */
+  restoreTurns(turns: ReadonlyArray<{ question: string; answer: string }>): void {
+    this.turns.push(...turns.slice(-MAX_PRIOR_TURNS));
+  }
+
   /** Records a finished run. A failed run's session is not trusted for the next question. */
   async finish(question: string, status: RunStatus, answer: string | undefined): Promise<void> {
     if (answer !== undefined && (status === 'completed' || status === 'forced' || status === 'limit')) {

@@ -27,6 +27,8 @@ export interface RunRequest {
   /** Reads the files; may ask the user to confirm (resolves undefined when they decline). */
   gather: (signal: AbortSignal) => Promise<GatheredContext | undefined>;
   conversation?: Conversation;
+  /** Recorded in the trajectory's header, so History groups a conversation's questions. */
+  conversationId?: string;
   /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
   signal?: AbortSignal;
 }
@@ -36,7 +38,7 @@ export interface RunLauncherDeps {
   replPool: () => Promise<ReplFactory>;
   registry: RunRegistry;
   apiKey: (setting: ModelSetting) => Promise<string | undefined>;
-  openSink: (runId: string, secrets: Array<string | undefined>) => TrajectorySink | undefined;
+  openSink: (runId: string, secrets: Array<string | undefined>, about: { question: string; conversationId?: string }) => TrajectorySink | undefined;
   now: () => number;
 }
 
@@ -87,7 +89,7 @@ export class RunLauncher {
         signal: controller.signal,
         ...(sessionOptions ?? {}),
       });
-      const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey]);
+      const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });
       this.deps.registry.track(request.contextKey, active);
       const conversation = request.conversation;

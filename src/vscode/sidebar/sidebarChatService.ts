@@ -23,6 +23,7 @@ import { isModelConfigured } from '../settings/rlmSettings';
 import type { SidebarActions } from './sidebarActions';
 import type { SidebarStore } from './sidebarStore';
 import { EntryFollower } from './entryFollower';
+import { priorTurnsOf } from './chatPersistence';
 
 export class SidebarChatService implements SidebarActions {
   private conversation: Conversation;
@@ -37,6 +38,9 @@ export class SidebarChatService implements SidebarActions {
     private readonly refreshHistory: () => Promise<void>,
   ) {
     this.conversation = this.newConversation();
+    // A conversation shown again after a reload goes on where it was: its answers are prior turns.
+    this.conversation.restoreTurns(priorTurnsOf(store.entries));
+    this.nextEntry = Math.max(0, ...store.entries.map((e) => Number(/^e(\d+)$/.exec(e.id)?.[1] ?? 0)));
   }
 
   private newConversation(): Conversation {
@@ -79,7 +83,7 @@ export class SidebarChatService implements SidebarActions {
       const settings = readSettings();
       if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
       const { contextKey, gather } = this.gatherFor(target, settings);
-      const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, signal: controller.signal });
+      const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, conversationId: this.store.conversationId, signal: controller.signal });
       if (!run) {
         const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: you cancelled before anything was sent', askAgain: true };
         this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
@@ -171,8 +175,11 @@ export class SidebarChatService implements SidebarActions {
     await vscode.commands.executeCommand('rlm.configureModels');
   }
 
-  listHistory(): Promise<HistoryItem[]> {
-    return listHistory(this.services.trajectoryDirectory());
+  async listHistory(): Promise<HistoryItem[]> {
+    // A file without its end is a run still going when that run is ours; otherwise it is incomplete.
+    const running = new Set(this.services.registry.active().map((run) => run.runId));
+    const items = await listHistory(this.services.trajectoryDirectory());
+    return items.map((item) => (item.status === 'incomplete' && running.has(item.runId) ? { ...item, status: 'running' } : item));
   }
 
   async openHistoryItem(path: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { SidebarToWebview } from '../../shared/sidebarProtocol';
 import type { ChatEntry, ChatTarget, HistoryState, SidebarState } from '../../shared/sidebarState';
 import { isActiveStatus } from '../../shared/sidebarState';
 import type { WebviewMessenger } from './webviewMessenger';
+import type { SavedChat } from './chatPersistence';
 
 export const WORKSPACE_TARGET: ChatTarget = { kind: 'workspace', label: 'Workspace' };
 
@@ -14,16 +15,20 @@ export class SidebarStore {
   constructor(
     private readonly messenger: WebviewMessenger,
     private readonly newId: () => string,
+    /** The chat as saved before a window reload. */
+    restored?: SavedChat,
+    /** Told after every change that is worth keeping across a reload (entries, tab, conversation). */
+    private readonly onSaveable: (state: SidebarState) => void = () => undefined,
   ) {
     this.state = {
-      conversationId: newId(),
-      entries: [],
+      conversationId: restored?.conversationId ?? newId(),
+      entries: restored?.entries ?? [],
       targets: [WORKSPACE_TARGET],
       selectedTarget: WORKSPACE_TARGET,
       busy: false,
       trusted: true,
       history: { query: '', items: [], loading: false },
-      tab: 'chat',
+      tab: restored?.tab ?? 'chat',
     };
   }
 
@@ -66,6 +71,8 @@ export class SidebarStore {
     if (!current) return undefined;
     const next = { ...current, ...patch, id };
     this.state.entries[index] = next;
+    // The figures of a running entry change on every tick; only its start and end are worth saving.
+    if (patch.status !== undefined || patch.outcome !== undefined || patch.answer !== undefined) this.onSaveable(this.state);
     if (this.recomputeBusy()) this.pushAll();
     else this.messenger.post({ type: 'chat.entry', entry: structuredClone(next) });
     return next;
@@ -131,6 +138,7 @@ export class SidebarStore {
 
   private pushAll(): void {
     this.messenger.post(this.fullStateMessage());
+    this.onSaveable(this.state);
   }
 }
 

@@ -12,13 +12,20 @@ interface RevivedState {
   source?: string;
 }
 
-function titleFor(question: string): string {
+/** The question is the title: "RLM: How many lines and words?" (clipped). */
+export function titleFor(question: string): string {
   const short = question.replace(/\s+/g, ' ').trim();
   return `RLM: ${short.length > 40 ? `${short.slice(0, 39)}…` : short || 'run'}`;
 }
 
 export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
+  /** The trajectory file of the live panel last in front, for "Export trajectory..." to offer first. */
+  private activePath: string | undefined;
+
+  get lastActivePath(): string | undefined {
+    return this.activePath;
+  }
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -60,7 +67,12 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });
     sink.session = setup.session;
+    if (run.trajectoryPath) this.activePath = run.trajectoryPath;
+    panel.onDidChangeViewState(() => {
+      if (panel.active && run.trajectoryPath) this.activePath = run.trajectoryPath;
+    });
     panel.onDidDispose(() => {
+      if (this.activePath === run.trajectoryPath) this.activePath = undefined;
       feed.dispose();
       setup.disposable.dispose();
       this.panels.delete(run.runId);
@@ -77,6 +89,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     try {
       const load = new FileLoad(source, { source });
       await load.firstScreen;
+      panel.title = titleFor(load.root().question);
       const setup = setUpTrajectoryWebview({
         extensionUri: this.extensionUri,
         panel,

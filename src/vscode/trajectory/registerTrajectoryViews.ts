@@ -23,6 +23,8 @@ export interface TrajectoryViews {
    * keeps showing the final state; its Stop button calls `run.stop()`.
    */
   openLive(run: LiveRun): void;
+  /** The trajectory file of the live panel last in front, if it is still open. */
+  activeLivePath(): string | undefined;
 }
 
 export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: TrajectoryViewDeps = {}): TrajectoryViews {
@@ -44,5 +46,6 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
     openLive(run) {
       live.open(run);
     },
+    activeLivePath: () => live.lastActivePath,
   };
 }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { FileLoad } from './fileLoad';
 import { setUpTrajectoryWebview, type ViewLog } from './webviewSetup';
+import { titleFor } from './livePanels';
 
 export const TRAJECTORY_VIEW_TYPE = 'rlm.trajectory';
 export const TRAJECTORY_ANY_VIEW_TYPE = 'rlm.trajectoryAnyJsonl';
@@ -41,6 +42,8 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
 
   resolveCustomEditor(document: TrajectoryDocument, panel: vscode.WebviewPanel): void {
     const { load } = document;
+    // The question is the tab's title (the file name is in its tooltip).
+    if (load.root().question) panel.title = titleFor(load.root().question);
     const { session, disposable } = setUpTrajectoryWebview({
       extensionUri: this.extensionUri,
       panel,

@@ -51,3 +51,10 @@ test('times and statuses read as words', () => {
   assert.equal(statusText({ status: 'cancelled', outcome: { headline: 'Stopped by you after 3 turns' } }), 'Stopped by you after 3 turns');
   assert.equal(statusText({ status: 'running', outcome: { headline: 'old' } }), 'Running', 'a running entry is running, whatever it said before');
 });
+
+test('history groups follow-ups under the question they followed, newest conversation first', async () => {
+  const { groupHistory } = await import('../../../../webview/sidebar/historyGroups');
+  const item = (path: string, startedAt: number, conversationId?: string) => ({ path, runId: path, question: path, startedAt, status: 'completed', ...(conversationId ? { conversationId } : {}) });
+  const groups = groupHistory([item('follow-up', 30, 'c1'), item('alone', 20), item('first', 10, 'c1'), item('old', 5)]);
+  assert.deepEqual(groups.map((g) => [g.first.path, g.followUps.map((f) => f.path)]), [['first', ['follow-up']], ['alone', []], ['old', []]]);
+});
