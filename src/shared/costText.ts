@@ -14,14 +14,16 @@ export interface CostFigures {
 }
 
 export const PRICE_UNKNOWN = 'price unknown';
+export const NO_COST_YET = 'no cost yet';
 export const LOCAL_NO_CHARGE = 'local (no charge)';
 
-/** "$0.012", "local (no charge)", "price unknown", or "≥ $0.012 (some prices unknown)". */
+/** "$0.012", "local (no charge)", "price unknown", "≥ $0.012 (some prices unknown)", or "no cost yet" before any call. */
 export function costText(cost: CostFigures): string {
   const usd = cost.usd !== null && Number.isFinite(cost.usd) ? cost.usd : null;
   if (cost.unknown) return usd === null || usd === 0 ? PRICE_UNKNOWN : `${formatCost(usd, true)} (some prices unknown)`;
   if ((usd === null || usd === 0) && cost.local) return LOCAL_NO_CHARGE;
-  return usd === null ? PRICE_UNKNOWN : formatCost(usd);
+  // Nothing charged and nothing unpriced yet: the run has not made a call.
+  return usd === null ? NO_COST_YET : formatCost(usd);
 }
 
 /** The short form for one line of figures: the lower bound loses its note ("≥ $0.012"). */

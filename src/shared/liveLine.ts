@@ -6,7 +6,7 @@ import type { RunLiveLine } from './sidebarState';
 
 /** "turn 3 · 12 sub-calls · 45k tokens · $0.012" (or "· local (no charge)", "· price unknown"). */
 export function formatLiveLine(line: RunLiveLine): string {
-  return `turn ${line.turn} · ${formatFigures(line)}`;
+  return `${line.turn > 0 ? `turn ${line.turn}` : 'starting'} · ${formatFigures(line)}`;
 }
 
 /** The same figures without the turn: "12 sub-calls · 45k tokens · $0.012" (after "Answered in 3 turns"). */

@@ -184,13 +184,15 @@ export class TrajectoryApp {
 
   private onUpdate(m: MessageOf<HostToWebview, 'update'>): void {
     if (m.runId !== this.header?.runId) return;
+    // The run just ended: its last turn may have been drawn as "thinking"; draw it as it ended.
+    const ended = this.live && !m.live;
     this.header = m.header;
     this.live = m.live;
     this.list.followEnabled = m.live;
     this.renderHeader();
     this.list.setOutline(m.outlineFrom, m.outline);
     this.outline.update(m.outlineFrom, m.outline);
-    this.list.invalidate(m.changedTurns);
+    this.list.invalidate(ended && this.list.count > 0 ? [...m.changedTurns, this.list.count - 1] : m.changedTurns);
     this.list.keepFollowing();
   }
 

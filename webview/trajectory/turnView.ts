@@ -48,7 +48,7 @@ export function turnHeader(ctx: RenderContext, turn: TurnView): HTMLElement {
 
 /** What a turn without model output says: the model is still thinking, or it was stopped while it did. */
 function emptyTurnNote(ctx: RenderContext, turn: TurnView): HTMLElement {
-  if (turn.waiting) return el('div', { className: 'thinking', attrs: { role: 'status', 'data-testid': 'thinking' } }, [spinner(), ' The model is thinking…']);
+  if (turn.waiting && ctx.rootHeader().status === 'running') return el('div', { className: 'thinking', attrs: { role: 'status', 'data-testid': 'thinking' } }, [spinner(), ' The model is thinking…']);
   const status = ctx.rootHeader().status;
   const why = status === 'cancelled' ? 'The run was stopped while the model was thinking.' : status === 'running' ? 'Waiting for the model.' : 'The model sent nothing for this turn.';
   return el('div', { className: 'muted small', text: why });

@@ -52,7 +52,7 @@ export class ActiveRun implements LiveRun {
   private readonly listeners = new Set<Listener>();
   private readonly tickListeners = new Set<() => void>();
   private cancelTick: (() => void) | undefined;
-  private activity = 'starting';
+  private activity = 'starting the Python sandbox';
   private thrown: unknown;
 
   constructor(private readonly options: ActiveRunOptions) {

@@ -23,7 +23,7 @@ export function initialProgress(): RunProgress {
     costUsd: null,
     costUnknown: false,
     costLocal: false,
-    activity: 'starting',
+    activity: 'starting the Python sandbox',
     streamingText: '',
     finished: false,
   };
@@ -46,8 +46,8 @@ export function progressOf(run: RunNode | undefined, activity: string): RunProgr
     subCalls: t.subCalls,
     inputTokens: t.inputTokens,
     outputTokens: t.outputTokens,
-    // Nothing priced yet is not "$0": null until a priced call adds to it.
-    costUsd: t.costUsd === 0 && t.costUnknown ? null : t.costUsd,
+    // Nothing priced yet is not "$0": null until a call has been charged or found unpriced.
+    costUsd: t.costUsd === 0 && (t.costUnknown || t.inputTokens + t.outputTokens === 0) ? null : t.costUsd,
     costUnknown: t.costUnknown,
     costLocal: runIsLocal(run),
     activity,
@@ -61,7 +61,7 @@ export function activityAfter(previous: string, record: EventRecord, rootRunId: 
   const isRoot = rootRunId === undefined || record.runId === rootRunId;
   switch (record.type) {
     case 'run.started':
-      return isRoot ? 'starting' : 'a sub-run started';
+      return isRoot ? 'binding the files in the sandbox' : 'a sub-run started';
     case 'turn.started':
       return isRoot ? 'the model is thinking' : previous;
     case 'model.delta':

@@ -90,7 +90,7 @@ export class SidebarChatService implements SidebarActions {
         return;
       }
       this.runs.set(id, run);
-      this.store.updateEntry(id, { status: 'running', runId: run.runId, ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}) });
+      this.store.updateEntry(id, { status: 'running', runId: run.runId, live: { ...entry.live, ...run.progress }, ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}) });
       const follower = new EntryFollower(run, (patch) => this.store.updateEntry(id, patch));
       const result = await run.result;
       follower.dispose();

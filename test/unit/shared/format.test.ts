@@ -32,6 +32,7 @@ describe('shared formatters', () => {
     assert.equal(formatLiveLine(line), 'turn 2 · 1 sub-call · 15k tokens · $0.0042');
     assert.equal(formatLiveLine({ ...line, subCalls: 3, costUsd: 0, costLocal: true }), 'turn 2 · 3 sub-calls · 15k tokens · local (no charge)');
     assert.equal(formatLiveLine({ ...line, costUsd: null, costUnknown: true }), 'turn 2 · 1 sub-call · 15k tokens · price unknown');
+    assert.equal(formatLiveLine({ ...line, turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null }), 'starting · 0 sub-calls · 0 tokens · no cost yet');
   });
 
   it('says what a cost is: priced, local, unknown or a lower bound; never "$0.00" for an unknown price', () => {
@@ -43,6 +44,7 @@ describe('shared formatters', () => {
     assert.equal(costText({ usd: 0.5, unknown: true, local: false }), '≥ $0.50 (some prices unknown)');
     assert.equal(costTextShort({ usd: 0.5, unknown: true, local: false }), '≥ $0.50');
     assert.equal(costText({ usd: 0, unknown: false, local: false }), '$0.00', 'a price the user set to 0 is theirs');
+    assert.equal(costText({ usd: null, unknown: false, local: false }), 'no cost yet', 'before the first call');
     assert.equal(costText({ usd: 0.25, unknown: false, local: true }), '$0.25', 'a price set for a local model is shown');
   });
 
