@@ -15,3 +15,30 @@ export function formatFigures(line: Omit<RunLiveLine, 'turn' | 'activity'>): str
   const cost = costTextShort({ usd: line.costUsd, unknown: line.costUnknown, local: line.costLocal });
   return [plural(line.subCalls, 'sub-call'), `${formatTokenCount(tokens)} tokens`, cost].join(' · ');
 }
+
+/** Totals as a run's tree keeps them (cost 0 until something is charged). */
+export interface LiveTotals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  costUnknown: boolean;
+  subCalls: number;
+}
+
+/**
+ * The live line's figures from a run's totals: the status bar, the chat and the trajectory view all
+ * build them here, so the same totals always read the same. Nothing charged yet is not "$0".
+ */
+export function liveLineOf(totals: LiveTotals, turn: number, local: boolean, activity: string): RunLiveLine {
+  const nothingYet = totals.costUsd === 0 && (totals.costUnknown || totals.inputTokens + totals.outputTokens === 0);
+  return {
+    turn,
+    subCalls: totals.subCalls,
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens,
+    costUsd: nothingYet ? null : totals.costUsd,
+    costUnknown: totals.costUnknown,
+    costLocal: local,
+    activity,
+  };
+}

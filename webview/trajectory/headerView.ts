@@ -4,6 +4,7 @@
 // and Stop while live.
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { costText } from '../../src/shared/costText';
+import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
 import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
 import { actionButton, el, icon, iconButton, spinner } from '../common/dom';
@@ -86,6 +87,11 @@ function costStat(ctx: RenderContext, h: RunHeaderView): HTMLElement {
 export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, now: number): HTMLElement {
   const root = el('header', { className: `run-header status-${h.status} tone-${h.outcome.tone}`, attrs: { id: 'run-header' } });
   root.appendChild(outcomeLine(ctx, h, live));
+  if (h.status === 'running') {
+    // The same line, from the same figures, as the status bar, the notification and the chat.
+    const line = liveLineOf(h.totals, h.iterations, h.pricing.rootLocal && h.pricing.subLocal, '');
+    root.appendChild(el('div', { className: 'live-figures', attrs: { 'data-testid': 'live-figures' }, text: formatLiveLine(line) }));
+  }
   if (h.outcome.detail) root.appendChild(el('div', { className: `outcome-detail tone-${h.outcome.tone}`, attrs: { role: h.outcome.tone === 'error' ? 'alert' : 'note' }, text: h.outcome.detail }));
   root.appendChild(el('div', { className: 'question' }, [el('span', { className: 'stat-label', text: 'Question' }), textBlock(ctx, h.question, { kind: 'question', runId: h.runId }, { className: 'question-text' })]));
   const answer = answerSection(ctx, h);
@@ -101,7 +107,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Sub-calls', h.totals.subCalls.toLocaleString('en-US')),
       stat('Tokens', `${formatTokenCount(h.totals.inputTokens)} in · ${formatTokenCount(h.totals.outputTokens)} out`),
       costStat(ctx, h),
-      stat('Time', formatDuration(h.totals.wallTimeMs || wall)),
+      stat('Time', formatDuration(h.status === 'running' ? wall : h.totals.wallTimeMs || wall)),
     ]),
   );
   const details = el('details', { className: 'run-details' }, [el('summary', { text: 'Run details and sandbox protections' })]);

@@ -1,6 +1,7 @@
 // Typed errors become plain sentences with the next step here, at the edge, and nowhere else.
 // Works on thrown errors and on the `{kind, message}` a finished run records.
 import { BudgetExceededError, InvalidLimitError, RunCancelledError } from '../../core/loop/loopErrors';
+import { errorKindOf } from '../../core/errorKind';
 import { ModelError } from '../../core/models/modelErrors';
 import type { ModelErrorKind } from '../../core/models/modelErrors';
 import type { LimitKind } from '../../core/trajectory/events';
@@ -108,6 +109,15 @@ function modelSentenceRaw(kind: ModelErrorKind | string, where: string | undefin
   }
 }
 
+/** A ModelError from either bundle: its kind, where, and the detail after the "where". */
+function asModelError(error: unknown): Pick<ModelError, 'kind' | 'endpoint' | 'model' | 'detail'> | undefined {
+  if (error instanceof ModelError) return error;
+  const e = error as Partial<Record<'kind' | 'endpoint' | 'model' | 'detail', unknown>> | null;
+  if (typeof e !== 'object' || e === null) return undefined;
+  if (typeof e.kind !== 'string' || typeof e.endpoint !== 'string' || typeof e.model !== 'string' || typeof e.detail !== 'string') return undefined;
+  return { kind: e.kind as ModelErrorKind, endpoint: e.endpoint, model: e.model, detail: e.detail };
+}
+
 export function describeError(error: unknown): UserMessage {
   if (error instanceof NoModelConfiguredError) {
     return { text: 'No model is configured for RLM yet. Choose a model server (OpenAI, Anthropic, Ollama, ...) to start.', steps: ['configureModels'], severity: 'warning' };
@@ -125,9 +135,15 @@ export function describeError(error: unknown): UserMessage {
   if (error instanceof TargetRefusedError) return { text: error.message, steps: error.reason === 'too-large' ? ['openSettings'] : [], severity: 'warning' };
   if (error instanceof RunBusyError) return { text: error.message, steps: ['stop'], severity: 'warning' };
   if (error instanceof SettingsError) return { text: `${error.message} Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
-  if (error instanceof ModelError) return modelSentence(error.kind, `${error.endpoint} (model ${error.model})`, error.detail);
-  if (error instanceof BudgetExceededError) return describeRunError({ kind: 'limit', message: error.message, limit: error.limitKind });
-  if (error instanceof RunCancelledError) return { text: 'The run was stopped.', steps: [], severity: 'info' };
+  // Errors thrown inside the engine bundle (dist/engine.js) are instances of that bundle's copies of
+  // these classes, so they are recognised by their declared kind and fields, never by instanceof.
+  const model = asModelError(error);
+  if (model) return modelSentence(model.kind, `${model.endpoint} (model ${model.model})`, model.detail);
+  const kind = errorKindOf(error);
+  if (error instanceof BudgetExceededError || (kind === 'limit' && typeof (error as { limitKind?: unknown }).limitKind === 'string')) {
+    return describeRunError({ kind: 'limit', message: (error as Error).message, limit: (error as BudgetExceededError).limitKind });
+  }
+  if (error instanceof RunCancelledError || kind === 'cancelled') return { text: 'The run was stopped.', steps: [], severity: 'info' };
   if (error instanceof InvalidLimitError) return { text: `${error.message}. Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
   const message = error instanceof Error ? error.message : String(error);
   return { text: tidy(`Something went wrong: ${message.replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };

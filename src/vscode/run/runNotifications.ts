@@ -2,17 +2,25 @@
 // end with the answer's first line, "Open trajectory" and "Copy answer".
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/loop/loopTypes';
-import { firstPlainLine } from '../../shared/plainText';
+import { clip, firstPlainLine } from '../../shared/plainText';
 import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
 import { promptForPrice } from '../settings/priceSetting';
 import type { ActiveRun } from './activeRun';
 import { describeOutcome } from './runOutcome';
 import { formatLiveLine } from '../../shared/liveLine';
 
-/** Follows `run` in a cancellable progress notification until it ends. */
-export function followWithProgress(run: ActiveRun, title: string): Thenable<RunResult> {
+/**
+ * The notification's title. VS Code writes "title: message", so the question is quoted: a question
+ * mark followed by a colon ("name?: turn 2") reads as a typo.
+ */
+export function progressTitle(question: string): string {
+  return `RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`;
+}
+
+/** Follows `run` in a cancellable progress notification until it ends (titled by its question). */
+export function followWithProgress(run: ActiveRun, _title?: string): Thenable<RunResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: progressTitle(run.question), cancellable: true },
     async (progress, token) => {
       const cancel = token.onCancellationRequested(() => run.stop());
       let last = '';

@@ -5,6 +5,7 @@
 import { isNoChargeEndpoint } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
 import type { RunNode } from '../../core/trajectory/treeTypes';
+import { liveLineOf } from '../../shared/liveLine';
 import type { RunLiveLine } from '../../shared/sidebarState';
 
 export interface RunProgress extends RunLiveLine {
@@ -39,18 +40,9 @@ export function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
 export function progressOf(run: RunNode | undefined, activity: string): RunProgress {
   if (!run) return { ...initialProgress(), activity };
   const last = run.turns[run.turns.length - 1];
-  const t = run.totals;
   return {
     rootRunId: run.runId,
-    turn: run.turns.length,
-    subCalls: t.subCalls,
-    inputTokens: t.inputTokens,
-    outputTokens: t.outputTokens,
-    // Nothing priced yet is not "$0": null until a call has been charged or found unpriced.
-    costUsd: t.costUsd === 0 && (t.costUnknown || t.inputTokens + t.outputTokens === 0) ? null : t.costUsd,
-    costUnknown: t.costUnknown,
-    costLocal: runIsLocal(run),
-    activity,
+    ...liveLineOf(run.totals, run.turns.length, runIsLocal(run), activity),
     streamingText: last?.modelText ?? '',
     finished: run.status !== 'running',
   };

@@ -60,3 +60,13 @@ test('a limit says which limit, its figures, and the setting to raise', () => {
   assert.equal(m.text, 'The run reached the turn limit (30 of 30). Raise rlm.maxIterations to let runs go further.');
   assert.equal(m.severity, 'warning');
 });
+
+test('an error from the engine bundle (another copy of the classes) is still described by its kind, never "Something went wrong"', () => {
+  // What instanceof cannot see: a ModelError-shaped object from dist/engine.js.
+  const foreign = Object.assign(new Error('OpenAI-compatible model "m" at http://h/v1: no API key is configured'), { name: 'Zh', kind: 'config', errorKind: 'config', endpoint: 'http://h/v1', model: 'm', detail: 'no API key is configured for this endpoint' });
+  const m = describeError(foreign);
+  assert.match(m.text, /^The model configuration cannot work: no API key is configured/);
+  assert.doesNotMatch(m.text, /Something went wrong|Zh/);
+  const cancelled = Object.assign(new Error('Run cancelled: stopped by the user'), { errorKind: 'cancelled' });
+  assert.equal(describeError(cancelled).severity, 'info');
+});

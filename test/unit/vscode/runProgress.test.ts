@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TreeBuilder } from '../../../src/core/trajectory/treeBuilder';
 import type { EventRecord, RunEvent } from '../../../src/core/trajectory/events';
-import { formatLiveLine } from '../../../src/shared/liveLine';
+import { formatLiveLine, liveLineOf } from '../../../src/shared/liveLine';
 import { ActiveRun } from '../../../src/vscode/run/activeRun';
 import { activityAfter, progressOf } from '../../../src/vscode/run/runProgress';
 import { LiveFeed } from '../../../src/vscode/trajectory/liveFeed';
@@ -84,6 +84,8 @@ test('at every tick, the status bar\'s line and the trajectory view\'s header sh
       [header.iterations, header.totals.subCalls, header.totals.inputTokens, header.totals.outputTokens, header.totals.costUnknown],
       [p.turn, p.subCalls, p.inputTokens, p.outputTokens, p.costUnknown],
     );
+    const viewLine = formatLiveLine(liveLineOf(header.totals, header.iterations, header.pricing.rootLocal && header.pricing.subLocal, ''));
+    assert.equal(viewLine, formatLiveLine(p), 'the view prints the very line the status bar prints');
   });
   await active.result;
   feed.dispose();
