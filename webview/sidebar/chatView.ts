@@ -10,7 +10,8 @@ import { renderMarkdown } from '../common/markdown';
 import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
-import { splitStreamingText } from './streamingText';
+import { splitStreamingText } from '../common/streamingText';
+import { renderStreaming } from '../common/streamingView';
 
 const TONE_ICONS = { ok: 'check', neutral: 'stop-circle', warning: 'warning', error: 'error', running: 'loading' } as const;
 
@@ -32,20 +33,7 @@ function working(entry: ChatEntry): HTMLElement {
     box.append(el('div', { className: 'thinking', attrs: { 'data-testid': 'thinking' } }, [spinner(), ` ${what}`]));
     return box;
   }
-  for (const segment of segments) {
-    if (segment.kind === 'prose') {
-      const prose = el('div', { className: 'prose markdown' });
-      renderMarkdown(document, prose, segment.text);
-      box.append(prose);
-    } else {
-      box.append(
-        el('div', { className: 'code-preview' }, [
-          el('div', { className: 'code-label' }, [icon('code'), segment.complete ? ' Python code (runs next)' : ' Writing Python code…']),
-          el('pre', { text: segment.text }),
-        ]),
-      );
-    }
-  }
+  renderStreaming(box, entry.streamingText);
   return box;
 }
 

@@ -2,6 +2,7 @@
 // notices and its cells. Used for the root run and, nested, for child runs.
 import type { TurnView } from '../../src/shared/trajectoryProtocol';
 import { renderMarkdown } from '../common/markdown';
+import { renderStreaming } from '../common/streamingView';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
 import { el, icon, spinner } from '../common/dom';
@@ -71,7 +72,11 @@ export function renderTurn(ctx: RenderContext, turn: TurnView): HTMLElement {
   article.appendChild(turnHeader(ctx, turn));
   const reasoning = reasoningView(ctx, turn);
   if (reasoning) article.appendChild(reasoning);
-  if (turn.streaming !== undefined) article.appendChild(el('pre', { className: 'streaming', text: turn.streaming, attrs: { 'aria-live': 'polite' } }));
+  if (turn.streaming !== undefined) {
+    const box = el('div', { className: 'streaming', attrs: { 'aria-live': 'polite', 'data-testid': 'streaming' } });
+    renderStreaming(box, turn.streaming);
+    article.appendChild(box);
+  }
   for (const notice of turn.notices) article.appendChild(el('div', { className: 'note warn' }, [icon('info'), ` ${noticeTitle(notice.kind)}: ${notice.message}`]));
   for (const cell of turn.cells) article.appendChild(cellView(ctx, cell, turn.runId, turn.turn));
   if (!reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) article.appendChild(emptyTurnNote(ctx, turn));

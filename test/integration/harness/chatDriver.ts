@@ -25,7 +25,12 @@ export function chatEntry(chat: FrameLocator, n: number): Locator {
 /** Waits until entry `n`'s live line matches `text`, and returns the line's text. */
 export async function waitForLiveLine(chat: FrameLocator, n: number, text: RegExp, timeoutMs = 120_000): Promise<string> {
   const line = chatEntry(chat, n).locator('[data-testid="live-line"]').filter({ hasText: text });
-  await line.waitFor({ state: 'visible', timeout: timeoutMs });
+  try {
+    await line.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch (error) {
+    const seen = await chatEntry(chat, n).innerText().catch(() => '(no entry)');
+    throw new Error(`entry ${n} never matched ${String(text)}; it shows: ${JSON.stringify(seen)}`, { cause: error });
+  }
   return line.innerText();
 }
 

@@ -99,8 +99,9 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
         const streamed = cut((r) => r.type === 'model.output' && r.turn === 3);
         streamed.forEach(emit);
         await page.locator('.turn-slot.loaded section.cell').nth(1).waitFor();
-        await page.waitForSelector('pre.streaming');
-        assert.match(await page.locator('pre.streaming').first().innerText(), /```repl/);
+        await page.waitForSelector('.streaming .code-preview');
+        assert.match(await page.locator('.streaming').first().innerText(), /Writing Python code…|Python code \(runs next\)/);
+        assert.doesNotMatch(await page.locator('.streaming').first().innerText(), /```/, 'the streamed code shows as code, not as a fence');
         await screenshot(page, 'live-streaming');
         await page.getByRole('button', { name: 'Stop the run' }).click();
         await expectEventually(() => stops === 1, 'Stop reached the run');
@@ -110,7 +111,7 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
         await page.locator('.turn-slot.loaded section.cell').nth(5).waitFor();
         // Following: the newest turn is in view.
         assert.ok(await page.locator('#turn-5').isVisible());
-        assert.equal(await page.locator('pre.streaming').count(), 0);
+        assert.equal(await page.locator('.streaming').count(), 0);
         await screenshot(page, 'live-finished');
       });
     } finally {

@@ -1,7 +1,7 @@
 // The chat shows the model's code as code while it streams, never a raw ```repl fence as prose.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitStreamingText } from '../../../../webview/sidebar/streamingText';
+import { splitStreamingText } from '../../../../webview/common/streamingText';
 import { streamTail } from '../../../../src/vscode/sidebar/entryFollower';
 
 test('prose and code come apart; an unclosed fence is code still being written', () => {
