@@ -8,9 +8,22 @@ const noVscode = {
   paths: [{ name: 'vscode', message: 'Only src/vscode/ may import `vscode` (see ARCHITECTURE.md).' }],
 };
 
+// Shipped code (src/, webview/) stands apart from the benches, the tests and the build scripts: those
+// may import src/, never the other way, so nothing of them can end up in a bundle.
+const notBenchTestOrScripts = {
+  group: ['**/bench', '**/bench/**', '**/test', '**/test/**', '**/scripts', '**/scripts/**'],
+  message: 'Shipped code (src/, webview/) never imports bench/, test/ or scripts/ (see ARCHITECTURE.md).',
+};
+
+/** One `no-restricted-imports` setting: a later config block replaces an earlier one, so each block lists all its patterns. */
+function restrictImports({ vscode = true, patterns = [] } = {}) {
+  return ['error', { ...(vscode ? noVscode : {}), patterns: [...patterns, notBenchTestOrScripts] }];
+}
+
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'dist-test/**', 'node_modules/**', '.cache/**', 'out/**', 'test-output/**', '*.vsix', '.rlm/**'],
+    // importBoundaries/ holds deliberately bad imports, linted under the paths they name by a unit test.
+    ignores: ['dist/**', 'dist-test/**', 'node_modules/**', '.cache/**', 'out/**', 'test-output/**', '*.vsix', '.rlm/**', 'test/fixtures/importBoundaries/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -34,23 +47,40 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,mts,cts,js,mjs,cjs}'],
+    ignores: ['src/vscode/**'],
+    rules: { 'no-restricted-imports': restrictImports() },
+  },
+  {
+    // The adapter may import `vscode`, and like all shipped code never a bench, a test or a script.
+    files: ['src/vscode/**/*.{ts,mts,cts,js,mjs,cjs}'],
+    rules: { 'no-restricted-imports': restrictImports({ vscode: false }) },
+  },
+  {
     // The webview runs in a browser and talks to the host only through src/shared/.
     files: ['webview/**/*.{ts,js,mjs}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', {
-        ...noVscode,
-        patterns: [{ group: ['**/src/core/**', '**/src/vscode/**', '**/src/cli/**', '**/src/worker/**'], message: 'webview/ may import only src/shared/.' }],
-      }],
+      'no-restricted-imports': restrictImports({
+        patterns: [{ group: ['**/src/core/**', '**/src/vscode/**', '**/src/cli/**', '**/src/worker/**', '**/src/eval/**'], message: 'webview/ may import only src/shared/.' }],
+      }),
     },
   },
   {
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        ...noVscode,
-        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/webview/**'], message: 'core/ and shared/ never import the adapters or the UI.' }],
-      }],
+      'no-restricted-imports': restrictImports({
+        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/webview/**', '**/eval/**'], message: 'core/ and shared/ never import the adapters, the UI or eval/.' }],
+      }),
+    },
+  },
+  {
+    // `rlm eval`'s suites and scripted policy sit below the CLI: importing it back would make a cycle.
+    files: ['src/eval/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports({
+        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/webview/**'], message: 'eval/ is used by the CLI and never imports it, the adapter or the UI.' }],
+      }),
     },
   },
   {

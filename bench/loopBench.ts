@@ -16,8 +16,8 @@ import { createReplSession } from '../src/core/repl/replSession';
 import type { EventRecord } from '../src/core/trajectory/events';
 import type { ReplSession } from '../src/core/repl/replTypes';
 import { openRunTrajectory } from '../src/cli/runTrajectory';
-import { startFakeModelServer } from '../test/fakes/fakeModelServer';
-import type { FakeModelRequest, FakeModelServer, FakeResponse } from '../test/fakes/fakeServerTypes';
+import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeModelServer, FakeResponse } from '../src/eval/fakeServers/fakeServerTypes';
 
 const DIST = resolve(__dirname, '..', 'dist');
 const SNAPSHOTS = join(tmpdir(), 'rlm-loop-bench-snapshots');

@@ -13,7 +13,7 @@ const benchDir = resolve(import.meta.dirname);
 /** A module that runs longer than this is stopped and recorded as failed. */
 const MODULE_TIMEOUT_MS = 20 * 60_000;
 
-export interface ModuleOutcome {
+interface ModuleOutcome {
   module: string;
   figures: BenchFigure[];
   error?: string;
@@ -80,7 +80,7 @@ async function runModule(path: string, out: string): Promise<void> {
   writeFileSync(out, JSON.stringify(figures));
 }
 
-export interface MachineInfo {
+interface MachineInfo {
   cpu: string;
   cores: number;
   memoryGb: number;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the test suites need. Idempotent: skips apt entirely when everything is present.
+# chromium: the UI tests; libkrb5-dev, ripgrep: code-server; python3, pyflakes3: the checks of the
+# REPL's Python sources (test/unit/worker/pythonSources.test.ts).
 set -euo pipefail
-packages=(chromium libkrb5-dev ripgrep)
+packages=(chromium libkrb5-dev ripgrep python3 pyflakes3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

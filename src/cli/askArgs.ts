@@ -1,7 +1,7 @@
 // Parses `rlm ask` arguments into plain options; the model and limit flags are shared with `rlm eval`.
 import { parseArgs } from 'node:util';
 import type { RunLimits } from '../core/loop/loopTypes';
-import { DEFAULT_KEY_ENV, MODEL_OPTIONS, parseLimits, parseModelChoices, UsageError, usageErrorFrom } from './modelArgs';
+import { DEFAULT_KEY_ENV, MODEL_OPTIONS, parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from './modelArgs';
 import type { ModelChoice } from './modelArgs';
 
 export interface AskArgs {
@@ -11,6 +11,8 @@ export interface AskArgs {
   sub: ModelChoice;
   limits: Partial<RunLimits>;
   trajectory?: string;
+  /** Input limits (--context-limit-mb, --max-file-kb); absent: the defaults of planPaths. */
+  input: { maxTotalBytes?: number; maxFileBytes?: number };
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -27,6 +29,8 @@ const OPTIONS = {
   'max-cost': { type: 'string' },
   timeout: { type: 'string' },
   'cell-timeout': { type: 'string' },
+  'context-limit-mb': { type: 'string' },
+  'max-file-kb': { type: 'string' },
   trajectory: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -43,7 +47,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
   }
   const v = parsed.values;
   const help = v.help ?? false;
-  if (help) return { paths: [], question: '', root: placeholderModel(), sub: placeholderModel(), limits: {}, json: false, quiet: false, verbose: false, help };
+  if (help) return { paths: [], question: '', root: placeholderModel(), sub: placeholderModel(), limits: {}, input: {}, json: false, quiet: false, verbose: false, help };
   if (parsed.positionals.length === 0) throw new UsageError('give at least one file or folder to ask about');
   const question = v.question?.trim() ?? '';
   if (!question) throw new UsageError('missing the question: add -q "<question>"');
@@ -51,6 +55,9 @@ export function parseAskArgs(argv: string[]): AskArgs {
 
   const { root, sub } = parseModelChoices(v, 'missing --model, e.g. --model gpt-4.1-mini or --provider anthropic --model claude-sonnet-4-5');
   const limits = parseLimits(v);
+  const input: AskArgs['input'] = {};
+  if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
   return {
     paths: parsed.positionals,
@@ -59,6 +66,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
     sub,
     limits,
     ...(v.trajectory ? { trajectory: v.trajectory } : {}),
+    input,
     json: v.json ?? false,
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,

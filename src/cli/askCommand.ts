@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
-import { readPathsAsContext } from '../core/context/readPaths';
+import { planPaths } from '../core/context/contextPlan';
+import type { ContextPlan } from '../core/context/contextTypes';
 import type { SkipReason, TargetDescription } from '../core/context/contextTypes';
 import { LoopError } from '../core/loop/loopErrors';
 import type { RunResult } from '../core/loop/loopTypes';
@@ -19,13 +20,14 @@ import type { ModelChoice } from './modelArgs';
 import { ASK_HELP } from './cliHelp';
 import { openRunTrajectory } from './runTrajectory';
 import { createCliReplFactory } from './cliRepl';
+import type { ReplPool } from '../core/repl/replPool';
 import { ProgressLine } from './progressLine';
 import type { ProgressStream } from './progressLine';
 import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
 
-export interface AskDeps {
+interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdout: { write(text: string): unknown };
@@ -41,7 +43,7 @@ export interface AskDeps {
   now?: () => number;
 }
 
-export const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
+const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
 const CANCEL_GRACE_MS = 1500;
 
@@ -65,6 +67,22 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
     if (!args.quiet) deps.stderr.write(`${text}\n`);
   };
 
+  // The REPL starts now, in parallel with everything below: by the time the root's first reply comes
+  // back it is usually ready. It is stopped on every way out.
+  const repl = createCliReplFactory({
+    distDir: deps.distDir,
+    refillAfterFirst: true,
+    ...(args.input.maxTotalBytes !== undefined ? { contextLimitBytes: args.input.maxTotalBytes } : {}),
+    ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}),
+  });
+  try {
+    return await askWith(args, deps, repl, say, now);
+  } finally {
+    await repl.dispose();
+  }
+}
+
+async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text: string) => void, now: () => number): Promise<number> {
   let root: ModelClient;
   let sub: ModelClient;
   let secrets: string[];
@@ -79,20 +97,21 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
     return EXIT.error;
   }
 
-  let input;
+  // Only a walk and stat here: the files are read while they are bound, after the first request left.
+  let plan: ContextPlan;
   try {
-    input = await readPathsAsContext(args.paths, { cwd: deps.cwd });
+    plan = await planPaths(args.paths, { cwd: deps.cwd, ...args.input });
   } catch (error) {
     if (!(error instanceof ContextReadError)) throw error;
     deps.stderr.write(`rlm ask: ${error.message}\n`);
     // A device, FIFO or socket is a wrong argument, like a bad flag: refused before anything is read.
     return error instanceof SpecialFileError ? EXIT.usage : EXIT.error;
   }
-  const unusual = unusualSkips(input.target.skipped);
+  const unusual = unusualSkips(plan.target.skipped);
   if (unusual && !args.verbose) say(`rlm: skipped ${unusual} (--verbose lists them)`);
   if (args.verbose) {
-    say(`rlm: read ${input.target.fileCount} file(s), ${input.target.totalBytes} bytes`);
-    for (const skipped of input.target.skipped) say(`rlm: skipped ${skipped.path} (${skipped.reason}${skipped.detail ? `: ${skipped.detail}` : ''}${skipped.bytes !== undefined ? `, ${skipped.bytes} bytes` : ''})`);
+    say(`rlm: reading ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
+    for (const skipped of plan.target.skipped) say(skippedLine(skipped));
   }
 
   const trajectoryPath = resolve(deps.cwd, args.trajectory ?? defaultTrajectoryPath(now()));
@@ -104,7 +123,6 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
   }
 
   const controller = new AbortController();
-  const repl = createCliReplFactory({ distDir: deps.distDir, ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}) });
   const progress = !args.quiet && (deps.stderr.isTTY || args.verbose) ? new ProgressLine(deps.stderr, now(), now) : undefined;
   let writer: TrajectoryWriter | undefined;
   let writeError: unknown;
@@ -126,7 +144,7 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
 
   let result: RunResult;
   try {
-    const run = createRlmRun({ question: args.question, context: input.source, target: input.target, root, sub, limits: args.limits, repl, signal: controller.signal });
+    const run = createRlmRun({ question: args.question, context: { kind: 'plan', plan }, target: plan.target, root, sub, limits: args.limits, repl, signal: controller.signal });
     for await (const record of run) {
       if (!writer && !writeError && record.type === 'run.started') {
         try {
@@ -149,6 +167,8 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
         if (progress) progress.note(sandboxWarning);
         else deps.stderr.write(`${sandboxWarning}\n`);
       }
+      // Files found binary or unreadable while they were read: said like the ones the walk skipped.
+      if (args.verbose && record.type === 'run.started' && record.depth === 0) for (const skipped of record.context.leftOut ?? []) say(skippedLine(skipped));
       const note = args.verbose ? describeEventForLog(record) : undefined;
       if (note && progress) progress.note(note);
       else if (note) say(note);
@@ -161,7 +181,6 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
     return EXIT.error;
   } finally {
     removeInterrupt?.();
-    await repl.dispose();
   }
   progress?.stop();
   writer?.close({ status: result.status === 'error' ? 'error' : 'cancelled' });
@@ -219,6 +238,10 @@ function unusualSkips(skipped: AskInputSkipped): string | undefined {
 }
 
 type AskInputSkipped = TargetDescription['skipped'];
+
+function skippedLine(skipped: AskInputSkipped[number]): string {
+  return `rlm: skipped ${skipped.path} (${skipped.reason}${skipped.detail ? `: ${skipped.detail}` : ''}${skipped.bytes !== undefined ? `, ${skipped.bytes} bytes` : ''})`;
+}
 
 function sameModel(a: ModelChoice, b: ModelChoice): boolean {
   return a.provider === b.provider && a.baseUrl === b.baseUrl && a.model === b.model && a.keyEnv === b.keyEnv && a.contextWindowTokens === b.contextWindowTokens;

@@ -28,6 +28,9 @@ Models:
   --context-window TOKENS       root model's window, used to size sub-call prompts
   --sub-provider, --sub-base-url, --sub-model, --sub-api-key-env, --sub-context-window
                                 the same for sub-calls (each defaults to the root's)
+  --stall-timeout SECONDS       fail a model call when its server sends no bytes for this long (default
+                                60; a plain, unstreamed call counts only once its response has begun)
+  --max-response-mb MB          fail a model call when its response grows past this size (default 64)
 
 Limits:
   --max-iterations N            root turns (default 30); then the root is asked for its best answer
@@ -37,6 +40,12 @@ Limits:
   --max-cost USD                total cost in the whole run
   --timeout SECONDS             wall time of the whole run
   --cell-timeout SECONDS        time per code cell (default 60)
+
+Input:
+  --context-limit-mb MB         largest input in all (default 256); a larger one is refused at once
+  --max-file-kb KB              largest file read from a folder (default 8192); larger ones are skipped
+  Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
+  a folder are not followed; a link out of it, or a loop, is skipped and said.
 
 Output:
   --trajectory FILE             where to record the run (default ./.rlm/runs/<time>-<id>.rlm.jsonl)

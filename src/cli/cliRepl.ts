@@ -7,20 +7,33 @@ import { createBridgeRouter } from '../core/loop/rlmRun';
 import { ReplPool } from '../core/repl/replPool';
 import { createReplSession } from '../core/repl/replSession';
 
-export interface CliReplOptions {
+interface CliReplOptions {
   distDir: string;
   snapshotCacheDir?: string;
   /** Never-used sessions kept ready: 1 for `rlm ask`, more for `rlm eval` and wide rlm_query batches. */
   spares?: number;
+  /** Largest `context` a session binds (--context-limit-mb); default the REPL's 256 MB. */
+  contextLimitBytes?: number;
+  /** Keep a spare beside a running session only once a second one was needed (child runs); see ReplPool. */
+  refillAfterFirst?: boolean;
   log?: (message: string) => void;
 }
 
 export function createCliReplFactory(options: CliReplOptions): ReplPool {
   const snapshotCacheDir = options.snapshotCacheDir ?? defaultSnapshotCacheDir();
   const pool = new ReplPool({
-    create: (bridge) => createReplSession({ bridge, distDir: options.distDir, snapshotCacheDir, ...(options.log ? { log: options.log } : {}) }),
+    create: (bridge, stop) =>
+      createReplSession({
+        bridge,
+        distDir: options.distDir,
+        snapshotCacheDir,
+        startSignal: stop,
+        ...(options.contextLimitBytes !== undefined ? { contextLimitBytes: options.contextLimitBytes } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      }),
     createBridgeRouter,
     spares: options.spares ?? 1,
+    ...(options.refillAfterFirst ? { refillAfterFirst: true } : {}),
     // A spare that failed is retried by the run that needs it, which reports the error itself.
     onSpareError: (error) => options.log?.(`a spare REPL failed to start: ${error instanceof Error ? error.message : String(error)}`),
   });

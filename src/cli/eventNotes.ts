@@ -1,6 +1,7 @@
 // One-line notes for --verbose: the events a user should see while a run goes on.
 import { protectionsSummary, readProtections } from '../core/repl/sandboxReport';
 import type { EventRecord } from '../core/trajectory/events';
+import { describeBatchEstimate } from '../core/trajectory/treeBuilder';
 
 export function describeEventForLog(record: EventRecord): string | undefined {
   switch (record.type) {
@@ -13,6 +14,8 @@ export function describeEventForLog(record: EventRecord): string | undefined {
       return `rlm: turn ${record.turn}: ${record.kind}: ${record.message}`;
     case 'fallback':
       return `rlm: fallback (${record.kind}): ${record.detail}`;
+    case 'batch.estimated':
+      return `rlm: ${describeBatchEstimate(record)}`;
     case 'limit.warning':
       return `rlm: warning: ${record.limit} at ${Math.round(record.value * 100) / 100} of ${record.max}`;
     case 'cell.finished':

@@ -5,7 +5,7 @@
 // It applies whether or not the stream is a terminal now: a file written today is `cat` tomorrow.
 import { visibleControls } from '../shared/untrustedText';
 
-export interface TextOutput {
+interface TextOutput {
   write(text: string): unknown;
   isTTY?: boolean;
 }

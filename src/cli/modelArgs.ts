@@ -20,6 +20,9 @@ export interface ModelChoice {
   /** The environment variable the key is read from. */
   keyEnv: string;
   contextWindowTokens?: number;
+  /** --stall-timeout and --max-response-mb, the same for the root and the sub model. */
+  stallTimeoutMs?: number;
+  maxResponseBytes?: number;
 }
 
 export const MODEL_OPTIONS = {
@@ -33,6 +36,8 @@ export const MODEL_OPTIONS = {
   'sub-model': { type: 'string' },
   'sub-api-key-env': { type: 'string' },
   'sub-context-window': { type: 'string' },
+  'stall-timeout': { type: 'string' },
+  'max-response-mb': { type: 'string' },
 } as const;
 
 type ModelValues = Partial<Record<keyof typeof MODEL_OPTIONS, string>>;
@@ -50,12 +55,14 @@ export function usageErrorFrom(error: unknown): UsageError {
 export function parseModelChoices(v: ModelValues, missingModel: string): { root: ModelChoice; sub: ModelChoice } {
   const provider = providerOf(v.provider ?? 'openai', '--provider');
   if (!v.model?.trim()) throw new UsageError(missingModel);
+  const responseLimits = parseResponseLimits(v);
   const root: ModelChoice = {
     provider,
     ...(v['base-url'] ? { baseUrl: v['base-url'] } : {}),
     model: v.model.trim(),
     keyEnv: v['api-key-env'] ?? DEFAULT_KEY_ENV[provider],
     ...(v['context-window'] ? { contextWindowTokens: positiveInt(v['context-window'], '--context-window') } : {}),
+    ...responseLimits,
   };
   const subProvider = v['sub-provider'] ? providerOf(v['sub-provider'], '--sub-provider') : provider;
   const same = subProvider === provider;
@@ -68,8 +75,17 @@ export function parseModelChoices(v: ModelValues, missingModel: string): { root:
     model: v['sub-model']?.trim() || root.model,
     keyEnv: v['sub-api-key-env'] ?? (same ? root.keyEnv : DEFAULT_KEY_ENV[subProvider]),
     ...(subWindow ? { contextWindowTokens: positiveInt(subWindow, '--sub-context-window') } : {}),
+    ...responseLimits,
   };
   return { root, sub };
+}
+
+/** How long a model server may stay silent and how much it may send (see core/models/responseGuard.ts). */
+function parseResponseLimits(v: ModelValues): Pick<ModelChoice, 'stallTimeoutMs' | 'maxResponseBytes'> {
+  return {
+    ...(v['stall-timeout'] !== undefined ? { stallTimeoutMs: Math.ceil(positiveNumber(v['stall-timeout'], '--stall-timeout') * 1000) } : {}),
+    ...(v['max-response-mb'] !== undefined ? { maxResponseBytes: Math.ceil(positiveNumber(v['max-response-mb'], '--max-response-mb') * 1024 * 1024) } : {}),
+  };
 }
 
 export function parseLimits(v: LimitValues): Partial<RunLimits> {
@@ -99,6 +115,8 @@ export function modelConfig(choice: ModelChoice, env: Record<string, string | un
     model: choice.model,
     ...(key ? { apiKey: key } : {}),
     ...(choice.contextWindowTokens ? { contextWindowTokens: choice.contextWindowTokens } : {}),
+    ...(choice.stallTimeoutMs ? { stallTimeoutMs: choice.stallTimeoutMs } : {}),
+    ...(choice.maxResponseBytes ? { maxResponseBytes: choice.maxResponseBytes } : {}),
   };
 }
 
@@ -107,7 +125,7 @@ function providerOf(value: string, flag: string): ProviderKind {
   throw new UsageError(`${flag} must be openai or anthropic (use openai for Ollama, LM Studio, vLLM, OpenRouter or any OpenAI-compatible server), got "${value}"`);
 }
 
-function positiveNumber(value: string, flag: string): number {
+export function positiveNumber(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, got "${value}"`);
   return n;

@@ -4,7 +4,7 @@
 // "$0.00"), or some calls are priced and some are not (a lower bound).
 import { formatCost } from './format';
 
-export interface CostFigures {
+interface CostFigures {
   /** USD of the calls with a known price; null or 0 when none was priced. */
   usd: number | null;
   /** True when any call's price was unknown. */
@@ -13,9 +13,9 @@ export interface CostFigures {
   local: boolean;
 }
 
-export const PRICE_UNKNOWN = 'price unknown';
-export const NO_COST_YET = 'no cost yet';
-export const LOCAL_NO_CHARGE = 'local (no charge)';
+const PRICE_UNKNOWN = 'price unknown';
+const NO_COST_YET = 'no cost yet';
+const LOCAL_NO_CHARGE = 'local (no charge)';
 
 /** "$0.012", "local (no charge)", "price unknown", "≥ $0.012 (some prices unknown)", or "no cost yet" before any call. */
 export function costText(cost: CostFigures): string {
@@ -30,9 +30,4 @@ export function costText(cost: CostFigures): string {
 export function costTextShort(cost: CostFigures): string {
   const text = costText(cost);
   return text.endsWith(' (some prices unknown)') ? text.slice(0, -' (some prices unknown)'.length) : text;
-}
-
-/** True when the figure needs a price the user has not set (so a "Set a price" action helps). */
-export function needsPrice(cost: Pick<CostFigures, 'unknown'>): boolean {
-  return cost.unknown;
 }

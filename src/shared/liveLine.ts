@@ -17,7 +17,7 @@ export function formatFigures(line: Omit<RunLiveLine, 'turn' | 'activity'>): str
 }
 
 /** Totals as a run's tree keeps them (cost 0 until something is charged). */
-export interface LiveTotals {
+interface LiveTotals {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;

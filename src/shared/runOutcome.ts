@@ -3,7 +3,7 @@
 // trajectory view and the notifications show the same words.
 
 /** ok: answered. neutral: stopped by you. warning: a limit or an incomplete record. error: failed. */
-export type OutcomeTone = 'ok' | 'neutral' | 'warning' | 'error' | 'running';
+type OutcomeTone = 'ok' | 'neutral' | 'warning' | 'error' | 'running';
 
 export interface RunOutcome {
   tone: OutcomeTone;

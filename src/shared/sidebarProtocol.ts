@@ -8,8 +8,7 @@ import type { ChatTarget } from './sidebarState';
 export type SidebarToHost = LifecycleToHost | ChatToHost | HistoryToHost;
 export type SidebarToWebview = LifecycleToWebview | ChatToWebview | HistoryToWebview;
 
-export type SidebarToHostType = SidebarToHost['type'];
-export type SidebarToHostOf<T extends SidebarToHostType> = Extract<SidebarToHost, { type: T }>;
+type SidebarToHostType = SidebarToHost['type'];
 
 type Fields = Record<string, (value: unknown) => boolean>;
 

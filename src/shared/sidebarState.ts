@@ -25,7 +25,7 @@ export interface RunLiveLine {
   activity: string;
 }
 
-export type ChatEntryStatus =
+type ChatEntryStatus =
   | 'queued'
   | 'gathering'
   | 'running'
@@ -97,7 +97,7 @@ export interface SidebarState {
   draft?: { id: number; question: string };
 }
 
-export const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];
+const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];
 
 export function isActiveStatus(status: ChatEntryStatus): boolean {
   return ACTIVE_STATUSES.includes(status);

@@ -3,22 +3,13 @@
 // so a 5,000-cell run never crosses the boundary at once. Both sides import these types; the view
 // shapes are projections of src/core/trajectory/treeTypes.ts, declared here so the webview depends
 // on src/shared/ only.
+import type { NodeTotals } from './nodeTotals';
 import type { RunOutcome } from './runOutcome';
 
 /** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
 export const TRAJECTORY_PROTOCOL_VERSION = 1;
 
 export type ViewRunStatus = 'completed' | 'forced' | 'cancelled' | 'limit' | 'error' | 'running' | 'incomplete';
-
-export interface ViewTotals {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  costUnknown: boolean;
-  subCalls: number;
-  errors: number;
-  wallTimeMs: number;
-}
 
 /** Addresses one piece of (possibly long) text the host holds, so the webview can page it. */
 export type TextRef =
@@ -42,7 +33,7 @@ export interface ProtectionView {
 }
 
 /** What the view needs to word costs honestly (see src/shared/costText.ts). */
-export interface PricingView {
+interface PricingView {
   /** The root model is served from this machine or the local network (no per-token charge). */
   rootLocal: boolean;
   subLocal: boolean;
@@ -71,7 +62,7 @@ export interface RunHeaderView {
   /** Deepest sub-call depth anywhere below this run. */
   maxDepth: number;
   iterations: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
   startedAt: number;
   finishedAt?: number;
   limitWarnings: Array<{ limit: string; value: number; max: number }>;
@@ -111,11 +102,11 @@ export interface TurnSummary {
   label: string;
 }
 
-export interface ChildRunRef {
+interface ChildRunRef {
   runId: string;
   status: ViewRunStatus;
   turns: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
 }
 
 export interface SubCallView {
@@ -135,7 +126,7 @@ export interface SubCallView {
   fallback?: string;
   startedAt: number;
   finishedAt?: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
   child?: ChildRunRef;
 }
 
@@ -146,7 +137,7 @@ export type SubCallEntry =
       batchId: string;
       size: number;
       errors: number;
-      totals: ViewTotals;
+      totals: NodeTotals;
       startedAt: number;
       finishedAt?: number;
       calls: SubCallView[];
@@ -176,7 +167,7 @@ export interface CellView {
   subCalls: SubCallEntry[];
   /** Sub-calls left out of `subCalls` to keep a page small; requestCell returns the cell with all of them. */
   subCallsOmitted?: number;
-  totals: ViewTotals;
+  totals: NodeTotals;
 }
 
 export interface TurnView {
@@ -194,7 +185,7 @@ export interface TurnView {
   forcedFinal: boolean;
   notices: Array<{ kind: string; message: string }>;
   cells: CellView[];
-  totals: ViewTotals;
+  totals: NodeTotals;
   /** Model text streamed so far in a turn whose output has not arrived yet (live only). */
   streaming?: string;
   /** Live, and the model has not sent a word of this turn yet: it is thinking. */

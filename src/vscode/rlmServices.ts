@@ -13,13 +13,16 @@ import { readSettings } from './settings/readSettings';
 import type { TrajectoryViews } from './trajectory/registerTrajectoryViews';
 
 /** Loads the engine bundle lazily; `require` of a computed path keeps it out of dist/extension.js. */
-export function loadEngineBundle(extensionPath: string): RlmEngine {
+function loadEngineBundle(extensionPath: string): RlmEngine {
   const path = join(extensionPath, 'dist', 'engine.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, loaded on first use by design
   const loaded = require(path) as { engine?: RlmEngine };
   if (!loaded.engine) throw new Error(`${path} does not export the RLM engine; rebuild the extension (npm run build).`);
   return loaded.engine;
 }
+
+/** How long after a view opens its spare REPL starts. */
+const PREWARM_DELAY_MS = 2000;
 
 export class RlmServices implements vscode.Disposable {
   readonly registry = new RunRegistry();
@@ -28,6 +31,7 @@ export class RlmServices implements vscode.Disposable {
   private readonly statusBar: RunStatusBar;
   private enginePromise: Promise<RlmEngine> | undefined;
   private pool: ReplPool | undefined;
+  private prewarmScheduled = false;
   views: TrajectoryViews | undefined;
   /** The sidebar chat, once registered: a view's "Ask again" puts the question in its box. */
   chat: { prefill(question: string): Promise<void> } | undefined;
@@ -78,6 +82,21 @@ export class RlmServices implements vscode.Disposable {
   prewarmRepl(): void {
     const warn = (error: unknown): void => this.log.warn(`Starting the REPL ahead of the question failed (the run will try again): ${error instanceof Error ? error.message : String(error)}`);
     this.replPool().then((pool) => pool.prewarm(warn), warn);
+  }
+
+  /**
+   * A spare REPL for a view that has just opened (the chat, a trajectory): started a moment later, so
+   * a window restored with the view open still starts at full speed, and only in a trusted workspace.
+   */
+  prewarmReplSoon(delayMs = PREWARM_DELAY_MS): void {
+    if (!vscode.workspace.isTrusted || this.prewarmScheduled) return;
+    this.prewarmScheduled = true;
+    setTimeout(() => this.prewarmRepl(), delayMs).unref();
+  }
+
+  /** Whether any REPL was started yet, and how many wait unused (tests: nothing at activation). */
+  get replPoolState(): { created: boolean; spares: number } {
+    return { created: this.pool !== undefined, spares: this.pool?.spareCount ?? 0 };
   }
 
   async replPool(): Promise<ReplPool> {

@@ -5,7 +5,7 @@
 
 type TimerKind = 'timeout' | 'interval' | 'immediate';
 
-export interface CellTimers {
+interface CellTimers {
   /** Timers created from now on belong to the cell. */
   begin(): void;
   /** Clears the cell's timers that are still pending; returns how many there were. */

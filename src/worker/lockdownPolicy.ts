@@ -32,7 +32,7 @@ export const NETWORK_AND_PROCESS_BUILTINS = [
 /** Allowed while Pyodide boots, refused once cells may run: they evaluate code or start threads. */
 export const CODE_LOADING_BUILTINS = ['worker_threads', 'vm', 'module', 'v8'];
 
-export type BuiltinDecision = 'allow' | 'stub' | 'deny';
+type BuiltinDecision = 'allow' | 'stub' | 'deny';
 
 /** `name` with or without the `node:` scheme. */
 export function decideBuiltin(name: string, phase: LockdownPhase): BuiltinDecision {

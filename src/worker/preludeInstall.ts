@@ -6,22 +6,42 @@
 import { createHash } from 'node:crypto';
 import type { PyodideAPI } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
+import { DISABLED_BUILTINS } from './builtinModules';
 import PRELUDE_PY from './python/prelude.py';
 import ISOLATION_PY from './python/isolation.py';
 
 /** Both run in the prelude's module namespace: the cell API, and the layer-1 cut and probe. */
-const PRELUDE_SOURCE = `${PRELUDE_PY}\n${ISOLATION_PY}\n`;
+const PYTHON_SOURCES = [PRELUDE_PY, ISOLATION_PY];
+const PRELUDE_SOURCE = PYTHON_SOURCES.map((source) => `${source}\n`).join('');
 
 /** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
 const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
 
+/** Run after the prelude's source: builds and warms the API (the key is stored after it). */
+const BUILD_API =
+  '_rlm_api = _rlm_install()\n_rlm_api.lock_down = _iso_lock_down\n_rlm_api.cut_generic = _iso_cut_generic\n_iso_prepare()\n' +
+  '_rlm_api.probe = lambda names: _iso_probe(json.loads(names))\n_rlm_api.warm()\n';
+
+/**
+ * Everything that shapes a snapshot's memory, and so goes into its key: the Python sources as the
+ * bundle holds them, the code run around them, and the built-ins patched out before the snapshot.
+ */
+export function snapshotSources(): string[] {
+  return [WARM_IMPORTS, ...PYTHON_SOURCES, BUILD_API, DISABLED_BUILTINS.join(',')];
+}
+
 /** `stdlibId`: stdlibIdentity() of the zip this Pyodide mounts. */
-export const preludeKey = (stdlibId: string): string =>
-  createHash('sha256').update(WARM_IMPORTS).update('\0').update(PRELUDE_SOURCE).update('\0').update(stdlibId).digest('hex').slice(0, 16);
+export function preludeKey(stdlibId: string): string {
+  const hash = createHash('sha256');
+  for (const part of [...snapshotSources(), stdlibId]) hash.update(part).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
 
 export interface PreludeApi {
-  /** Reads `byteLength` bytes of context from the channel device and binds them. */
-  bind(byteLength: number, layoutJson: string): string;
+  /** Starts a bind: the namespace is cleared and the frame parser reset. */
+  bind_begin(): void;
+  /** Takes the next `byteLength` bytes of the frame stream from the channel device; the summary JSON at the end, else ''. */
+  bind_feed(byteLength: number): string;
   run_cell(code: string): string;
   recover(): void;
   warm(): void;
@@ -45,7 +65,7 @@ export function installPrelude(pyodide: PyodideAPI, key: string): void {
   ) as PyProxy;
   try {
     pyodide.runPython(
-      `${PRELUDE_SOURCE}\n_rlm_api = _rlm_install()\n_rlm_api.lock_down = _iso_lock_down\n_rlm_api.cut_generic = _iso_cut_generic\n_iso_prepare()\n_rlm_api.probe = lambda names: _iso_probe(json.loads(names))\n_rlm_api.warm()\n_rlm_key = ${JSON.stringify(key)}\n`,
+      `${PRELUDE_SOURCE}\n${BUILD_API}_rlm_key = ${JSON.stringify(key)}\n`,
       { globals: moduleDict },
     );
   } finally {

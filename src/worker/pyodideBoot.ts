@@ -15,7 +15,7 @@ import type { PreludeApi } from './preludeInstall';
 import type { EmscriptenFs, PythonChannel } from './pythonChannel';
 import { stdlibIdentity } from './stdlibIdentity';
 
-export interface BootResult {
+interface BootResult {
   pyodide: PyodideAPI;
   /** The prelude API, built in this load or found in the snapshot. */
   api: PyProxy & PreludeApi;
@@ -29,7 +29,7 @@ export interface BootResult {
   builtinPatch?: BuiltinPatchResult;
 }
 
-export interface BootOptions {
+interface BootOptions {
   config: StartConfig;
   channel: PythonChannel;
   /** Output written past the prelude's capture (sys.__stdout__, os.write(1, ...)). */
@@ -44,7 +44,7 @@ export interface BootOptions {
  * synchronously costs ~55 ms inside the load instead, and the code runs just as fast. The flag is
  * process-wide, but only this worker compiles wasm; an unknown flag is ignored, never fatal.
  */
-export function compileWasmSynchronously(): void {
+function compileWasmSynchronously(): void {
   setFlagsFromString('--no-wasm-async-compilation');
 }
 

@@ -21,7 +21,7 @@ interface DeviceStream {
   node?: unknown;
 }
 
-export interface DeviceOps {
+interface DeviceOps {
   open(stream: DeviceStream): void;
   close(stream: DeviceStream): void;
   read(stream: DeviceStream, buffer: Int8Array, offset: number, length: number, position: number): number;
@@ -29,7 +29,7 @@ export interface DeviceOps {
 }
 
 /** What the device asks of the worker. */
-export interface ChannelHost {
+interface ChannelHost {
   /** A sub-call round trip; returns the reply as JSON text. */
   bridge(callJson: string): string;
   /** Sleeps up to `ms`; 1 when an interrupt cut it short. */
@@ -38,13 +38,13 @@ export interface ChannelHost {
   output(stream: 'stdout' | 'stderr', text: string): void;
 }
 
-export const DEVICE_PATH = '/dev/rlm';
+const DEVICE_PATH = '/dev/rlm';
 const EINVAL = 28; // Emscripten's errno numbering (musl)
 const EBADMSG = 9;
 const MAX_REQUEST_BYTES = 1024 * 1024 * 1024;
 
 /** Counts of one cell's output as the device saw it: what was passed on and what was dropped. */
-export interface OutputTally {
+interface OutputTally {
   stdoutChars: number;
   stderrChars: number;
   droppedChars: number;

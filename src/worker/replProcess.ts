@@ -12,7 +12,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { BridgeReply, ChildToHost, ChildToWorker, HostToChild, ReadyInfo, WorkerBootData, WorkerToChild } from '../core/repl/replProtocol';
 import { BRIDGE_CANCELLED, BRIDGE_PIPE_FD, BRIDGE_REPLIED, CONTEXT_PIPE_FD, SIGINT } from '../core/repl/replProtocol';
 import type { SandboxProbe } from '../core/repl/replTypes';
-import { createByteReader } from './byteReader';
+import { relayContext } from './contextRelay';
 import { probeNetwork } from './networkProbe';
 import { freezeStackTraceApi } from './runtimeLockdown';
 
@@ -46,7 +46,15 @@ const bridgeBuffer = new SharedArrayBuffer(4);
 const interruptState = new Int32Array(interruptBuffer);
 const bridgeState = new Int32Array(bridgeBuffer);
 const { port1: bridgeHostPort, port2: bridgeWorkerPort } = new MessageChannel();
-const contextPipe = createByteReader(new Socket({ fd: CONTEXT_PIPE_FD, readable: true, writable: false }));
+// `onread` is a documented Socket option that this @types/node does not declare for the constructor.
+const contextSocket = new Socket({
+  fd: CONTEXT_PIPE_FD,
+  readable: true,
+  writable: false,
+  // One buffer for every read; the relay copies out of it at once (see contextRelay.ts).
+  onread: { buffer: Buffer.allocUnsafe(256 * 1024), callback: (bytes: number, buffer: Uint8Array) => void contextRelay.take(buffer.subarray(0, bytes)) },
+} as ConstructorParameters<typeof Socket>[0]);
+const contextRelay = relayContext(contextSocket, (buffer, length) => worker?.postMessage({ type: 'bindData', buffer, length } satisfies ChildToWorker, [buffer]));
 let worker: Worker | undefined;
 let pendingCallId: number | undefined;
 let captureMaxChars = 200_000;
@@ -59,6 +67,10 @@ function fromWorker(message: WorkerToChild): void {
   // Start-up messages are believed only before the first cell could run: after `ready`, a snapshot
   // would come from a process the model's code has touched.
   if ((message.type === 'snapshot' || message.type === 'ready') && readySent) return;
+  if (message.type === 'bindAck') {
+    contextRelay.acknowledged(message.bytes, message.buffer);
+    return;
+  }
   if (message.type === 'bridgeCall') pendingCallId = message.callId;
   if (message.type === 'result') {
     const r = message.result;
@@ -168,17 +180,11 @@ process.on('message', (message: HostToChild) => {
       });
       break;
     case 'bind': {
-      const { id, layout, byteLength } = message;
       // Binding runs Python too: an interrupt that arrived after the last cell ended must not land here.
       Atomics.store(interruptState, 0, 0);
       relayed = { stdout: 0, stderr: 0 };
-      contextPipe
-        .read(byteLength)
-        .then((bytes) => {
-          const buffer = bytes.buffer as ArrayBuffer; // byteReader gives each frame its own ArrayBuffer
-          worker?.postMessage({ type: 'bind', id, layout, buffer }, [buffer]);
-        })
-        .catch((err: unknown) => send({ type: 'bindFailed', id, errorType: 'BindError', message: String(err) }));
+      worker?.postMessage({ type: 'bindBegin', id: message.id } satisfies ChildToWorker);
+      contextRelay.begin();
       break;
     }
     case 'exec':

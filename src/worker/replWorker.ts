@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const sync = createSyncHost({ post, outputsPosted: () => outputsPosted, interruptState, pipe: pipeProblem ? undefined : pipe, relay });
   const channel = new PythonChannel({ bridge: sync.bridge, sleep: sync.sleep, output: (stream, text) => post({ type: 'output', stream, text }) }, boot.config.captureMaxChars);
   // The child's main thread reads the snapshot while this thread starts, and sends it as the first message.
-  const snapshot = boot.config.snapshotPath
+  let snapshot = boot.config.snapshotPath
     ? new Promise<Uint8Array>((resolve, reject) => {
         port.once('message', (m: ChildToWorker) => {
           if (m.type === 'snapshotBytes' && m.buffer) resolve(new Uint8Array(m.buffer));
@@ -73,14 +73,20 @@ async function main(): Promise<void> {
     channel.output(stream, text);
     if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
   };
-  const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot) });
+  const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot!) });
+  // The snapshot's bytes (tens of MB) are in Pyodide's memory now: this thread's closures below must
+  // not keep the file's copy alive for the session's whole life.
+  snapshot = undefined;
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
   api.attach(boot.config.captureMaxChars, boot.config.outCellMaxChars, boot.config.outTotalMaxChars);
   // A cold load warmed the cell path while building the prelude; after a restore, run it once in this
   // process too, so the first real cell does not pay for cold code paths.
   if (booted.loadMode === 'snapshot') api.warm();
-  if (booted.snapshot) post({ type: 'snapshot', bytes: booted.snapshot, key: booted.snapshotKey });
+  if (booted.snapshot) {
+    post({ type: 'snapshot', bytes: booted.snapshot, key: booted.snapshotKey });
+    booted.snapshot = undefined; // copied into the message; kept here it would hold tens of MB for nothing
+  }
 
   const notes: string[] = [...(lockdown?.problems ?? [])];
   let pythonProbes: SandboxProbe[];
@@ -128,19 +134,47 @@ async function main(): Promise<void> {
   info.loadMs = performance.now() - started;
   post({ type: 'ready', info });
 
+  /** The bind in progress; after a failure its remaining data is dropped (the host replaces this process). */
+  let binding: { id: number; failed: boolean } | undefined;
+  const failBind = (err: unknown): void => {
+    if (!binding) return;
+    binding.failed = true;
+    timers.end();
+    post({ type: 'bindFailed', id: binding.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
+  };
+
   port.on('message', (message: ChildToWorker) => {
-    if (message.type === 'bind') {
+    if (message.type === 'bindBegin') {
+      binding = { id: message.id, failed: false };
       channel.beginCell();
       try {
-        channel.offerContext(new Uint8Array(message.buffer));
-        const summary = JSON.parse(api.bind(message.buffer.byteLength, JSON.stringify(message.layout))) as BoundSummary;
-        post({ type: 'bound', id: message.id, summary });
+        api.bind_begin();
       } catch (err) {
-        post({ type: 'bindFailed', id: message.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
-      } finally {
-        channel.offerContext(new Uint8Array(0));
-        timers.end();
+        failBind(err);
       }
+      return;
+    }
+    if (message.type === 'bindData') {
+      // Each piece is acknowledged, taken or not, so the REPL process's flow control never stalls.
+      const bytes = message.length;
+      const current = binding;
+      if (current && !current.failed) {
+        try {
+          channel.offerContext(new Uint8Array(message.buffer, 0, bytes));
+          const reply = api.bind_feed(bytes);
+          if (reply) {
+            binding = undefined;
+            timers.end();
+            post({ type: 'bound', id: current.id, summary: JSON.parse(reply) as BoundSummary });
+          }
+        } catch (err) {
+          failBind(err);
+        } finally {
+          channel.offerContext(new Uint8Array(0));
+        }
+      }
+      // The piece goes back to be filled again: the process allocates a handful of them, not one per MB.
+      port.postMessage({ type: 'bindAck', bytes, buffer: message.buffer } satisfies WorkerToChild, [message.buffer]);
       return;
     }
     if (message.type === 'snapshotBytes') return; // consumed during start-up

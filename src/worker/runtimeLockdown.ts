@@ -27,7 +27,7 @@ export interface RuntimeLockdown {
   readonly problems: string[];
 }
 
-export interface LockdownOptions {
+interface LockdownOptions {
   /** The ESM resolve hooks bundle (dist/esmGuardHooks.mjs); absent: import() is not guarded (reported). */
   esmHooksPath?: string;
   /** Directory whose files import() may load (Pyodide's runtime). */

@@ -14,13 +14,13 @@ import type { BridgeReply, WorkerToChild } from '../core/repl/replProtocol';
 import { BRIDGE_CANCELLED, BRIDGE_IDLE, BRIDGE_REPLIED } from '../core/repl/replProtocol';
 import type { SyncFrameIo } from './bridgePipeSync';
 
-export interface RelayDeps {
+interface RelayDeps {
   post(message: WorkerToChild): void;
   bridgePort: MessagePort;
   bridgeState: Int32Array;
 }
 
-export interface SyncHostDeps {
+interface SyncHostDeps {
   post(message: WorkerToChild): void;
   /** How many `output` messages the worker has posted (from Python or Pyodide), for ordering piped calls. */
   outputsPosted(): number;
@@ -68,7 +68,7 @@ function relayRoundTrip(deps: RelayDeps, callId: number, call: BridgeCall): stri
   }
 }
 
-export interface SyncHost {
+interface SyncHost {
   bridge(callJson: string): string;
   /** Sleeps up to `ms`; returns 1 when an interrupt cut the sleep short (Python then raises). */
   sleep(ms: number): number;

@@ -1,6 +1,6 @@
 // Ready-made failure replies with the wording and fields real providers use, so tests of the loop
 // and the UI can script realistic failures without knowing each provider's error format.
-import type { FakeProtocol, FakeResponseSpec } from './fakeServerTypes';
+import type { FakeProtocol, FakeResponseSpec } from '../../src/eval/fakeServers/fakeServerTypes';
 
 /** A 429 with Retry-After; the SDKs wait that long and retry. */
 export function rateLimited(retryAfterSec = 0.05): FakeResponseSpec {

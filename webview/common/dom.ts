@@ -3,9 +3,9 @@
 // real <button> (or vscode-button), never a link dressed up with role=button.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 
-export type Child = Node | string | null | undefined | false;
+type Child = Node | string | null | undefined | false;
 
-export interface ElOptions {
+interface ElOptions {
   className?: string;
   text?: string;
   /** `true` sets an empty attribute, `false` and `undefined` leave it out. */
@@ -28,7 +28,7 @@ export function el(tag: string, options: ElOptions = {}, children: Child[] = [])
   return node;
 }
 
-export function append(parent: Node, children: Child[]): void {
+function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
@@ -52,7 +52,7 @@ export function spinner(label?: string): HTMLSpanElement {
   return icon('loading', 'codicon-modifier-spin', label);
 }
 
-export interface ActionOptions {
+interface ActionOptions {
   icon?: string;
   title?: string;
   testId?: string;

@@ -2,7 +2,7 @@
 // (labelled as what will run next) and never a raw ```repl fence as prose. An unclosed fence at the
 // end is code still being written. Pure: unit-tested.
 
-export type StreamSegment = { kind: 'prose'; text: string } | { kind: 'code'; text: string; complete: boolean };
+type StreamSegment = { kind: 'prose'; text: string } | { kind: 'code'; text: string; complete: boolean };
 
 const OPEN = /^ {0,3}(`{3,}|~{3,})[^\n]*$/;
 

@@ -15,7 +15,7 @@ function api(): HighlightApi['highlights'] | undefined {
 }
 
 /** The first case-insensitive occurrence of `query` in `root`'s text, as a Range (across text nodes of one line). */
-export function findTextRange(root: Node, query: string): Range | undefined {
+function findTextRange(root: Node, query: string): Range | undefined {
   const needle = query.trim().toLowerCase();
   if (!needle) return undefined;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);

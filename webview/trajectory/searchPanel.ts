@@ -23,7 +23,7 @@ const WHERE_WORDS: Record<SearchHit['where'], string> = {
 const LEAD_CHARS = 24;
 
 /** The excerpt with the matched text marked (text nodes and a <mark>, never markup from the text). */
-export function excerptView(hit: Pick<SearchHit, 'excerpt' | 'match'>): HTMLElement {
+function excerptView(hit: Pick<SearchHit, 'excerpt' | 'match'>): HTMLElement {
   const m = hit.match;
   if (!m || m.length === 0) return el('span', { className: 'hit-excerpt', text: hit.excerpt });
   // A short lead, so the match is in sight on one line however narrow the list is.

@@ -58,7 +58,7 @@ export function layoutWaterfall(spans: Span[], trackStart: number, trackEnd: num
   return { placed, lanes: laneCount };
 }
 
-export interface AxisTick {
+interface AxisTick {
   /** Percent of the track width. */
   at: number;
   label: string;

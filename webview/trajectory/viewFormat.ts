@@ -1,7 +1,8 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
 import { costText, costTextShort } from '../../src/shared/costText';
 import { formatTokenCount } from '../../src/shared/format';
-import type { ViewRunStatus, ViewTotals } from '../../src/shared/trajectoryProtocol';
+import type { NodeTotals } from '../../src/shared/nodeTotals';
+import type { ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
   return `${n.toLocaleString('en-US')} character${n === 1 ? '' : 's'}`;
@@ -45,6 +46,6 @@ export function callCost(usd: number | null | undefined, local: boolean): string
 }
 
 /** "1.2k in · 340 out · $0.012" (or "· local (no charge)", "· price unknown", "· ≥ $0.01"). */
-export function formatUsage(t: Pick<ViewTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>, local: boolean): string {
+export function formatUsage(t: Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>, local: boolean): string {
   return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local })}`;
 }

@@ -2,8 +2,8 @@
 // toolbar opens, toolbar buttons show icons only and code wraps; below COMPACT_PX the figures stack.
 // The width is watched (a ResizeObserver), so dragging an editor group's edge re-lays the view out.
 
-export const NARROW_PX = 640;
-export const COMPACT_PX = 380;
+const NARROW_PX = 640;
+const COMPACT_PX = 380;
 
 export type WidthClass = 'wide' | 'narrow' | 'compact';
 

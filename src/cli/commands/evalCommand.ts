@@ -2,8 +2,8 @@
 // --scripted, the scripted reference policy on local fake servers) and reports scores and costs.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startScriptedServers } from '../../../bench/scripted/scriptedServers';
-import type { ScriptedServers } from '../../../bench/scripted/scriptedServers';
+import { startScriptedServers } from '../../eval/scripted/scriptedServers';
+import type { ScriptedServers } from '../../eval/scripted/scriptedServers';
 import { createModelClient } from '../../core/models/createModelClient';
 import type { ModelClient } from '../../core/models/modelTypes';
 import { oneLine } from '../askCommand';
@@ -17,7 +17,7 @@ import { RESULTS_FILE, TABLE_FILE } from '../eval/evalTypes';
 import type { ProgressOutput } from '../eval/progressBar';
 import { inertOutput } from '../inertOutput';
 
-export interface EvalIo {
+interface EvalIo {
   stdout: { write(text: string): unknown };
   stderr: ProgressOutput;
   env?: Record<string, string | undefined>;
@@ -46,7 +46,8 @@ Usage: rlm eval [--suite niah,oolong,pairs,code] [--lengths 32k,1m] [--modes rlm
   --code-root    source tree for the code suite (default ./node_modules)
 Model options, as for rlm ask: --provider openai|anthropic, --base-url, --model, --api-key-env NAME,
   --context-window TOKENS, --sub-provider, --sub-base-url, --sub-model, --sub-api-key-env,
-  --sub-context-window; limits: --max-iterations, --max-sub-calls, --max-cost, --timeout, --cell-timeout.
+  --sub-context-window, --stall-timeout SECONDS, --max-response-mb MB; limits: --max-iterations,
+  --max-sub-calls, --max-cost, --timeout, --cell-timeout.
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY (or --api-key-env); a local base URL needs none.
 Writes results.json, results.md and trajectories/ in the results folder.`;
 

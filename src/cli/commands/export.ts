@@ -9,7 +9,7 @@ import { UsageError, usageErrorFrom } from '../modelArgs';
 import type { CommandIo } from './commandIo';
 import { inertOutput } from '../inertOutput';
 
-export const EXPORT_USAGE = 'usage: rlm export <file> --to ipynb|md [-o <out>]';
+const EXPORT_USAGE = 'usage: rlm export <file> --to ipynb|md [-o <out>]';
 
 const TARGETS = ['ipynb', 'md'] as const;
 type Target = (typeof TARGETS)[number];

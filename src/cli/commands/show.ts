@@ -4,14 +4,14 @@ import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
 import { LAYER_TITLES, protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
-import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
+import { formatCost, formatDuration, formatTokenCount, formatTokenPair } from '../../shared/format';
 import { parseArgs } from 'node:util';
 import { UsageError, usageErrorFrom } from '../modelArgs';
 import type { CommandIo } from './commandIo';
 import { inertOutput } from '../inertOutput';
 import { inertJson } from '../../shared/untrustedText';
 
-export const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
+const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
 
 /** Problems listed by default; --problems changes it. */
 const DEFAULT_PROBLEMS_SHOWN = 10;
@@ -77,6 +77,8 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
   lines.push(`Tokens:     ${formatTokenPair(s.inputTokens, s.outputTokens)}`);
   lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown)}`);
+  const cached = cacheLine(s);
+  if (cached) lines.push(`Cache:      ${cached}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
   const sandbox = sandboxOf(s);
   if (sandbox) lines.push(`Sandbox:    ${sandbox[0]}`, ...sandbox.slice(1).map((l) => `          ${l}`));
@@ -85,6 +87,16 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   const hidden = s.problemCount - Math.min(problemsShown, s.problems.length);
   if (hidden > 0) lines.push(`  … and ${hidden} more (use --problems N or --json)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** What caching did for this run, when it did anything. */
+function cacheLine(s: TrajectorySummary): string | undefined {
+  const parts: string[] = [];
+  if (s.cacheReadTokens) parts.push(`${formatTokenCount(s.cacheReadTokens)} input tokens read from the provider's prompt cache`);
+  if (s.cachedSubCalls) parts.push(`${s.cachedSubCalls} sub-call${s.cachedSubCalls === 1 ? '' : 's'} answered from the sub-call cache`);
+  if (parts.length === 0) return undefined;
+  const saved = s.savedUsd ? `; saved ${formatCost(s.savedUsd, false)}` : '';
+  return `${parts.join(', ')}${saved}`;
 }
 
 function modelsOf(s: TrajectorySummary): string | undefined {

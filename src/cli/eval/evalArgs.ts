@@ -1,7 +1,7 @@
 // Parses `rlm eval` arguments. Model options follow `rlm ask`; keys come only from the environment.
 import { parseArgs } from 'node:util';
-import { parseLengthList } from '../../../bench/tasks/taskLength';
-import { parseSuiteList } from '../../../bench/tasks/suites';
+import { parseLengthList } from '../../eval/tasks/taskLength';
+import { parseSuiteList } from '../../eval/tasks/suites';
 import type { RunLimits } from '../../core/loop/loopTypes';
 import { MODEL_OPTIONS, nonNegativeInt, parseLimits, parseModelChoices, positiveInt, UsageError, usageErrorFrom } from '../modelArgs';
 import type { ModelChoice } from '../modelArgs';
@@ -59,6 +59,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     : parseModelChoices(v, 'missing --model (e.g. --base-url http://localhost:11434/v1 --model qwen3:8b), or use --scripted for an offline run');
   if (v.scripted && (v.model || v['base-url'] || v['sub-model'] || v['sub-base-url'])) {
     throw new UsageError('--scripted runs the scripted policy on local fake servers; it cannot be combined with --model, --base-url or --sub-*');
+  }
+  // They would have no effect on the scripted servers, and a flag must never be silently ignored.
+  if (v.scripted && (v['stall-timeout'] !== undefined || v['max-response-mb'] !== undefined)) {
+    throw new UsageError('--stall-timeout and --max-response-mb apply to real model servers; --scripted uses local fake ones');
   }
   return {
     ...base,

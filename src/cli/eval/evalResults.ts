@@ -2,7 +2,7 @@
 // interrupted run can resume), and a Markdown table beside it.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLength } from '../../../bench/tasks/taskLength';
+import { formatLength } from '../../eval/tasks/taskLength';
 import { markdownText } from '../../shared/untrustedText';
 import { RESULTS_FILE, RESULTS_VERSION, SCRIPTED_LABEL, TABLE_FILE } from './evalTypes';
 import type { EvalMode, EvalPlanRecord, EvalResultsFile, TaskResult } from './evalTypes';
@@ -58,7 +58,7 @@ export function resultKey(r: Pick<TaskResult, 'id' | 'mode'>): string {
   return `${r.id}/${r.mode}`;
 }
 
-export interface SuiteScore {
+interface SuiteScore {
   suite: string;
   mode: EvalMode;
   /** Mean score in percent. */

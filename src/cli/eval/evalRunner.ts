@@ -2,8 +2,8 @@
 // each task once for all its modes, runs and scores it, and saves the results after every task.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateTask, planTasks } from '../../../bench/tasks/suites';
-import type { BenchTask } from '../../../bench/tasks/taskTypes';
+import { generateTask, planTasks } from '../../eval/tasks/suites';
+import type { BenchTask } from '../../eval/tasks/taskTypes';
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelClient } from '../../core/models/modelTypes';
 import { modelRef } from '../../core/loop/limits';
@@ -15,7 +15,7 @@ import { ProgressBar } from './progressBar';
 import type { ProgressOutput } from './progressBar';
 import { runTask } from './runTask';
 
-export interface EvalRunOptions {
+interface EvalRunOptions {
   plan: Omit<EvalPlanRecord, 'root' | 'sub'>;
   outDir: string;
   resume: boolean;

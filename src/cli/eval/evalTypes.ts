@@ -1,5 +1,5 @@
 // The shapes of an evaluation: its configuration, one result per task and mode, and the results file.
-import type { SuiteName } from '../../../bench/tasks/taskTypes';
+import type { SuiteName } from '../../eval/tasks/taskTypes';
 import type { ModelRef } from '../../core/trajectory/events';
 
 export type EvalMode = 'rlm' | 'direct' | 'rlm-no-sub';

@@ -1,8 +1,8 @@
 // Runs one generated task in one mode and scores it: `rlm` and `rlm-no-sub` through the loop (with
 // the trajectory recorded), `direct` as a single prompt holding as much of the context as fits.
 import { writeFileSync } from 'node:fs';
-import { scoreAnswer } from '../../../bench/tasks/scorers';
-import type { BenchTask } from '../../../bench/tasks/taskTypes';
+import { scoreAnswer } from '../../eval/tasks/scorers';
+import type { BenchTask } from '../../eval/tasks/taskTypes';
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
 import { createRlmRun } from '../../core/loop/rlmRun';
 import type { ModelClient } from '../../core/models/modelTypes';
@@ -10,9 +10,9 @@ import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import { oneLine } from '../askCommand';
 import { openRunTrajectory } from '../runTrajectory';
 import type { EvalMode, TaskResult } from './evalTypes';
-import { buildDirectPrompt, DEFAULT_DIRECT_WINDOW_TOKENS, NO_SUB_CALLS_NOTE } from './modePrompts';
+import { buildDirectPrompt, DEFAULT_DIRECT_WINDOW_TOKENS, NO_SUB_CALLS_NOTE } from '../../eval/modePrompts';
 
-export interface TaskRunDeps {
+interface TaskRunDeps {
   root: ModelClient;
   sub: ModelClient;
   repl: ReplFactory;

@@ -27,12 +27,11 @@ export function hasBinaryExtension(path: string): boolean {
 
 /** True when the first 8 KB hold a NUL byte (text in UTF-8 never does). */
 export function hasNulByte(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  // indexOf is a native memchr: a byte loop in JS cost more than reading the file for small files.
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1;
 }
 
-export type BinaryReason = 'extension' | 'nul-byte';
+type BinaryReason = 'extension' | 'nul-byte';
 
 /** Why a file is treated as binary, or undefined for text. `head` needs only the first 8 KB. */
 export function binaryReason(path: string, head: Uint8Array): BinaryReason | undefined {

@@ -14,9 +14,36 @@ export interface ContextFile {
  */
 export type ContextSource =
   | { kind: 'text'; text: Uint8Array | string; /** Where it came from, for display only. */ label?: string }
-  | { kind: 'files'; files: ContextFile[] };
+  | { kind: 'files'; files: ContextFile[] }
+  /** Files on this machine, read while they are bound: the host never holds them whole (contextPlan.ts). */
+  | { kind: 'plan'; plan: ContextPlan };
 
-export interface ContextFileMeta {
+/** A file to read while binding: shown as `path`, read from `abs`, `bytes` long when planned. */
+export interface PlannedFile {
+  path: string;
+  abs: string;
+  bytes: number;
+}
+
+/**
+ * What `rlm ask <paths>` will bind, found by a walk and `stat` without reading the files: enough for the
+ * root's first request (type, sizes, file list, a short prefix) while the files are read and bound.
+ */
+export interface ContextPlan {
+  /** One file named alone becomes a str; anything else a dict. */
+  shape: 'text' | 'files';
+  files: PlannedFile[];
+  /** The first bytes of the first file (up to 8 KB): the prefix, and the binary check of a single file. */
+  head: Uint8Array;
+  totalBytes: number;
+  /** A file in a folder is read up to this many bytes; one named alone, or a single file, up to the total. */
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  /** What was found and left out, as the target shows it; binaries found while reading are added at bind. */
+  target: TargetDescription;
+}
+
+interface ContextFileMeta {
   path: string;
   chars: number;
 }
@@ -34,6 +61,13 @@ export interface ContextMetadata {
   filesOmitted: number;
   /** Number of invalid UTF-8 sequences replaced with U+FFFD while decoding. */
   invalidUtf8Replacements: number;
+  /**
+   * Set on the metadata the root sees before `context` is bound (the first request goes out at once):
+   * character counts are estimated from byte sizes, and files may still turn out binary.
+   */
+  approximate?: boolean;
+  /** Files of the source left out while binding (found binary or unreadable when read). */
+  leftOut?: TargetDescription['skipped'];
 }
 
 /** What the user pointed at, described without contents: for headers, confirmations and history. */

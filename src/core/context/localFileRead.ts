@@ -19,7 +19,7 @@ export function specialKindOf(stat: Pick<Stats, 'isFIFO' | 'isSocket' | 'isChara
   return 'special file';
 }
 
-export type LocalRead =
+type LocalRead =
   | { kind: 'read'; bytes: Uint8Array }
   /** More than maxBytes were there; `bytesSeen` is how far reading went before it stopped. */
   | { kind: 'too-large'; bytesSeen: number; statBytes: number }
@@ -27,7 +27,7 @@ export type LocalRead =
   /** With noFollow, the last component was a symlink (swapped in after the walk looked). */
   | { kind: 'link' };
 
-export interface LocalReadOptions {
+interface LocalReadOptions {
   maxBytes: number;
   /** Refuse a symlink as the last path component (the walk already decided about links). */
   noFollow?: boolean;
@@ -73,3 +73,4 @@ export async function readLocalFile(path: string, options: LocalReadOptions): Pr
     await handle.close();
   }
 }
+

@@ -9,7 +9,7 @@ export function isWithin(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
-export interface ReachedVerdict {
+interface ReachedVerdict {
   reason: SkipReason;
   detail: string;
 }

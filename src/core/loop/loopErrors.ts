@@ -66,6 +66,22 @@ export class SubCallLimitError extends LoopError {
   }
 }
 
+/** A large batch whose estimated cost would pass the run's cost limit: refused before anything was sent. */
+export class BatchCostLimitError extends LoopError {
+  override readonly errorKind = 'limit';
+  constructor(
+    readonly prompts: number,
+    readonly estimatedUsd: number,
+    readonly spentUsd: number,
+    readonly maxUsd: number,
+  ) {
+    super(
+      `this batch of ${prompts} prompts would cost about $${estimatedUsd.toFixed(4)}, and the run has spent $${spentUsd.toFixed(4)} of its $${maxUsd.toFixed(4)} limit; ` +
+        'nothing was sent: use fewer or shorter prompts (sample, or summarise first)',
+    );
+  }
+}
+
 /** An empty or whitespace-only prompt: refused before anything is sent (it would be billed for nothing). */
 export class EmptyPromptError extends LoopError {
   override readonly errorKind = 'empty_prompt';

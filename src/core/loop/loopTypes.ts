@@ -2,6 +2,7 @@
 // an async iterable of EventRecords plus run(), after the Anthropic SDK's tool runner.
 import type { ContextSource, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
+import type { SubCallCache } from '../models/subCallCache';
 import type { BridgeHandler, ReplSession } from '../repl/replTypes';
 import type { EventRecord, LimitKind, RunStatus, UsageTotals } from '../trajectory/events';
 
@@ -64,10 +65,21 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Earlier questions and answers in the same conversation, given to the root as prior turns. */
   priorTurns?: Array<{ question: string; answer: string }>;
+  /** The sub-call cache of this workspace, and how this run uses it; absent: every sub-call is sent. */
+  subCallCache?: SubCallCacheUse;
   /** Injected clock for tests; default Date.now. */
   now?: () => number;
   /** Injected id generator for tests. */
   newId?: () => string;
+}
+
+/**
+ * `use`: identical sub-calls are answered from the cache, and new answers stored. `refresh`: every call is
+ * sent (a user asking again for fresh answers), and its answer replaces the stored one.
+ */
+export interface SubCallCacheUse {
+  cache: SubCallCache;
+  mode: 'use' | 'refresh';
 }
 
 export interface RunResult {

@@ -65,20 +65,44 @@ export function systemPrompt(facts: PromptFacts): string {
 }
 
 export function describeContext(meta: ContextMetadata): string {
+  // Before binding, character counts are estimated from byte sizes (the first request does not wait).
+  const about = meta.approximate ? 'about ' : '';
   const lines = [
-    `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${formatCount(meta.totalChars)} characters ` +
+    `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${about}${formatCount(meta.totalChars)} characters ` +
       `(${formatCount(meta.totalBytes)} bytes)${meta.type === 'dict' ? ` in ${formatCount(meta.fileCount)} files` : ''}.`,
   ];
   if (meta.invalidUtf8Replacements > 0) {
     lines.push(`${formatCount(meta.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   }
   if (meta.type === 'dict' && meta.files.length > 0) {
-    lines.push('Files (path: characters):');
+    lines.push(meta.approximate ? 'Files (path: size; characters may be fewer):' : 'Files (path: characters):');
     for (const file of meta.files) lines.push(`- ${file.path}: ${formatCount(file.chars)}`);
     if (meta.filesOmitted > 0) lines.push(`- ... and ${formatCount(meta.filesOmitted)} more (see context_meta())`);
   }
   lines.push(`It begins with: ${JSON.stringify(meta.prefix)}`);
   return lines.join('\n');
+}
+
+/** Files named in a note, at most this many. */
+const NOTE_FILES_MAX = 10;
+
+/**
+ * What the root learns with its first observation when `context` turned out other than it was first
+ * told (it was told before binding): files left out as they were read, and the exact size.
+ */
+export function boundNote(shown: ContextMetadata, bound: ContextMetadata): string | undefined {
+  if (!shown.approximate) return undefined;
+  const parts: string[] = [];
+  const left = bound.leftOut ?? [];
+  if (left.length > 0) {
+    const names = left.slice(0, NOTE_FILES_MAX).map((s) => `${s.path} (${s.reason})`).join(', ');
+    parts.push(`${formatCount(left.length)} file${left.length === 1 ? ' was' : 's were'} left out when read: ${names}${left.length > NOTE_FILES_MAX ? `, and ${formatCount(left.length - NOTE_FILES_MAX)} more` : ''}.`);
+  }
+  if (bound.totalChars !== shown.totalChars || bound.fileCount !== shown.fileCount) {
+    parts.push(`\`context\` holds ${formatCount(bound.totalChars)} characters${bound.type === 'dict' ? ` in ${formatCount(bound.fileCount)} files` : ''}.`);
+  }
+  if (bound.invalidUtf8Replacements > 0) parts.push(`${formatCount(bound.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
+  return parts.length ? `(Now bound: ${parts.join(' ')})` : undefined;
 }
 
 /** Prior answers are clipped so that a long conversation cannot grow the root's window without bound. */

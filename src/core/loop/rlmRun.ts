@@ -54,6 +54,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
       root: options.root,
       sub: options.sub ?? options.root,
       repl: options.repl,
+      ...(options.subCallCache ? { subCallCache: options.subCallCache } : {}),
       now,
       newId,
     };

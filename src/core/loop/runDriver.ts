@@ -13,11 +13,13 @@ import { buildObservation, isErrorCell } from './observation';
 import { parseReply } from './parseResponse';
 import type { ProseFinal } from './parseResponse';
 import * as prompts from './prompts';
-import { metadataWithoutRepl, NO_PROTECTIONS, outcomeOf } from './runOutcome';
+import { NO_PROTECTIONS, outcomeOf } from './runOutcome';
+import { previewMetadata } from '../repl/contextEncoding';
 import type { Outcome } from './runOutcome';
 import type { RunTree } from './runTree';
 import { createSubCallHandler } from './subCalls';
-import { callRootModel, runReplCell } from './turnSteps';
+import { callRootModel, finishRootCall, runReplCell, startRootCall } from './turnSteps';
+import type { PendingRootCall } from './turnSteps';
 import type { UsageMeter } from './usageMeter';
 
 export interface RunInput {
@@ -57,6 +59,10 @@ class RunDriver {
   private draft?: string;
   private started = false;
   private release?: () => Promise<void>;
+  /** The first root request, sent before the run started; taken by turn 1. */
+  private early?: PendingRootCall;
+  /** Said once, with the first observation, when `context` turned out other than the root was first told. */
+  private boundNote?: string;
   private readonly cleanups: Array<() => void | Promise<void>> = [];
 
   constructor(
@@ -69,10 +75,20 @@ class RunDriver {
     let outcome: Outcome;
     let forced = false;
     try {
-      const { metadata, protections } = await this.open();
-      this.emitStarted(metadata, protections);
-      const facts = this.promptFacts();
-      this.history = prompts.initialMessages(facts, this.input.question, metadata, this.input.priorTurns);
+      // The first request needs only the question and what is known of `context` without binding it,
+      // so it goes out now, while a REPL is taken and `context` is read and bound (docs: speed).
+      const preview = previewMetadata(this.input.context);
+      this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns);
+      this.early = startRootCall(this.tree, this.input, this.history);
+      let opened: { metadata: ContextMetadata; protections: SandboxProtections };
+      try {
+        opened = await this.open(preview);
+      } catch (error) {
+        await this.settleEarly();
+        throw error;
+      }
+      this.emitStarted(opened.metadata, opened.protections, preview);
+      this.boundNote = prompts.boundNote(preview, opened.metadata);
       const ended = await this.turns();
       answer = ended.answer;
       if (!ended.limit) outcome = { status: 'completed' };
@@ -100,8 +116,28 @@ class RunDriver {
     return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals };
   }
 
+  /**
+   * The early request when the run could not start: aborted if still under way; if it had already
+   * come back, its turn is recorded, so the tokens it cost are not lost from the totals.
+   */
+  private async settleEarly(): Promise<void> {
+    const early = this.early;
+    this.early = undefined;
+    if (!early) return;
+    if (!early.settled) {
+      early.abort();
+      return;
+    }
+    try {
+      this.tree.events.emit({ type: 'turn.started', runId: this.input.runId, turn: 1 });
+      await finishRootCall(this.tree, this.input, early, 1, false);
+    } catch {
+      // It failed: nothing was spent that can be recorded.
+    }
+  }
+
   /** Acquires (or adopts) a session routed to this run's sub-call handler, and binds `context`. */
-  private async open(): Promise<{ metadata: ContextMetadata; protections: SandboxProtections }> {
+  private async open(preview: ContextMetadata): Promise<{ metadata: ContextMetadata; protections: SandboxProtections }> {
     const { input, tree } = this;
     const handler = createSubCallHandler({
       tree,
@@ -132,15 +168,17 @@ class RunDriver {
       const metadata = await raceAbort(session.bindContext(input.context), input.signal, () => undefined);
       return { metadata, protections: session.protections };
     } catch (error) {
-      this.emitStarted(metadataWithoutRepl(input.context), this.session?.protections ?? NO_PROTECTIONS);
+      this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
       throw error;
     }
   }
 
-  private emitStarted(context: ContextMetadata, protections: SandboxProtections): void {
+  private emitStarted(context: ContextMetadata, protections: SandboxProtections, shown?: ContextMetadata): void {
     if (this.started) return;
     this.started = true;
     const { input, tree } = this;
+    // Files left out while reading are part of what the target skipped.
+    const target = input.target && context.leftOut?.length ? { ...input.target, fileCount: context.fileCount, totalBytes: context.totalBytes, skipped: [...input.target.skipped, ...context.leftOut] } : input.target;
     tree.events.emit({
       type: 'run.started',
       runId: input.runId,
@@ -148,7 +186,8 @@ class RunDriver {
       depth: input.depth,
       question: input.question,
       context,
-      ...(input.target ? { target: input.target } : {}),
+      ...(shown && shown !== context && shown.approximate ? { contextShown: shown } : {}),
+      ...(target ? { target } : {}),
       config: configRecord(tree.limits, tree.root, tree.sub),
       protections,
       ...(input.priorTurns?.length ? { priorTurns: input.priorTurns } : {}),
@@ -211,6 +250,10 @@ class RunDriver {
       return { errorTurn: true };
     }
     const notes: string[] = [];
+    if (this.boundNote) {
+      notes.push(this.boundNote);
+      this.boundNote = undefined;
+    }
     if (parsed.fallback) {
       const message = prompts.FALLBACK_BLOCK_MESSAGE(parsed.fallback);
       this.notice(turn, parsed.fallback === 'python' ? 'python-block' : 'bare-block', message);
@@ -305,6 +348,10 @@ class RunDriver {
   }
 
   private async callRoot(turn: number, forcedFinal: boolean): Promise<Completion> {
+    const early = this.early;
+    this.early = undefined;
+    if (early && turn === 1 && !forcedFinal) return finishRootCall(this.tree, this.input, early, turn, forcedFinal);
+    early?.abort();
     return callRootModel(this.tree, this.input, this.history, turn, forcedFinal);
   }
 

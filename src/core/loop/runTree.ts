@@ -3,7 +3,7 @@
 import type { ModelClient } from '../models/modelTypes';
 import type { EventRecord, RunEvent } from '../trajectory/events';
 import type { SharedBudget } from './budget';
-import type { ReplFactory, RunLimits } from './loopTypes';
+import type { ReplFactory, RunLimits, SubCallCacheUse } from './loopTypes';
 
 export class EventStamp {
   private seq = 0;
@@ -25,6 +25,8 @@ export interface RunTree {
   root: ModelClient;
   sub: ModelClient;
   repl: ReplFactory;
+  /** Where identical sub-calls are answered without a request; absent: every call is sent. */
+  subCallCache?: SubCallCacheUse;
   now: () => number;
   newId: (prefix: string) => string;
 }

@@ -4,11 +4,12 @@
 import type { ContextSource } from '../context/contextTypes';
 import { estimateTokens } from '../models/tokenEstimate';
 import type { BridgeCall, BridgeHandler, BridgeResult } from '../repl/replTypes';
-import type { ModelClient, TokenUsage } from '../models/modelTypes';
+import type { ModelClient, PromptCacheHints, TokenUsage } from '../models/modelTypes';
+import { subCallKey } from '../models/subCallCache';
 import { boundedMap, linkSignals } from './boundedMap';
 import { childContextSource } from './childContext';
 import { CHILD_RUN_CONCURRENCY, modelRef } from './limits';
-import { EmptyPromptError, errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
+import { BatchCostLimitError, EmptyPromptError, errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
 import type { RunResult } from './loopTypes';
 import type { RunTree } from './runTree';
 import { UsageMeter, ZERO_USAGE } from './usageMeter';
@@ -51,13 +52,21 @@ export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
         context: call.kind === 'rlm_query' ? call.contexts[i] : undefined,
       }));
       const concurrency = call.kind === 'rlm_query' ? Math.min(scope.tree.limits.subCallConcurrency, CHILD_RUN_CONCURRENCY) : scope.tree.limits.subCallConcurrency;
+      // A batch over one slice with different questions shares the slice: marked, a provider that
+      // caches prompts bills it once at full price and then at its cache rate.
+      const shared = call.kind === 'llm_query' && batchId && items.length > 1 ? sharedPrefixChars(call.prompts) : 0;
+      const cache = shared >= SHARED_PREFIX_MIN_CHARS ? { sharedPrefixChars: shared, key: batchId } : undefined;
+      if (call.kind === 'llm_query' && batchId) {
+        const refusal = estimateBatch(scope, batchId, call.prompts, client);
+        if (refusal) return call.prompts.map(() => refusal);
+      }
       return await boundedMap(
         items,
         concurrency,
         linked.signal,
         (item, index) => {
           const position = batchId ? { batchId, batchIndex: index, batchSize: items.length } : {};
-          return call.kind === 'rlm_query' ? runRlmQuery(scope, item, position, linked.signal) : runLlmQuery(scope, item.prompt, position, linked.signal, client);
+          return call.kind === 'rlm_query' ? runRlmQuery(scope, item, position, linked.signal) : runLlmQuery(scope, item.prompt, position, linked.signal, client, undefined, cache);
         },
         () => '[ERROR] cancelled before it started',
       );
@@ -65,6 +74,47 @@ export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
       linked.dispose();
     }
   };
+}
+
+/** A shared head shorter than this (about 1,024 tokens, the providers' minimum) is not worth a mark. */
+const SHARED_PREFIX_MIN_CHARS = 4096;
+
+/** Characters every prompt starts with, cut back to a line end so the mark falls between lines. */
+function sharedPrefixChars(prompts: readonly string[]): number {
+  const first = prompts[0] ?? '';
+  let n = first.length;
+  for (const p of prompts) {
+    n = Math.min(n, p.length);
+    let i = 0;
+    while (i < n && p.charCodeAt(i) === first.charCodeAt(i)) i++;
+    n = i;
+    if (n < SHARED_PREFIX_MIN_CHARS) return 0;
+  }
+  const lineEnd = first.lastIndexOf('\n', n - 1);
+  return lineEnd >= SHARED_PREFIX_MIN_CHARS ? lineEnd + 1 : n;
+}
+
+/** A batch with more prompts, or more characters, than this is estimated before it is sent. */
+const ESTIMATED_BATCH_PROMPTS = 50;
+const ESTIMATED_BATCH_CHARS = 1_000_000;
+
+/**
+ * Says what a large batch will cost before it is sent, and refuses it (every item gets the error) when
+ * the estimate would take the run past its cost limit: checked before the money is spent, not after.
+ */
+function estimateBatch(scope: SubCallScope, batchId: string, prompts: readonly string[], client: ModelClient): string | undefined {
+  const chars = prompts.reduce((n, p) => n + p.length, 0);
+  if (prompts.length <= ESTIMATED_BATCH_PROMPTS && chars <= ESTIMATED_BATCH_CHARS) return undefined;
+  const { tree } = scope;
+  const inputTokens = prompts.reduce((n, p) => n + estimateTokens(p), 0);
+  const outputTokens = prompts.length * Math.ceil(tree.limits.subCallMaxTokens / 4);
+  const estimated = client.estimateCostUsd?.(inputTokens, outputTokens) ?? null;
+  const max = tree.limits.maxCostUsd;
+  const spent = tree.budget.rootMeter.knownCostUsd;
+  const refused = estimated !== null && max !== undefined && spent + estimated > max;
+  tree.events.emit({ type: 'batch.estimated', runId: scope.runId, cellId: scope.cellId(), batchId, prompts: prompts.length, chars, estimatedCostUsd: estimated, ...(refused ? { refused: true as const } : {}) });
+  if (!refused) return undefined;
+  return errorText(new BatchCostLimitError(prompts.length, estimated, spent, max));
 }
 
 type BatchPosition = { batchId?: string; batchIndex?: number; batchSize?: number };
@@ -90,6 +140,7 @@ async function runLlmQuery(
   signal: AbortSignal,
   client: ModelClient,
   fallback?: 'depth-limit',
+  cache?: PromptCacheHints,
 ): Promise<string> {
   const { tree } = scope;
   // The prelude refuses empty prompts in Python; a cell writing to the REPL device itself meets this.
@@ -119,9 +170,20 @@ async function runLlmQuery(
       usage,
       latencyMs: tree.now() - started,
       ...(fallback ? { fallback } : {}),
+      ...(usage.fromCache ? { cached: true as const } : {}),
     });
     return response ?? errorText(error);
   };
+  const messages = [{ role: 'user' as const, content: prompt }];
+  const cacheUse = tree.subCallCache;
+  const cacheKey = cacheUse ? subCallKey({ client, messages, params: { maxTokens: tree.limits.subCallMaxTokens } }) : undefined;
+  const hit = cacheKey && cacheUse?.mode === 'use' ? cacheUse.cache.lookup(cacheKey) : undefined;
+  if (hit) {
+    // No request: the stored answer, at no cost; what it cost the first time is what it saved now.
+    const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0, fromCache: true, ...(hit.costUsd ? { savedUsd: hit.costUsd } : {}) };
+    scope.meter.addUsage(usage);
+    return finish(hit.text, undefined, usage);
+  }
   const window = client.contextWindowTokens;
   const estimated = estimateTokens(prompt);
   // Room is kept for the reply: max_tokens, but never more than half the window.
@@ -132,11 +194,13 @@ async function runLlmQuery(
   const timeout = new SubCallTimeoutError(tree.limits.subCallTimeoutMs);
   const timed = linkSignals([signal], tree.limits.subCallTimeoutMs, timeout);
   try {
-    const completion = await client.complete([{ role: 'user', content: prompt }], {
+    const completion = await client.complete(messages, {
       signal: timed.signal,
       maxTokens: tree.limits.subCallMaxTokens,
+      ...(cache ? { cache } : {}),
     });
     scope.meter.addUsage(completion.usage);
+    if (cacheKey) cacheUse?.cache.store(cacheKey, completion);
     return finish(completion.text, undefined, completion.usage);
   } catch (error) {
     // The SDK reports an abort as its own error type; say why the call was aborted instead.
@@ -224,7 +288,9 @@ function fallbackPrompt(item: Item, context: ContextSource): string {
       ? typeof context.text === 'string'
         ? context.text
         : new TextDecoder().decode(context.text)
-      : context.files.map((f) => `--- ${f.path}\n${typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)}`).join('\n');
+      : context.kind === 'plan'
+        ? '' // a child's context comes from Python, never from files on disk
+        : context.files.map((f) => `--- ${f.path}\n${typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content)}`).join('\n');
   return `${item.prompt}\n\nContext:\n${text}`;
 }
 

@@ -11,13 +11,53 @@ interface RunRef {
   meter: UsageMeter;
 }
 
-export async function callRootModel(tree: RunTree, run: RunRef, history: ChatMessage[], turn: number, forcedFinal: boolean): Promise<Completion> {
+/**
+ * A root request under way whose events are not emitted yet: the first request goes out before the run
+ * has started (its REPL and `context` are still being prepared), and its streamed text waits here
+ * until the turn it belongs to has begun.
+ */
+export interface PendingRootCall {
+  completion: Promise<Completion>;
+  requestBytes: number;
+  /** Aborts this request alone (the run's signal aborts it too). */
+  abort(): void;
+  /** True once the request has settled, either way. */
+  readonly settled: boolean;
+}
+
+interface RootCallState extends PendingRootCall {
+  deltas: string[];
+  live?: (text: string) => void;
+  settled: boolean;
+}
+
+/** Sends a root request now; its deltas are held until finishRootCall() emits them in their turn. */
+export function startRootCall(tree: RunTree, run: RunRef, history: ChatMessage[]): PendingRootCall {
   // Recorded so the UI and the benchmarks can show that the root's window stays flat.
   const requestBytes = Buffer.byteLength(JSON.stringify(history));
-  const completion = await tree.root.complete(history, {
-    signal: run.signal,
-    onDelta: (text) => tree.events.emit({ type: 'model.delta', runId: run.runId, turn, text }),
+  const own = new AbortController();
+  const signal = AbortSignal.any([run.signal, own.signal]);
+  const state: RootCallState = { completion: Promise.resolve() as unknown as Promise<Completion>, requestBytes, abort: () => own.abort(run.signal.reason), deltas: [], settled: false };
+  state.completion = tree.root.complete([...history], {
+    signal,
+    // The conversation only grows: each turn can read the last one's prefix from the provider's cache.
+    cache: { conversation: true, key: run.runId },
+    onDelta: (text) => (state.live ? state.live(text) : state.deltas.push(text)),
   });
+  state.completion.then(
+    () => (state.settled = true),
+    () => (state.settled = true),
+  );
+  return state;
+}
+
+/** Emits a started request's events in `turn` (held deltas first), and its output once it is complete. */
+export async function finishRootCall(tree: RunTree, run: RunRef, call: PendingRootCall, turn: number, forcedFinal: boolean): Promise<Completion> {
+  const state = call as RootCallState;
+  const emitDelta = (text: string): void => tree.events.emit({ type: 'model.delta', runId: run.runId, turn, text });
+  for (const text of state.deltas.splice(0)) emitDelta(text);
+  state.live = emitDelta;
+  const completion = await state.completion;
   run.meter.addUsage(completion.usage);
   tree.events.emit({
     type: 'model.output',
@@ -27,10 +67,14 @@ export async function callRootModel(tree: RunTree, run: RunRef, history: ChatMes
     usage: completion.usage,
     latencyMs: completion.latencyMs,
     finishReason: completion.finishReason,
-    requestBytes,
+    requestBytes: state.requestBytes,
     ...(forcedFinal ? { forcedFinal } : {}),
   });
   return completion;
+}
+
+export async function callRootModel(tree: RunTree, run: RunRef, history: ChatMessage[], turn: number, forcedFinal: boolean): Promise<Completion> {
+  return finishRootCall(tree, run, startRootCall(tree, run, history), turn, forcedFinal);
 }
 
 export async function runReplCell(tree: RunTree, run: RunRef, session: ReplSession, cellId: string, turn: number, code: string): Promise<CellResult> {

@@ -9,6 +9,10 @@ export class UsageMeter {
   outputTokens = 0;
   knownCostUsd = 0;
   costUnknown = false;
+  cacheReadTokens = 0;
+  cacheWriteTokens = 0;
+  savedUsd = 0;
+  cachedSubCalls = 0;
   subCalls = 0;
   /** Root turns of this run only (child turns are their own runs' iterations). */
   iterations = 0;
@@ -24,6 +28,10 @@ export class UsageMeter {
       meter.outputTokens += usage.outputTokens;
       if (usage.costUsd === null) meter.costUnknown = true;
       else meter.knownCostUsd += usage.costUsd;
+      meter.cacheReadTokens += usage.cacheReadTokens ?? 0;
+      meter.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
+      meter.savedUsd += usage.savedUsd ?? 0;
+      if (usage.fromCache) meter.cachedSubCalls += 1;
     }
   }
 
@@ -51,6 +59,10 @@ export class UsageMeter {
       subCalls: this.subCalls,
       iterations: this.iterations,
       wallTimeMs: Math.max(0, now - this.startedAt),
+      ...(this.cacheReadTokens ? { cacheReadTokens: this.cacheReadTokens } : {}),
+      ...(this.cacheWriteTokens ? { cacheWriteTokens: this.cacheWriteTokens } : {}),
+      ...(this.savedUsd ? { savedUsd: roundUsd(this.savedUsd) } : {}),
+      ...(this.cachedSubCalls ? { cachedSubCalls: this.cachedSubCalls } : {}),
     };
   }
 }

@@ -5,8 +5,8 @@ import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/re
 import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
-import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
-import { makeUsage } from './pricing';
+import type { ChatMessage, Completion, CompleteOptions, ModelClient, PromptCacheHints } from './modelTypes';
+import { computeCostUsd, makeUsage } from './pricing';
 import { abortedSignalError } from './sdkErrorMapping';
 import { runSdkRequest, sdkClientOptions } from './sdkRequest';
 
@@ -27,13 +27,19 @@ export class AnthropicModelClient implements ModelClient {
   // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
   readonly #setup: ClientSetup;
   readonly #sdk: Anthropic;
+  readonly #streamingSdk: Anthropic;
 
   constructor(setup: ClientSetup) {
     this.#setup = setup;
     this.model = setup.config.model;
     this.endpoint = setup.endpoint.display;
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
-    this.#sdk = new Anthropic(sdkClientOptions(setup));
+    this.#sdk = new Anthropic(sdkClientOptions(setup, 'plain'));
+    this.#streamingSdk = new Anthropic(sdkClientOptions(setup, 'streamed'));
+  }
+
+  estimateCostUsd(inputTokens: number, outputTokens: number): number | null {
+    return computeCostUsd({ inputTokens, outputTokens }, this.#setup.pricing);
   }
 
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
@@ -46,8 +52,8 @@ export class AnthropicModelClient implements ModelClient {
     const params: MessageCreateParamsBase = {
       model: this.model,
       max_tokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
-      messages: messages.filter((m) => m.role !== 'system').map((m): MessageParam => ({ role: m.role as 'user' | 'assistant', content: m.content })),
-      ...(system !== '' ? { system } : {}),
+      messages: cacheMarkedMessages(messages.filter((m) => m.role !== 'system'), options.cache),
+      ...(system !== '' ? { system: options.cache?.conversation ? [{ type: 'text' as const, text: system, cache_control: EPHEMERAL }] : system } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop_sequences: options.stop } : {}),
     };
@@ -61,7 +67,7 @@ export class AnthropicModelClient implements ModelClient {
   }
 
   private async streamed(params: MessageCreateParamsBase, options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {
-    const stream = await this.#sdk.messages.create({ ...params, stream: true }, options.signal ? { signal: options.signal } : {});
+    const stream = await this.#streamingSdk.messages.create({ ...params, stream: true }, options.signal ? { signal: options.signal } : {});
     const sink = new DeltaSink(options.onDelta);
     let text = '';
     let finish: string | null = null;
@@ -104,6 +110,26 @@ export class AnthropicModelClient implements ModelClient {
       false,
     );
   }
+}
+
+const EPHEMERAL = { type: 'ephemeral' as const };
+
+/**
+ * Messages with Anthropic's cache breakpoints where the hints ask for them: the newest message of a
+ * conversation (each turn then reads the previous turn's prefix from the cache and writes its own), and
+ * the shared head of a batch's prompt. Two breakpoints at most with the system prompt's, within the
+ * API's four; a prefix under the model's minimum is simply not cached (and not charged extra).
+ */
+function cacheMarkedMessages(messages: ChatMessage[], hints: PromptCacheHints | undefined): MessageParam[] {
+  return messages.map((m, i): MessageParam => {
+    const role = m.role as 'user' | 'assistant';
+    const shared = hints?.sharedPrefixChars;
+    if (i === 0 && role === 'user' && shared !== undefined && shared > 0 && shared < m.content.length) {
+      return { role, content: [{ type: 'text', text: m.content.slice(0, shared), cache_control: EPHEMERAL }, { type: 'text', text: m.content.slice(shared) }] };
+    }
+    if (hints?.conversation && i === messages.length - 1 && m.content !== '') return { role, content: [{ type: 'text', text: m.content, cache_control: EPHEMERAL }] };
+    return { role, content: m.content };
+  });
 }
 
 function definedOnly(usage: AnthropicUsage): AnthropicUsage {

@@ -15,6 +15,8 @@ export interface ClientSetup {
   pricing: ModelPricing | null;
   timeoutMs: number;
   maxRetries: number;
+  stallTimeoutMs: number;
+  maxResponseBytes: number;
   now: () => number;
   fetch?: typeof fetch;
 }

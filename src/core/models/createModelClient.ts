@@ -7,6 +7,7 @@ import { ModelConfigError } from './modelErrors';
 import type { ModelClient, ModelConfig } from './modelTypes';
 import { OpenAIModelClient } from './openaiClient';
 import { resolvePricing } from './pricing';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_STALL_TIMEOUT_MS } from './responseGuard';
 
 export interface ModelClientDeps {
   /** Clock for latency; default Date.now. */
@@ -48,6 +49,10 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {
   const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ModelConfigError(`timeoutMs must be a positive number, got ${timeoutMs}`, info);
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new ModelConfigError(`maxRetries must be a non-negative integer, got ${maxRetries}`, info);
+  const stallTimeoutMs = config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  const maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isFinite(stallTimeoutMs) || stallTimeoutMs <= 0) throw new ModelConfigError(`stallTimeoutMs must be a positive number, got ${stallTimeoutMs}`, info);
+  if (!Number.isFinite(maxResponseBytes) || maxResponseBytes <= 0) throw new ModelConfigError(`maxResponseBytes must be a positive number, got ${maxResponseBytes}`, info);
   if (config.contextWindowTokens !== undefined && !(Number.isInteger(config.contextWindowTokens) && config.contextWindowTokens > 0)) {
     throw new ModelConfigError(`contextWindowTokens must be a positive integer, got ${config.contextWindowTokens}`, info);
   }
@@ -64,6 +69,8 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {
     pricing,
     timeoutMs,
     maxRetries,
+    stallTimeoutMs,
+    maxResponseBytes,
     now: deps.now ?? Date.now,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   };

@@ -89,6 +89,40 @@ export class ContextTooLongError extends ModelError {
   }
 }
 
+/**
+ * The server sent no bytes for the stall limit: before a streamed response began (the SDK retries
+ * that like any failed connection), or in the middle of a body (not retried: part of the answer may
+ * already have been shown, as with a dropped connection). Kind 'timeout': what went wrong is a time
+ * limit on silence, and the remedy is the same as for the other time limits.
+ */
+export class ModelStallError extends ModelError {
+  readonly kind = 'timeout';
+  readonly retryable = true;
+  readonly stallTimeoutMs: number;
+  readonly phase: 'headers' | 'body';
+  /** Body bytes received before the silence. */
+  readonly receivedBytes: number;
+  constructor(detail: string, info: ModelErrorInfo & { stallTimeoutMs: number; phase: 'headers' | 'body'; receivedBytes: number }) {
+    super(detail, info);
+    this.stallTimeoutMs = info.stallTimeoutMs;
+    this.phase = info.phase;
+    this.receivedBytes = info.receivedBytes;
+  }
+}
+
+/** The response grew past the size limit and was cut off. Not retried: the same server would likely do it again. */
+export class ModelResponseTooLargeError extends ModelError {
+  readonly kind = 'bad_response';
+  readonly retryable = false;
+  readonly limitBytes: number;
+  readonly receivedBytes: number;
+  constructor(detail: string, info: ModelErrorInfo & { limitBytes: number; receivedBytes: number }) {
+    super(detail, info);
+    this.limitBytes = info.limitBytes;
+    this.receivedBytes = info.receivedBytes;
+  }
+}
+
 /** 5xx (after retries), overloaded, or an error event inside a stream. */
 export class ServerError extends ModelError {
   readonly kind = 'server';

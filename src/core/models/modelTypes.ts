@@ -31,6 +31,10 @@ export interface ModelConfig {
   timeoutMs?: number;
   /** Retries on 429/5xx, done by the SDK with its back-off and Retry-After handling. */
   maxRetries?: number;
+  /** A call fails when its server sends no bytes for this long (default 60 s; see responseGuard.ts). */
+  stallTimeoutMs?: number;
+  /** A response larger than this is cut off and the call fails (default 64 MiB). */
+  maxResponseBytes?: number;
 }
 
 export interface TokenUsage {
@@ -41,6 +45,14 @@ export interface TokenUsage {
   cacheWriteTokens?: number;
   /** null when the model's price is unknown: never shown as $0. Local servers are a known $0. */
   costUsd: number | null;
+  /**
+   * What caching saved against the full input price: cache reads at their discount, less the premium of
+   * cache writes (so it can be negative on a first turn); a call answered from the sub-call cache saves
+   * its whole cost. Absent when nothing was cached or the price is unknown.
+   */
+  savedUsd?: number;
+  /** The call was answered from the sub-call cache: no request was sent. */
+  fromCache?: true;
   /** True when the server reported no usage and the counts are estimates (~4 characters per token). */
   estimated?: boolean;
 }
@@ -53,6 +65,22 @@ export interface CompleteOptions {
   onDelta?: (text: string) => void;
   /** Stop sequences, where the provider supports them. */
   stop?: string[];
+  /** Prompt-caching hints; providers without explicit caching ignore what they cannot use. */
+  cache?: PromptCacheHints;
+}
+
+/**
+ * Where a request shares a prefix with others, so a provider that caches prompts can bill it at its
+ * cache rate. Anthropic caches only what is marked (`cache_control`); OpenAI caches long prefixes on its
+ * own and groups them by `prompt_cache_key`.
+ */
+export interface PromptCacheHints {
+  /** A conversation that grows turn by turn (the root's): mark the system prompt and the newest message. */
+  conversation?: boolean;
+  /** The first user message's first N characters are shared with other calls (a batch over one slice). */
+  sharedPrefixChars?: number;
+  /** Groups requests that share a prefix (OpenAI's `prompt_cache_key`; sent to the official API only). */
+  key?: string;
 }
 
 export interface Completion {
@@ -72,4 +100,6 @@ export interface ModelClient {
   readonly endpoint: string;
   readonly contextWindowTokens?: number;
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
+  /** What a call of these sizes would cost at this model's price; null when the price is unknown. */
+  estimateCostUsd?(inputTokens: number, outputTokens: number): number | null;
 }

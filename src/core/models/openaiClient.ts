@@ -6,7 +6,7 @@ import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, pref
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
 import type { ChatMessage, Completion, CompleteOptions, ModelClient } from './modelTypes';
-import { makeUsage } from './pricing';
+import { computeCostUsd, makeUsage } from './pricing';
 import type { TokenCounts } from './pricing';
 import { abortedSignalError } from './sdkErrorMapping';
 import { runSdkRequest, sdkClientOptions } from './sdkRequest';
@@ -26,13 +26,19 @@ export class OpenAIModelClient implements ModelClient {
   // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
   readonly #setup: ClientSetup;
   readonly #sdk: OpenAI;
+  readonly #streamingSdk: OpenAI;
 
   constructor(setup: ClientSetup) {
     this.#setup = setup;
     this.model = setup.config.model;
     this.endpoint = setup.endpoint.display;
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
-    this.#sdk = new OpenAI(sdkClientOptions(setup));
+    this.#sdk = new OpenAI(sdkClientOptions(setup, 'plain'));
+    this.#streamingSdk = new OpenAI(sdkClientOptions(setup, 'streamed'));
+  }
+
+  estimateCostUsd(inputTokens: number, outputTokens: number): number | null {
+    return computeCostUsd({ inputTokens, outputTokens }, this.#setup.pricing);
   }
 
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<Completion> {
@@ -44,6 +50,9 @@ export class OpenAIModelClient implements ModelClient {
       ...this.maxTokensParam(options.maxTokens),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.stop && options.stop.length > 0 ? { stop: options.stop } : {}),
+      // OpenAI caches long prefixes on its own; the key keeps one run's requests on the same cache.
+      // Compatible servers may refuse an unknown field, so it goes to the official API only.
+      ...(options.cache?.key && this.#setup.endpoint.isOfficial ? { prompt_cache_key: options.cache.key } : {}),
     };
     return runSdkRequest(this.#setup, OpenAI, options, started, (o) => (options.onDelta ? this.streamed(params, messages, o) : this.plain(params, messages, o)));
   }
@@ -68,7 +77,7 @@ export class OpenAIModelClient implements ModelClient {
   }
 
   private async streamed(params: ChatCompletionCreateParamsBase, messages: ChatMessage[], options: CompleteOptions): Promise<Omit<Completion, 'latencyMs'>> {
-    const stream = await this.#sdk.chat.completions.create(
+    const stream = await this.#streamingSdk.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       options.signal ? { signal: options.signal } : {},
     );

@@ -125,12 +125,24 @@ export function computeCostUsd(counts: TokenCounts, pricing: ModelPricing | null
   return micro / 1_000_000;
 }
 
+/** Against paying the full input price for every prompt token: reads save, writes cost a premium. */
+function cacheSavingsUsd(counts: TokenCounts, pricing: ModelPricing | null): number | undefined {
+  const read = counts.cacheReadTokens ?? 0;
+  const write = counts.cacheWriteTokens ?? 0;
+  if (pricing === null || (read === 0 && write === 0)) return undefined;
+  const input = pricing.inputPerMTok;
+  const saved = read * (input - (pricing.cacheReadPerMTok ?? input)) - write * ((pricing.cacheWritePerMTok ?? input) - input);
+  return saved / 1_000_000;
+}
+
 export function makeUsage(counts: TokenCounts, pricing: ModelPricing | null, estimated: boolean): TokenUsage {
+  const saved = cacheSavingsUsd(counts, pricing);
   return {
     inputTokens: counts.inputTokens,
     outputTokens: counts.outputTokens,
     ...(counts.cacheReadTokens ? { cacheReadTokens: counts.cacheReadTokens } : {}),
     ...(counts.cacheWriteTokens ? { cacheWriteTokens: counts.cacheWriteTokens } : {}),
+    ...(saved !== undefined && saved !== 0 ? { savedUsd: saved } : {}),
     costUsd: computeCostUsd(counts, pricing),
     ...(estimated ? { estimated: true } : {}),
   };

@@ -8,6 +8,8 @@ import {
   ModelAbortedError,
   ModelError,
   ModelRequestError,
+  ModelResponseTooLargeError,
+  ModelStallError,
   ModelTimeoutError,
   NetworkError,
   RateLimitError,
@@ -16,6 +18,7 @@ import {
 } from './modelErrors';
 import type { ModelErrorInfo } from './modelErrors';
 import type { ProviderKind } from './modelTypes';
+import { ResponseGuardTrip } from './responseGuard';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -120,6 +123,9 @@ export function toModelError(error: unknown, ctx: ErrorContext): ModelError {
   if (ctx.signal?.aborted || error instanceof ctx.sdk.APIUserAbortError) {
     return abortedSignalError(ctx.signal, base, 'while waiting for the model');
   }
+  // Directly from a body, or as the cause of the SDK's APIConnectionError when headers never came.
+  const trip = causeOfType(error, ResponseGuardTrip);
+  if (trip) return guardError(trip, base);
   if (error instanceof ctx.sdk.APIConnectionTimeoutError) {
     const within = ctx.timeoutMs !== undefined ? ` within ${ctx.timeoutMs} ms per attempt` : '';
     return new ModelTimeoutError(`no response${within}, and the SDK's retries ran out`, { ...base, ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}) });
@@ -142,6 +148,44 @@ export function toModelError(error: unknown, ctx: ErrorContext): ModelError {
   }
   const text = error instanceof Error ? error.message : String(error);
   return new UnexpectedModelError(clean(`unexpected failure: ${text}`), base);
+}
+
+function causeOfType<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if (e instanceof type) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The user-facing error for a tripped response limit, naming the flag and setting that change it. */
+function guardError(trip: ResponseGuardTrip, base: ModelErrorInfo): ModelError {
+  if (trip.reason === 'too_large') {
+    return new ModelResponseTooLargeError(
+      `the response passed the ${megabytes(trip.limit)} MB limit and was cut off; a real answer is far smaller. ` +
+        'If this one is genuine, raise --max-response-mb / rlm.maxResponseMb.',
+      { ...base, limitBytes: trip.limit, receivedBytes: trip.receivedBytes },
+    );
+  }
+  const silence = `no bytes arrived for ${seconds(trip.limit)} s`;
+  const where =
+    trip.phase === 'headers'
+      ? `${silence} before the response began (retried within the configured retries)`
+      : `the response stalled: ${silence} after ${trip.receivedBytes} bytes (not retried: part of it had arrived)`;
+  return new ModelStallError(`${where}. If the server is only slow, raise --stall-timeout / rlm.modelStallTimeoutSeconds.`, {
+    ...base,
+    stallTimeoutMs: trip.limit,
+    phase: trip.phase,
+    receivedBytes: trip.receivedBytes,
+  });
+}
+
+function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
+
+function megabytes(bytes: number): string {
+  return String(Number((bytes / (1024 * 1024)).toFixed(3)));
 }
 
 function fromApiError(error: ApiErrorShape, base: ModelErrorInfo, clean: (text: string) => string): ModelError {

@@ -3,10 +3,16 @@
 import { DeltaCallbackFailure, errorInfo, perRequestSignal } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import type { Completion, CompleteOptions } from './modelTypes';
+import { guardFetch } from './responseGuard';
 import { toModelError, type SdkErrorClasses } from './sdkErrorMapping';
 
-/** Constructor options for `new OpenAI(...)` and `new Anthropic(...)`. */
-export function sdkClientOptions(setup: ClientSetup) {
+/**
+ * Constructor options for `new OpenAI(...)` and `new Anthropic(...)`. Each client keeps one SDK for
+ * plain and one for streamed requests, because only a streamed request's wait for headers counts
+ * as a stall (see ResponseGuardLimits.guardHeaderWait).
+ */
+export function sdkClientOptions(setup: ClientSetup, requests: 'plain' | 'streamed') {
+  const inner: typeof fetch = setup.fetch ?? ((input, init) => fetch(input, init));
   return {
     apiKey: setup.sdkApiKey,
     baseURL: setup.endpoint.sdkBaseUrl,
@@ -15,7 +21,7 @@ export function sdkClientOptions(setup: ClientSetup) {
     timeout: setup.timeoutMs,
     // Our typed errors carry everything; the SDK's own console logging would only duplicate them.
     logLevel: 'off' as const,
-    ...(setup.fetch ? { fetch: setup.fetch } : {}),
+    fetch: guardFetch(inner, { stallTimeoutMs: setup.stallTimeoutMs, maxResponseBytes: setup.maxResponseBytes, guardHeaderWait: requests === 'streamed' }),
   };
 }
 

@@ -1,9 +1,10 @@
 // The host's requests to the REPL child outside cells, each answered by one reply with the same id:
 // binding `context` (bytes on the pipe), with a time limit. All pending requests
 // fail at once when the process dies, so no caller waits on a dead process.
-import type { ContextMetadata } from '../context/contextTypes';
+import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import { buildMetadata } from './contextEncoding';
-import type { EncodedContext } from './contextEncoding';
+import { checkContext, streamContext } from './contextStream';
+import type { StreamedContext } from './contextStream';
 import { ContextBindError, ReplHungError } from './replErrors';
 import type { ReplChild } from './replChild';
 import type { BoundSummary, ChildToHost } from './replProtocol';
@@ -35,10 +36,6 @@ class PendingReplies<T> {
 export const BIND_BASE_MS = 30_000;
 export const BIND_MS_PER_MB = 200;
 
-export function bindLimitMs(byteLength: number): number {
-  return BIND_BASE_MS + Math.ceil(byteLength / (1024 * 1024)) * BIND_MS_PER_MB;
-}
-
 export class ChildRequests {
   private nextId = 0;
   private readonly binds = new PendingReplies<BoundSummary>();
@@ -58,28 +55,47 @@ export class ChildRequests {
   }
 
   /**
-   * Sends `context` and waits until Python has decoded it. A process that does not answer within
-   * `limitMs` is killed (the session replaces it on next use) and this throws ReplHungError.
+   * Streams `context` into the REPL and waits until Python has decoded it. A process that does not
+   * answer within the limit (counted from the start, and grown by the bytes announced as they are sent)
+   * is killed (the session replaces it on next use) and this throws ReplHungError. A read error while
+   * streaming aborts the bind in the REPL and is thrown as it is.
    */
-  async bind(child: ReplChild, encoded: EncodedContext, limitMs = bindLimitMs(encoded.byteLength)): Promise<ContextMetadata> {
+  async bind(child: ReplChild, source: ContextSource, limitBytes: number, baseMs = BIND_BASE_MS, signal?: AbortSignal): Promise<ContextMetadata> {
+    checkContext(source, limitBytes);
     const id = ++this.nextId;
     const summary = this.binds.expect(id);
     let timer: NodeJS.Timeout | undefined;
-    const hung = new Promise<never>((_, reject) => {
+    let rejectHung: (error: Error) => void = () => undefined;
+    const hung = new Promise<never>((_, reject) => (rejectHung = reject));
+    hung.catch(() => undefined);
+    let sent = 0;
+    const arm = (): void => {
+      clearTimeout(timer);
+      const limitMs = baseMs + Math.ceil(sent / (1024 * 1024)) * BIND_MS_PER_MB;
       timer = setTimeout(() => {
         const error = new ReplHungError('bind', limitMs);
         this.binds.settle(id, { error });
         child.kill();
-        reject(error);
+        rejectHung(error);
       }, limitMs);
-    });
-    hung.catch(() => undefined);
+    };
+    let streamed: StreamedContext | undefined;
     try {
-      child.send({ type: 'bind', id, layout: encoded.layout, byteLength: encoded.byteLength });
-      await Promise.race([child.writeContext(encoded.chunks), hung]);
-      return buildMetadata(encoded, await Promise.race([summary, hung]));
+      arm();
+      child.send({ type: 'bind', id });
+      const sink = {
+        write: async (chunk: Uint8Array): Promise<void> => {
+          sent += chunk.byteLength;
+          await child.writeContext(chunk);
+          arm();
+        },
+      };
+      streamed = await Promise.race([streamContext(source, sink, limitBytes, signal), hung]);
+      const reply = await Promise.race([summary, hung]);
+      if (reply.aborted) throw new ContextBindError('the bind was aborted', 'Aborted', streamed.byteLength);
+      return buildMetadata(streamed, reply);
     } catch (err) {
-      if (err instanceof ContextBindError) throw new ContextBindError(err.message, err.pythonError, encoded.byteLength);
+      if (err instanceof ContextBindError) throw new ContextBindError(err.message, err.pythonError, streamed?.byteLength ?? sent);
       throw err;
     } finally {
       clearTimeout(timer);

@@ -1,65 +1,14 @@
-// Turns a ContextSource into the single UTF-8 buffer the REPL decodes, with its layout, and assembles the
-// ContextMetadata the root model sees from the sizes Python reports back after decoding.
+// The ContextMetadata the root model sees: the exact one, assembled from what was streamed into the REPL
+// and the sizes Python reports after decoding; and the preview, from what is known before binding (byte
+// sizes, a prefix), which lets the root's first request go out while `context` is still being bound.
+import { isAscii } from 'node:buffer';
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
-import { ContextTooLargeError } from '../context/contextErrors';
-import { InvalidContextError } from './replErrors';
-import type { BoundSummary, ContextLayout } from './replProtocol';
+import type { StreamedContext } from './contextStream';
+import type { BoundSummary } from './replProtocol';
 
 export const DEFAULT_CONTEXT_LIMIT_BYTES = 256 * 1024 * 1024;
 const PREFIX_CHARS = 200;
 const META_FILES_MAX = 100;
-
-export interface EncodedContext {
-  /** The pieces to write, in order; their total is `byteLength`. */
-  chunks: Uint8Array[];
-  byteLength: number;
-  layout: ContextLayout;
-  /** The first bytes of the text (or first file), for the metadata prefix. */
-  prefixBytes: Uint8Array;
-  paths: string[];
-}
-
-function byteLengthOf(content: Uint8Array | string): number {
-  return typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength;
-}
-
-function toBytes(content: Uint8Array | string): Uint8Array {
-  return typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-}
-
-/** Checks the limit before encoding anything, so an oversized input costs no copy. */
-export function encodeContext(source: ContextSource, limitBytes: number): EncodedContext {
-  if (source.kind === 'text') {
-    const bytes = byteLengthOf(source.text);
-    if (bytes > limitBytes) throw new ContextTooLargeError(bytes, limitBytes);
-    const data = toBytes(source.text);
-    return { chunks: [data], byteLength: data.byteLength, layout: { kind: 'text' }, prefixBytes: data.subarray(0, PREFIX_CHARS * 4), paths: [] };
-  }
-  const seen = new Set<string>();
-  let total = 0;
-  for (const file of source.files) {
-    if (typeof file.path !== 'string' || file.path === '') throw new InvalidContextError('every context file needs a non-empty path');
-    if (seen.has(file.path)) throw new InvalidContextError(`context lists the file ${file.path} twice`, file.path);
-    seen.add(file.path);
-    total += byteLengthOf(file.content);
-    if (total > limitBytes) throw new ContextTooLargeError(sumBytes(source.files), limitBytes);
-  }
-  const chunks: Uint8Array[] = [];
-  const files: Array<{ path: string; start: number; end: number }> = [];
-  let offset = 0;
-  for (const file of source.files) {
-    const data = toBytes(file.content);
-    chunks.push(data);
-    files.push({ path: file.path, start: offset, end: offset + data.byteLength });
-    offset += data.byteLength;
-  }
-  const first = chunks[0] ?? new Uint8Array(0);
-  return { chunks, byteLength: offset, layout: { kind: 'files', files }, prefixBytes: first.subarray(0, PREFIX_CHARS * 4), paths: files.map((f) => f.path) };
-}
-
-function sumBytes(files: Array<{ content: Uint8Array | string }>): number {
-  return files.reduce((n, f) => n + byteLengthOf(f.content), 0);
-}
 
 function prefixOf(bytes: Uint8Array): string {
   // stream:true drops a multi-byte character cut at the end of the slice instead of replacing it.
@@ -67,20 +16,72 @@ function prefixOf(bytes: Uint8Array): string {
   return Array.from(text).slice(0, PREFIX_CHARS).join('');
 }
 
-export function buildMetadata(encoded: EncodedContext, summary: BoundSummary): ContextMetadata {
+export function buildMetadata(streamed: StreamedContext, summary: BoundSummary): ContextMetadata {
   const totalChars = summary.chars.reduce((a, b) => a + b, 0);
   const invalid = summary.invalidUtf8Replacements.reduce((a, b) => a + b, 0);
-  const isText = encoded.layout.kind === 'text';
-  const files = isText ? [] : encoded.paths.slice(0, META_FILES_MAX).map((path, i) => ({ path, chars: summary.chars[i] ?? 0 }));
+  const isText = streamed.shape === 'str';
+  const files = isText ? [] : streamed.entries.slice(0, META_FILES_MAX).map((entry, i) => ({ path: entry.path, chars: summary.chars[i] ?? 0 }));
   return {
     type: isText ? 'str' : 'dict',
     totalChars,
-    totalBytes: encoded.byteLength,
-    fileCount: isText ? 1 : encoded.paths.length,
-    prefix: prefixOf(encoded.prefixBytes),
+    totalBytes: streamed.byteLength,
+    fileCount: isText ? 1 : streamed.entries.length,
+    prefix: prefixOf(streamed.prefixBytes),
     files,
-    filesOmitted: isText ? 0 : Math.max(0, encoded.paths.length - META_FILES_MAX),
+    filesOmitted: isText ? 0 : Math.max(0, streamed.entries.length - META_FILES_MAX),
     invalidUtf8Replacements: invalid,
+    ...(streamed.leftOut.length ? { leftOut: streamed.leftOut } : {}),
+  };
+}
+
+/** Characters of one entry, exactly when that is cheap (a string, or ASCII bytes), else estimated from its bytes. */
+function charsOf(content: Uint8Array | string): { chars: number; exact: boolean } {
+  if (typeof content === 'string') return { chars: content.length, exact: true };
+  if (isAscii(content)) return { chars: content.byteLength, exact: true };
+  return { chars: content.byteLength, exact: false };
+}
+
+/**
+ * What the root is shown before `context` is bound: sizes, file list and prefix, from what the host has
+ * without decoding anything. Marked approximate when a character count is an estimate, or when files may
+ * still be left out (a plan's files are checked for binary content only as they are read).
+ */
+export function previewMetadata(source: ContextSource): ContextMetadata {
+  if (source.kind === 'plan') {
+    const { plan } = source;
+    const isText = plan.shape === 'text';
+    return {
+      type: isText ? 'str' : 'dict',
+      totalChars: plan.totalBytes,
+      totalBytes: plan.totalBytes,
+      fileCount: plan.files.length,
+      prefix: prefixOf(plan.head.subarray(0, PREFIX_CHARS * 4)),
+      files: isText ? [] : plan.files.slice(0, META_FILES_MAX).map((f) => ({ path: f.path, chars: f.bytes })),
+      filesOmitted: isText ? 0 : Math.max(0, plan.files.length - META_FILES_MAX),
+      invalidUtf8Replacements: 0,
+      approximate: true,
+    };
+  }
+  const entries = source.kind === 'text' ? [{ path: source.label ?? 'text', content: source.text }] : source.files;
+  let exact = true;
+  const sized = entries.map((entry) => {
+    const counted = charsOf(entry.content);
+    exact &&= counted.exact;
+    return { path: entry.path, chars: counted.chars, bytes: typeof entry.content === 'string' ? Buffer.byteLength(entry.content, 'utf8') : entry.content.byteLength };
+  });
+  const first = entries[0]?.content;
+  const prefix = first === undefined ? '' : typeof first === 'string' ? Array.from(first.slice(0, PREFIX_CHARS * 2)).slice(0, PREFIX_CHARS).join('') : prefixOf(first.subarray(0, PREFIX_CHARS * 4));
+  const isText = source.kind === 'text';
+  return {
+    type: isText ? 'str' : 'dict',
+    totalChars: sized.reduce((n, e) => n + e.chars, 0),
+    totalBytes: sized.reduce((n, e) => n + e.bytes, 0),
+    fileCount: sized.length,
+    prefix,
+    files: isText ? [] : sized.slice(0, META_FILES_MAX).map((e) => ({ path: e.path, chars: e.chars })),
+    filesOmitted: isText ? 0 : Math.max(0, sized.length - META_FILES_MAX),
+    invalidUtf8Replacements: 0,
+    ...(exact ? {} : { approximate: true }),
   };
 }
 
@@ -88,6 +89,7 @@ export function buildMetadata(encoded: EncodedContext, summary: BoundSummary): C
 export function sameContextSource(a: ContextSource, b: ContextSource): boolean {
   if (a === b) return true;
   if (a.kind === 'text' && b.kind === 'text') return a.text === b.text;
+  if (a.kind === 'plan' && b.kind === 'plan') return a.plan === b.plan;
   if (a.kind === 'files' && b.kind === 'files') {
     return a.files.length === b.files.length && a.files.every((f, i) => f.path === b.files[i]?.path && f.content === b.files[i]?.content);
   }

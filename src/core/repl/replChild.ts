@@ -26,6 +26,8 @@ export interface ChildStartOptions {
   snapshotFd?: number;
   config: StartConfig;
   startTimeoutMs: number;
+  /** Abandons the start: the process is killed at once (a command that ends before its REPL is needed). */
+  signal?: AbortSignal;
   listeners: ChildListeners;
   log?: (message: string) => void;
 }
@@ -82,6 +84,15 @@ export class ReplChild {
         child.kill();
         reject(new ReplStartError(`the REPL did not become ready within ${options.startTimeoutMs} ms`, child.stderrTail, null, true));
       }, options.startTimeoutMs);
+      const onAbort = (): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        child.kill();
+        reject(new ReplStartError('the REPL start was abandoned', child.stderrTail, null));
+      };
+      if (options.signal?.aborted) queueMicrotask(onAbort);
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
       proc.on('message', (message: ChildToHost) => {
         // Start-up messages count only before `ready`: later ones would come from code a cell steered.
         if ((message.type === 'ready' || message.type === 'snapshot') && ready) return;
@@ -139,13 +150,12 @@ export class ReplChild {
   }
 
   /** Writes the context bytes to the child's pipe; resolves when they are handed to the OS. */
-  async writeContext(chunks: Uint8Array[]): Promise<void> {
-    for (const chunk of chunks) {
-      if (chunk.byteLength === 0) continue;
-      await new Promise<void>((resolve, reject) => {
-        this.pipe.write(chunk, (err) => (err ? reject(err) : resolve()));
-      });
-    }
+  /** Writes one piece of the context frame stream; resolves once the pipe has taken it. */
+  writeContext(chunk: Uint8Array): Promise<void> {
+    if (chunk.byteLength === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.pipe.write(chunk, (err) => (err ? reject(err) : resolve()));
+    });
   }
 
   kill(): void {

@@ -9,13 +9,18 @@ import type { BridgeRouter, ReplAcquireOptions, ReplFactory } from '../loop/loop
 import type { BridgeHandler, ReplSession } from './replTypes';
 
 export interface ReplPoolOptions {
-  /** Starts a session whose bridge calls go to `bridge`. */
-  create(bridge: BridgeHandler): Promise<ReplSession>;
+  /** Starts a session whose bridge calls go to `bridge`; `stop` fires when the pool shuts down, abandoning a start. */
+  create(bridge: BridgeHandler, stop: AbortSignal): Promise<ReplSession>;
   createBridgeRouter(): BridgeRouter;
   /** Never-used sessions kept ready (default 1; 0 starts one per acquire). */
   spares?: number;
   /** A spare that failed to start; the next acquire() starts its own and reports the error to its run. */
   onSpareError?: (error: unknown) => void;
+  /**
+   * Refill the spares only from the second acquire() on: a command that runs one run (`rlm ask`) has
+   * its REPL started at once, but keeps no idle process beside it unless the run starts child runs.
+   */
+  refillAfterFirst?: boolean;
 }
 
 interface Routed {
@@ -29,6 +34,8 @@ export class ReplPool implements ReplFactory {
   private readonly leased = new Map<ReplSession, Routed>();
   private disposed = false;
   private wanted: number;
+  private acquired = 0;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: ReplPoolOptions) {
     this.wanted = options.spares ?? 1;
@@ -36,7 +43,7 @@ export class ReplPool implements ReplFactory {
 
   private start(): Promise<Routed> {
     const router = this.options.createBridgeRouter();
-    return this.options.create(router.handler).then((session) => ({ session, router }));
+    return this.options.create(router.handler, this.stopping.signal).then((session) => ({ session, router }));
   }
 
   /** Starts spares up to the wanted count (at least one), so the next acquire() finds one ready. */
@@ -58,8 +65,12 @@ export class ReplPool implements ReplFactory {
     if (this.disposed) throw new Error('the REPL pool is shut down');
     options.signal?.throwIfAborted();
     const spare = this.spares.shift();
+    this.acquired++;
+    const refill = this.wanted > 0 && (!this.options.refillAfterFirst || this.acquired > 1);
+    // Started before awaiting this one's start, so a child run's replacement overlaps with it.
+    if (refill && spare) this.prewarm();
     const routed = spare ? await spare.catch(() => this.start()) : await this.start();
-    if (this.wanted > 0) this.prewarm();
+    if (refill) this.prewarm();
     if (this.disposed || options.signal?.aborted) {
       await routed.session.close();
       options.signal?.throwIfAborted();
@@ -98,6 +109,8 @@ export class ReplPool implements ReplFactory {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    // Spares still starting are killed now rather than waited for.
+    this.stopping.abort();
     const spares = this.spares.splice(0);
     const leased = [...this.leased.keys()];
     this.leased.clear();

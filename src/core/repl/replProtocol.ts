@@ -4,15 +4,12 @@
 import type { BridgeCall, CellResult, ReplStartupInfo, SandboxProbe } from './replTypes';
 
 /** How `context` is laid out in the transferred UTF-8 buffer. */
-export type ContextLayout =
-  | { kind: 'text' }
-  /** Byte ranges of each file inside the buffer, in binding order. */
-  | { kind: 'files'; files: Array<{ path: string; start: number; end: number }> };
-
 /** What Python reports after decoding `context`: per entry, length in characters and replacements made. */
 export interface BoundSummary {
   chars: number[];
   invalidUtf8Replacements: number[];
+  /** The host aborted the bind (it could not deliver what it announced); nothing is bound. */
+  aborted?: boolean;
 }
 
 export type LoadMode = ReplStartupInfo['loadMode'];
@@ -108,10 +105,11 @@ export interface StartConfig {
   weaken?: WeakenedLayers;
 }
 
-/** Host -> child, over the IPC channel. The context bytes travel separately, on a raw pipe (fd 3). */
+/** Host -> child, over the IPC channel. The context travels separately, as frames on a raw pipe (fd 3; contextFrames.ts). */
 export type HostToChild =
   | { type: 'start'; config: StartConfig }
-  | { type: 'bind'; id: number; layout: ContextLayout; byteLength: number }
+  /** Frames for this bind follow on the context pipe, up to its end (or abort) frame. */
+  | { type: 'bind'; id: number }
   | { type: 'exec'; id: number; code: string }
   | { type: 'interrupt' }
   | { type: 'bridgeReply'; callId: number; result: string[] }
@@ -133,14 +131,17 @@ export type ChildToHost =
 
 /** Child main thread -> worker, over the worker's parentPort. */
 export type ChildToWorker =
-  | { type: 'bind'; id: number; layout: ContextLayout; buffer: ArrayBuffer }
+  | { type: 'bindBegin'; id: number }
+  /** The next piece of the frame stream: the first `length` bytes of `buffer`; the worker hands it back with bindAck. */
+  | { type: 'bindData'; buffer: ArrayBuffer; length: number }
   | { type: 'exec'; id: number; code: string }
   /** The memory snapshot file, read by the child's main thread while the worker starts; or why it could not be. */
   | { type: 'snapshotBytes'; buffer?: ArrayBuffer; error?: string };
 
-/** Worker -> child main thread: the same messages as ChildToHost, since the child relays them verbatim. Bridge
- * calls go out here; their replies come back on the bridge port. */
-export type WorkerToChild = ChildToHost;
+/** Worker -> child main thread: the messages of ChildToHost, which the child relays verbatim, and the
+ * acknowledgement of context bytes taken (the child's flow control). Bridge calls go out here; their
+ * replies come back on the bridge port. */
+export type WorkerToChild = ChildToHost | { type: 'bindAck'; bytes: number; /** The piece, handed back for reuse. */ buffer?: ArrayBuffer };
 
 /** The reply to a bridge call, posted on the dedicated bridge port. */
 export type BridgeReply = { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string };

@@ -7,11 +7,12 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import { BridgeDispatcher } from './bridgeDispatcher';
-import { BIND_BASE_MS, bindLimitMs, ChildRequests } from './childRequests';
-import { DEFAULT_CONTEXT_LIMIT_BYTES, encodeContext, sameContextSource } from './contextEncoding';
+import { BIND_BASE_MS, ChildRequests } from './childRequests';
+import { DEFAULT_CONTEXT_LIMIT_BYTES, sameContextSource } from './contextEncoding';
+import { ContextTooLargeError } from '../context/contextErrors';
 import { CellTracker } from './cellTracker';
 import { ReplChild } from './replChild';
-import { ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
+import { InvalidContextError, ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, isOsIsolationRejection, planLaunch } from './replLaunch';
 import { SNAPSHOT_FD } from './replProtocol';
 import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replProtocol';
@@ -54,6 +55,8 @@ export interface ReplSessionOptions {
    */
   weakenForTest?: WeakenedLayers;
   log?: (message: string) => void;
+  /** Abandons a start still under way (the pool shutting down): the process is killed, start() rejects. */
+  startSignal?: AbortSignal;
 }
 
 type LostReason = NonNullable<CellResult['restarted']>;
@@ -123,7 +126,7 @@ class PyodideReplSession implements ReplSession {
         if (snapshotFailure && this.startup) this.startup = { ...this.startup, loadMode: 'cold-snapshot-failed', snapshotError: snapshotFailure };
         return;
       } catch (err) {
-        if (!(err instanceof ReplStartError) || attempt >= 3) throw err;
+        if (!(err instanceof ReplStartError) || attempt >= 3 || this.options.startSignal?.aborted) throw err;
         if (this.useOsIsolation && isOsIsolationRejection(err.stderr)) {
           this.log(`REPL start failed inside the OS sandbox; retrying without it (reported as off): ${err.message}`);
           this.useOsIsolation = false;
@@ -182,6 +185,7 @@ class PyodideReplSession implements ReplSession {
           ...(this.options.weakenForTest ? { weaken: this.options.weakenForTest } : {}),
         },
         startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
+        ...(this.options.startSignal ? { signal: this.options.startSignal } : {}),
         log: this.options.log,
         listeners: {
           message: (m) => generation === this.generation && this.onMessage(m),
@@ -273,19 +277,19 @@ class PyodideReplSession implements ReplSession {
   }
 
   private async bindNow(source: ContextSource): Promise<ContextMetadata> {
-    const encoded = encodeContext(source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES);
     const child = this.child;
     if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
-    const base = this.options.bindTimeoutMs ?? BIND_BASE_MS;
     try {
-      return await this.requests.bind(child, encoded, bindLimitMs(encoded.byteLength) - BIND_BASE_MS + base);
+      return await this.requests.bind(child, source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES, this.options.bindTimeoutMs ?? BIND_BASE_MS);
     } catch (error) {
-      if (error instanceof ReplHungError) {
-        // Killed by the time limit: forget it now, so the next call starts a new process instead of
-        // racing the old one's exit. Nothing is bound until a bind succeeds.
+      if (!(error instanceof ContextTooLargeError || error instanceof InvalidContextError)) {
+        // A bind that did not finish may have left the REPL mid-stream, or killed by the time limit:
+        // forget this process now, so the next call starts a new one instead of racing the old one.
+        // Nothing is bound until a bind succeeds. (Refusals above are made before anything is sent.)
         this.generation++;
         this.child = undefined;
         this.bound = undefined;
+        if (!(error instanceof ReplHungError)) await child.killAndWait().catch(() => undefined);
       }
       throw error;
     }

@@ -6,14 +6,14 @@ import type { RunEventType } from './events';
 import { checkFields, EVENT_FIELDS } from './recordSchema';
 import { isPlainObject } from './trajectoryFormat';
 
-export type EventCheck =
+type EventCheck =
   | { ok: true; type: RunEventType }
   | { ok: false; unknownType: string }
   | { ok: false; invalid: string };
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_FIELDS));
 
-export function isKnownEventType(type: string): type is RunEventType {
+function isKnownEventType(type: string): type is RunEventType {
   return KNOWN_TYPES.has(type);
 }
 

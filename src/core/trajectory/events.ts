@@ -54,6 +54,13 @@ export interface UsageTotals {
   subCalls: number;
   iterations: number;
   wallTimeMs: number;
+  /** Prompt tokens the providers read from their prompt caches (billed at their cache rate). */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** What prompt caching and the sub-call cache saved against full price (known prices only). */
+  savedUsd?: number;
+  /** Sub-calls answered from the sub-call cache, with no request sent. */
+  cachedSubCalls?: number;
 }
 
 export type RunEvent =
@@ -66,7 +73,13 @@ export type RunEvent =
       parentCallId?: string;
       depth: number;
       question: string;
+      /** `context` as bound: exact sizes. */
       context: ContextMetadata;
+      /**
+       * What the root's first request was told of `context`, when that was a preview sent before binding
+       * finished (sizes estimated, files not yet read); absent when it was told `context` itself.
+       */
+      contextShown?: ContextMetadata;
       target?: TargetDescription;
       config: RunConfigRecord;
       protections: SandboxProtections;
@@ -126,10 +139,18 @@ export type RunEvent =
       latencyMs: number;
       /** The call was answered by a plain llm_query because max depth was reached. */
       fallback?: 'depth-limit';
+      /** Answered from the sub-call cache: no request was sent, nothing was paid (usage.savedUsd says what it would have cost). */
+      cached?: true;
     }
   | { type: 'child.started'; runId: string; callId: string; childRunId: string }
   | { type: 'child.finished'; runId: string; callId: string; childRunId: string; status: RunStatus; answer?: string }
   | { type: 'limit.warning'; runId: string; limit: LimitKind; value: number; max: number }
+  /**
+   * A large llm_query_batched, estimated before it was sent: its prompts' tokens at the model's input
+   * price, and replies of a quarter of the max tokens each. `refused` when the estimate would pass the
+   * run's cost limit: nothing of the batch was sent.
+   */
+  | { type: 'batch.estimated'; runId: string; cellId: string; batchId: string; prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true }
   | {
       type: 'fallback';
       runId: string;

@@ -7,12 +7,13 @@
 // one), and its first cell says where the code came from. Markdown cells carry escaped text
 // (untrustedText.ts), and outputs show control characters visibly. It is written cell by cell, so a
 // long run never becomes one JSON string in memory.
-import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
+import type { NodeTotals } from '../../shared/nodeTotals';
+import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { markdownText, visibleControls } from '../../shared/untrustedText';
 import { markOmission, reasoningText } from './exportText';
 
-export interface NotebookOutput {
+interface NotebookOutput {
   output_type: 'stream' | 'error';
   name?: 'stdout' | 'stderr';
   text?: string[];
@@ -21,7 +22,7 @@ export interface NotebookOutput {
   traceback?: string[];
 }
 
-export interface NotebookCell {
+interface NotebookCell {
   id: string;
   cell_type: 'markdown' | 'code';
   metadata: Record<string, unknown>;
@@ -30,7 +31,7 @@ export interface NotebookCell {
   execution_count?: number | null;
 }
 
-export interface Notebook {
+interface Notebook {
   nbformat: 4;
   nbformat_minor: 5;
   metadata: Record<string, unknown>;
@@ -41,7 +42,7 @@ export interface Notebook {
 const METADATA_TEXT_MAX = 20_000;
 
 /** Why the notebook cannot be run as it is; its first cell. */
-export const PROVENANCE_NOTE = [
+const PROVENANCE_NOTE = [
   '> **Recorded by RLM. Do not run these cells on your machine.**',
   '>',
   '> The code below was written by a language model while it read your input, and input can steer a model.',

@@ -3,12 +3,13 @@
 // Every piece of model or file text goes through untrustedText.ts: the report renders as written,
 // with no HTML, no links to other schemes, no images and no fence that breaks out. It is written in
 // pieces to a sink, so a long run never becomes one string in memory.
-import type { CellNode, NodeTotals, RunNode, SubCallNode } from './treeTypes';
+import type { NodeTotals } from '../../shared/nodeTotals';
+import type { CellNode, RunNode, SubCallNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
 import { clipMiddle, reasoningText } from './exportText';
 
-export interface MarkdownExportOptions {
+interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
   outputMaxChars?: number;
   /** Characters of each sub-call prompt and response kept. Default 500. */

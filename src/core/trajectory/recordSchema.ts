@@ -3,7 +3,7 @@
 // its line, never a crash in `rlm show`, an export or the view. Fields a newer writer adds are allowed.
 import { isPlainObject } from './trajectoryFormat';
 
-export type Schema =
+type Schema =
   | 'string'
   | 'number'
   | 'boolean'
@@ -13,14 +13,28 @@ export type Schema =
   | { object: Fields }
   | { arrayOf: Schema };
 
-export type Fields = Record<string, Schema | { optional: Schema }>;
+type Fields = Record<string, Schema | { optional: Schema }>;
 
 const opt = (schema: Schema): { optional: Schema } => ({ optional: schema });
 
 const MODEL_REF: Schema = { object: { provider: 'string', model: 'string', baseUrl: opt('string') } };
-const USAGE: Schema = { object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull') } };
+const USAGE: Schema = {
+  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), cacheReadTokens: opt('number'), cacheWriteTokens: opt('number'), savedUsd: opt('number'), fromCache: opt('boolean') },
+};
 const TOTALS: Schema = {
-  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), costUnknown: opt('boolean'), subCalls: opt('number'), iterations: opt('number'), wallTimeMs: opt('number') },
+  object: {
+    inputTokens: 'number',
+    outputTokens: 'number',
+    costUsd: opt('numberOrNull'),
+    costUnknown: opt('boolean'),
+    subCalls: opt('number'),
+    iterations: opt('number'),
+    wallTimeMs: opt('number'),
+    cacheReadTokens: opt('number'),
+    cacheWriteTokens: opt('number'),
+    savedUsd: opt('number'),
+    cachedSubCalls: opt('number'),
+  },
 };
 const ERROR: Schema = { object: { kind: 'string', message: 'string', limit: opt('string') } };
 const CELL_ERROR: Schema = { object: { type: 'string', message: 'string', traceback: opt('string') } };
@@ -34,6 +48,8 @@ const CONTEXT: Schema = {
     files: opt({ arrayOf: { object: { path: 'string', chars: 'number' } } }),
     filesOmitted: opt('number'),
     invalidUtf8Replacements: opt('number'),
+    approximate: opt('boolean'),
+    leftOut: opt({ arrayOf: { object: { path: 'string', reason: 'string', bytes: opt('number'), detail: opt('string') } } }),
   },
 };
 const TARGET: Schema = {
@@ -74,6 +90,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     depth: 'number',
     question: 'string',
     context: opt(CONTEXT),
+    contextShown: opt(CONTEXT),
     target: opt(TARGET),
     config: opt(CONFIG),
     // Two versions exist; readProtections reads either and anything else as "not recorded".
@@ -116,17 +133,18 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     model: MODEL_REF,
     prompt: 'string',
   },
-  'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string') },
+  'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string'), cached: opt('boolean') },
   'child.started': { callId: 'string', childRunId: 'string' },
   'child.finished': { callId: 'string', childRunId: 'string', status: 'string', answer: opt('string') },
   'limit.warning': { limit: 'string', value: 'number', max: 'number' },
+  'batch.estimated': { cellId: 'string', batchId: 'string', prompts: 'number', chars: 'number', estimatedCostUsd: opt('numberOrNull'), refused: opt('boolean') },
   fallback: { kind: 'string', detail: 'string' },
   answer: { text: 'string', forced: opt('boolean'), via: opt('string') },
   'run.finished': { status: 'string', answer: opt('string'), forced: opt('boolean'), error: opt(ERROR), partial: opt('string'), totals: opt(TOTALS) },
 };
 
 /** The file header: what `rlm show` and the view read from it. */
-export const HEADER_FIELDS: Fields = {
+const HEADER_FIELDS: Fields = {
   toolVersion: opt('string'),
   startedAt: opt('string'),
   question: opt('string'),
@@ -146,7 +164,7 @@ function describe(value: unknown): string {
 }
 
 /** Why `value` does not match `schema` (naming the path), or undefined when it does. */
-export function checkSchema(value: unknown, schema: Schema, path: string): string | undefined {
+function checkSchema(value: unknown, schema: Schema, path: string): string | undefined {
   if (schema === 'any') return undefined;
   if (schema === 'string') return typeof value === 'string' ? undefined : `${path} should be a string, not ${describe(value)}`;
   if (schema === 'boolean') return typeof value === 'boolean' ? undefined : `${path} should be true or false, not ${describe(value)}`;

@@ -11,7 +11,7 @@ import type { BuildableRecord, ImportedRunStarted } from './treeBuilder';
 
 type Obj = Record<string, unknown>;
 
-export const REFERENCE_FORMAT = 'rlm-python-jsonl';
+const REFERENCE_FORMAT = 'rlm-python-jsonl';
 
 /** What the reference file says about its run, in place of our header. */
 export interface ImportedHeader {
@@ -31,7 +31,7 @@ export interface ImportedHeader {
 /** Nested trajectories deeper than this are summarised as plain sub-calls. */
 const MAX_NESTING = 8;
 
-export type ImportOutcome = 'used' | 'unknown';
+type ImportOutcome = 'used' | 'unknown';
 
 export class ReferenceImporter {
   readonly header: ImportedHeader = { format: REFERENCE_FORMAT, metadata: {} };

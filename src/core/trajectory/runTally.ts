@@ -5,7 +5,7 @@ import type { TokenUsage } from '../models/modelTypes';
 import type { RunStatus, UsageTotals } from './events';
 import type { BuildableRecord } from './treeBuilder';
 
-export interface RunTally {
+interface RunTally {
   runId: string;
   parentRunId?: string;
   depth: number;
@@ -132,6 +132,10 @@ export class RunTallies {
       r.totals.outputTokens += usage.outputTokens;
       if (usage.costUsd === null) r.totals.costUnknown = true;
       else r.totals.costUsd = (r.totals.costUsd ?? 0) + usage.costUsd;
+      if (usage.cacheReadTokens) r.totals.cacheReadTokens = (r.totals.cacheReadTokens ?? 0) + usage.cacheReadTokens;
+      if (usage.cacheWriteTokens) r.totals.cacheWriteTokens = (r.totals.cacheWriteTokens ?? 0) + usage.cacheWriteTokens;
+      if (usage.savedUsd) r.totals.savedUsd = (r.totals.savedUsd ?? 0) + usage.savedUsd;
+      if (usage.fromCache) r.totals.cachedSubCalls = (r.totals.cachedSubCalls ?? 0) + 1;
     });
   }
 

@@ -9,7 +9,7 @@ export const TRAJECTORY_VERSION = 1;
 export const TRAJECTORY_EXTENSION = '.rlm.jsonl';
 
 /** First line of every .rlm.jsonl file. Describes the input by paths and sizes, never its contents. */
-export interface TrajectoryHeaderV1 {
+interface TrajectoryHeaderV1 {
   format: typeof TRAJECTORY_FORMAT;
   version: 1;
   /** Version of the tool that wrote the file (the extension's / CLI's package version). */
@@ -32,15 +32,12 @@ export interface TrajectoryHeaderV1 {
 export type TrajectoryHeader = TrajectoryHeaderV1;
 
 /** Events that exist only live: the writer drops them (model.output and cell.finished carry the whole text). */
-export const LIVE_ONLY_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventType>(['model.delta', 'cell.output']);
+const LIVE_ONLY_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventType>(['model.delta', 'cell.output']);
 
-export type LiveOnlyEventType = 'model.delta' | 'cell.output';
+type LiveOnlyEventType = 'model.delta' | 'cell.output';
 
 /** An event as stored in a file. */
 export type PersistedEventRecord = Exclude<EventRecord, { type: LiveOnlyEventType }>;
-
-/** Every line of a version-1 file. */
-export type TrajectoryLineV1 = TrajectoryHeaderV1 | PersistedEventRecord;
 
 export function isLiveOnly(record: EventRecord): record is Extract<EventRecord, { type: LiveOnlyEventType }> {
   return LIVE_ONLY_EVENT_TYPES.has(record.type);
@@ -49,7 +46,7 @@ export function isLiveOnly(record: EventRecord): record is Extract<EventRecord, 
 /** The formats a reader can open, recognised from the first line's content (not the file name). */
 export type TrajectoryFormatKind = 'rlm-trajectory' | 'rlm-python-jsonl';
 
-export type FormatDetection =
+type FormatDetection =
   | { kind: 'rlm-trajectory'; version: number; header: Record<string, unknown> }
   | { kind: 'rlm-python-jsonl'; first: Record<string, unknown> }
   | { kind: 'unknown'; reason: string };

@@ -38,7 +38,7 @@ export interface UnknownEvent {
   record: Record<string, unknown>;
 }
 
-export interface ScanSink {
+interface ScanSink {
   onHeader(header: TrajectoryHeader | ImportedHeader, format: TrajectoryFormatKind): void;
   onRecord(record: BuildableRecord, line: number): void;
   onUnknown(event: UnknownEvent): void;

@@ -27,6 +27,11 @@ export interface TrajectorySummary {
   /** Sum of known costs; null when no cost is known. */
   costUsd: number | null;
   costUnknown: boolean;
+  /** Prompt tokens read from the providers' caches, and what caching saved (known prices only). */
+  cacheReadTokens: number;
+  savedUsd: number;
+  /** Sub-calls answered from the sub-call cache. */
+  cachedSubCalls: number;
   wallTimeMs: number;
   events: number;
   unknownEvents: number;
@@ -80,6 +85,9 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     outputTokens: totals?.outputTokens ?? 0,
     costUsd: totals?.costUsd ?? null,
     costUnknown: totals?.costUnknown ?? false,
+    cacheReadTokens: totals?.cacheReadTokens ?? 0,
+    savedUsd: totals?.savedUsd ?? 0,
+    cachedSubCalls: totals?.cachedSubCalls ?? 0,
     wallTimeMs: root ? (root.finishedAt ?? root.lastTs) - root.startedAt : 0,
     events: tallies.events,
     unknownEvents,

@@ -39,7 +39,7 @@ export class TrajectoryWriteError extends Error {
   }
 }
 
-export interface CloseOptions {
+interface CloseOptions {
   /** Status for runs that have not finished when the file is closed (default 'cancelled'). */
   status?: Extract<RunStatus, 'cancelled' | 'error'>;
   error?: { kind: string; message: string };

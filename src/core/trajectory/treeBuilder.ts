@@ -148,6 +148,8 @@ export class TreeBuilder {
         return this.onRun(r, (run) => run.limitWarnings.push({ limit: r.limit, value: r.value, max: r.max }));
       case 'fallback':
         return this.onRun(r, (run) => run.fallbacks.push({ kind: r.kind, detail: r.detail }));
+      case 'batch.estimated':
+        return this.onRun(r, (run) => run.fallbacks.push({ kind: 'batch-estimated', detail: describeBatchEstimate(r) }));
       case 'answer':
         return this.onRun(r, (run) => {
           // Files from before the RLM contract v1 recorded a printout as the answer ('partial').
@@ -313,4 +315,11 @@ export class TreeBuilder {
   private orphan(r: { type: string; runId: string }): ApplyResult {
     return { changed: [], problem: { kind: 'orphan-event', message: `${r.type} refers to a run, turn, cell or sub-call that was never started (run ${r.runId})` } };
   }
+}
+
+/** "llm_query_batched of 120 prompts (3.1M characters): about $0.42" (and whether it was refused). */
+export function describeBatchEstimate(r: { prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true }): string {
+  const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}`;
+  const size = r.chars >= 1_000_000 ? `${(r.chars / 1_000_000).toFixed(1)}M` : r.chars.toLocaleString('en-US');
+  return `llm_query_batched of ${r.prompts} prompts (${size} characters): ${cost}${r.refused ? '; refused, over the cost limit, nothing sent' : ''}`;
 }

@@ -1,7 +1,8 @@
 // Node ids and totals arithmetic shared by the tree builder and its consumers. Ids are stable strings
 // the webview can key its DOM on; they are unique across a whole stream, child runs included.
 import type { TokenUsage } from '../models/modelTypes';
-import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from './treeTypes';
+import type { NodeTotals } from '../../shared/nodeTotals';
+import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 
 export type TreeNode =
   | { kind: 'run'; node: RunNode }

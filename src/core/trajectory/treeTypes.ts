@@ -2,21 +2,9 @@
 // all read this shape. Totals are rolled up at every node.
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
-import type { CellError, FinalAnswer, SandboxProtections } from '../repl/replTypes';
+import type { SandboxProtections } from '../repl/replTypes';
+import type { NodeTotals } from '../../shared/nodeTotals';
 import type { LimitKind, RunConfigRecord, RunEvent, RunStatus } from './events';
-
-export interface NodeTotals {
-  inputTokens: number;
-  outputTokens: number;
-  /** Sum of known costs. */
-  costUsd: number;
-  /** Some contributing call had an unknown price. */
-  costUnknown: boolean;
-  subCalls: number;
-  errors: number;
-  /** Wall time of this node (end - start), in ms. */
-  wallTimeMs: number;
-}
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
 type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
@@ -32,27 +20,15 @@ export interface SubCallNode
   totals: NodeTotals;
 }
 
-export interface CellNode {
-  cellId: string;
-  turn: number;
-  code: string;
+type CellStarted = Extract<RunEvent, { type: 'cell.started' }>;
+type CellFinished = Extract<RunEvent, { type: 'cell.finished' }>;
+
+/** What the cell's events say (declared once, in CellResult), plus its place in the tree. */
+export interface CellNode
+  extends Pick<CellStarted, 'cellId' | 'turn' | 'code'>,
+    Partial<Pick<CellFinished, 'stdout' | 'stderr' | 'stdoutChars' | 'stderrChars' | 'stdoutCutAt' | 'stderrCutAt' | 'error' | 'newVariables' | 'durationMs' | 'outIndex' | 'final' | 'timedOut' | 'interrupted' | 'restarted'>> {
   startedAt: number;
   finishedAt?: number;
-  stdout?: string;
-  stderr?: string;
-  stdoutChars?: number;
-  stderrChars?: number;
-  /** Where the recorded head of a long output ends and its tail begins. */
-  stdoutCutAt?: number;
-  stderrCutAt?: number;
-  error?: CellError;
-  newVariables?: string[];
-  durationMs?: number;
-  outIndex?: number;
-  final?: FinalAnswer;
-  timedOut?: boolean;
-  interrupted?: boolean;
-  restarted?: { reason: string; detail: string };
   subCalls: SubCallNode[];
   totals: NodeTotals;
 }

@@ -109,7 +109,7 @@ export async function testConnection(services: RlmServices): Promise<boolean> {
       async () => {
         try {
           const engine = await services.engine();
-          const client = engine.createModelClient(await modelConfigFor(setting, (s) => services.keys.get(s.provider, s.baseUrl)));
+          const client = engine.createModelClient(await modelConfigFor(setting, (s) => services.keys.get(s.provider, s.baseUrl), settings.responseLimits));
           const completion = await client.complete([{ role: 'user', content: 'Reply with the single word OK.' }], { maxTokens: 8, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
           void vscode.window.showInformationMessage(`RLM: connected to ${completion.model || setting.model} at ${client.endpoint} in ${completion.latencyMs} ms.`);
           return true;

@@ -9,7 +9,7 @@ import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetecti
 import { formatBytes } from '../../shared/format';
 import { readLocalFile } from '../../core/context/localFileRead';
 
-export interface FileContext {
+interface FileContext {
   source: ContextSource;
   target: TargetDescription;
   /** Identifies the target for the one-run-per-context rule. */

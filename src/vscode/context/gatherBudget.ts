@@ -3,7 +3,7 @@
 import type { ContextFile, TargetDescription } from '../../core/context/contextTypes';
 import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetection';
 
-export interface GatherLimits {
+interface GatherLimits {
   maxFileBytes: number;
   contextLimitBytes: number;
 }
@@ -18,7 +18,7 @@ export interface GatherCounts {
 }
 
 /** Skipped paths are listed individually up to this many; the rest are only counted. */
-export const MAX_LISTED_SKIPS = 200;
+const MAX_LISTED_SKIPS = 200;
 
 export class GatherBudget {
   private readonly files: ContextFile[] = [];

@@ -6,10 +6,10 @@ import * as vscode from 'vscode';
 import { readLocalFile, specialKindOf } from '../../core/context/localFileRead';
 import { judgeReachedPath } from '../../core/context/pathContainment';
 import type { TargetDescription } from '../../core/context/contextTypes';
+import { GitignoreLayers } from '../../core/context/gitignoreLayers';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { GatherBudget } from './gatherBudget';
 import type { GatherCounts, SkipReason } from './gatherBudget';
-import { GitignoreMatcher } from './gitignoreMatcher';
 import { combineGlobs, enabledPatterns } from './globPatterns';
 
 export interface GatherScope {
@@ -18,14 +18,14 @@ export interface GatherScope {
   subPath?: string;
 }
 
-export interface GatherOutcome {
+interface GatherOutcome {
   files: Array<{ path: string; content: Uint8Array | string }>;
   target: TargetDescription;
   skipCounts: Partial<Record<SkipReason, number>>;
   ignoredByGitignore: number;
 }
 
-export interface GatherProgress {
+interface GatherProgress {
   report(counts: GatherCounts): void;
 }
 
@@ -37,8 +37,8 @@ function excludeGlob(folder: vscode.WorkspaceFolder, settings: RlmSettings): str
   return combineGlobs([...enabledPatterns(files), ...enabledPatterns(search), ...settings.exclude]);
 }
 
-async function loadGitignores(folder: vscode.WorkspaceFolder, base: string, token: vscode.CancellationToken): Promise<GitignoreMatcher> {
-  const matcher = new GitignoreMatcher();
+async function loadGitignores(folder: vscode.WorkspaceFolder, base: string, token: vscode.CancellationToken): Promise<GitignoreLayers> {
+  let layers = GitignoreLayers.empty();
   const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, `${base ? `${base}/` : ''}**/.gitignore`), null, 2000, token);
   // Parent folders' .gitignore files apply to a sub-folder too.
   const parents: vscode.Uri[] = [];
@@ -53,12 +53,12 @@ async function loadGitignores(folder: vscode.WorkspaceFolder, base: string, toke
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const rel = vscode.workspace.asRelativePath(uri, false);
       const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-      matcher.add(dir === '.gitignore' ? '' : dir, text);
+      layers = layers.with(dir === '.gitignore' ? '' : dir, text);
     } catch {
       // A parent without a .gitignore is the normal case.
     }
   }
-  return matcher;
+  return layers;
 }
 
 function openDocuments(): Map<string, vscode.TextDocument> {

@@ -15,7 +15,7 @@ const REASON_TEXT: Record<SkipReason, string> = {
   link: 'symlinks to files inside the folder (read at their own path)',
 };
 
-export interface TargetSummary {
+interface TargetSummary {
   /** One line for the modal's title. */
   headline: string;
   /** Further lines: skipped files by reason, with a few example paths. */

@@ -15,9 +15,10 @@ export const engine: RlmEngine = {
     new ReplPool({
       createBridgeRouter,
       spares: 1,
-      create: (bridge) =>
+      create: (bridge, stop) =>
         createReplSession({
           bridge,
+          startSignal: stop,
           distDir: options.distDir,
           ...(options.snapshotCacheDir ? { snapshotCacheDir: options.snapshotCacheDir } : {}),
           ...(options.log ? { log: options.log } : {}),

@@ -6,11 +6,13 @@ import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 export interface ReplPool extends ReplFactory {
   /** Starts a never-used session ahead of need, so the next acquire() takes it at once. */
   prewarm(onError?: (error: unknown) => void): void;
+  /** Never-used sessions started (or starting). */
+  readonly spareCount: number;
   /** Stops every REPL process the pool started. */
   dispose(): Promise<void>;
 }
 
-export interface ReplPoolOptions {
+interface ReplPoolOptions {
   /** The extension's dist/ folder: where replProcess.js, replWorker.js and pyodide/ are. */
   distDir: string;
   /** Where Pyodide memory snapshots are cached between sessions. */

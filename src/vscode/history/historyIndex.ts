@@ -8,7 +8,7 @@ import type { HistoryItem } from '../../shared/sidebarState';
 import { TRAJECTORY_EXTENSION, detectTrajectoryFormat } from '../../core/trajectory/trajectoryFormat';
 
 /** The newest this many files are listed. */
-export const MAX_HISTORY_FILES = 500;
+const MAX_HISTORY_FILES = 500;
 const HEAD_BYTES = 64 * 1024;
 const TAIL_BYTES = 64 * 1024;
 const PREVIEW_CHARS = 160;

@@ -2,7 +2,7 @@
 // asked for, else the extension's storage for this workspace (global storage with no workspace).
 import { isAbsolute, join, resolve } from 'node:path';
 
-export interface TrajectoryDirectoryInputs {
+interface TrajectoryDirectoryInputs {
   setting: string;
   inWorkspace: boolean;
   /** File-system path of the first workspace folder, if any. */

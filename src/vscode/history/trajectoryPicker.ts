@@ -15,7 +15,7 @@ interface PickItem extends vscode.QuickPickItem {
 }
 
 /** Paths of the runs open in tabs, the one in front first. */
-export function openTrajectoryPaths(extra: Array<string | undefined> = []): string[] {
+function openTrajectoryPaths(extra: Array<string | undefined> = []): string[] {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
   const active = vscode.window.tabGroups.activeTabGroup.activeTab;
   const ordered = active ? [active, ...tabs.filter((t) => t !== active)] : tabs;

@@ -4,13 +4,13 @@
 import type { ProviderKind } from '../../core/models/modelTypes';
 import { normalizeBaseUrl } from './modelPresets';
 
-export interface SecretStore {
+interface SecretStore {
   get(key: string): PromiseLike<string | undefined>;
   store(key: string, value: string): PromiseLike<void>;
   delete(key: string): PromiseLike<void>;
 }
 
-export interface KeyIndexStore {
+interface KeyIndexStore {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): PromiseLike<void>;
 }

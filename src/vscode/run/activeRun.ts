@@ -19,16 +19,16 @@ export interface TrajectorySink {
 }
 
 /** Redraws per second are bounded by this, however fast events arrive. */
-export const TICK_MS = 200;
+const TICK_MS = 200;
 
-export type SetTimer = (fn: () => void, ms: number) => () => void;
+type SetTimer = (fn: () => void, ms: number) => () => void;
 
 const defaultTimer: SetTimer = (fn, ms) => {
   const handle = setTimeout(fn, ms);
   return () => clearTimeout(handle);
 };
 
-export interface ActiveRunOptions {
+interface ActiveRunOptions {
   run: RlmRun;
   controller: AbortController;
   sink?: TrajectorySink;

@@ -4,19 +4,19 @@ import type { BridgeRouter, ReplFactory } from '../../core/loop/loopTypes';
 import type { RunStatus } from '../../core/trajectory/events';
 import type { ReplSession } from '../../core/repl/replTypes';
 
-export interface ConversationDeps {
+interface ConversationDeps {
   repl: () => Promise<ReplFactory>;
   createBridgeRouter: () => Promise<BridgeRouter>;
 }
 
-export interface RunSessionOptions {
+interface RunSessionOptions {
   session: ReplSession;
   sessionBridge: BridgeRouter;
   priorTurns: Array<{ question: string; answer: string }>;
 }
 
 /** Most prior turns given to the root; older ones are dropped (the oldest first). */
-export const MAX_PRIOR_TURNS = 10;
+const MAX_PRIOR_TURNS = 10;
 
 export class Conversation {
   private warm: { contextKey: string; session: ReplSession; router: BridgeRouter; factory: ReplFactory } | undefined;

@@ -33,7 +33,7 @@ export interface RunRequest {
   signal?: AbortSignal;
 }
 
-export interface RunLauncherDeps {
+interface RunLauncherDeps {
   engine: () => Promise<RlmEngine>;
   replPool: () => Promise<ReplFactory>;
   registry: RunRegistry;
@@ -51,10 +51,22 @@ export function pricingFor(setting: ModelSetting, prices: UserPriceTable | undef
   return pricing ? { pricing } : {};
 }
 
-export async function modelConfigFor(setting: ModelSetting, apiKey: (s: ModelSetting) => Promise<string | undefined>, prices?: UserPriceTable): Promise<ModelConfig> {
+export async function modelConfigFor(
+  setting: ModelSetting,
+  apiKey: (s: ModelSetting) => Promise<string | undefined>,
+  responseLimits: RlmSettings['responseLimits'],
+  prices?: UserPriceTable,
+): Promise<ModelConfig> {
   const key = await apiKey(setting);
   if (!key && setting.baseUrl === '') throw new MissingApiKeyError(setting);
-  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}), ...pricingFor(setting, prices) };
+  return {
+    provider: setting.provider,
+    model: setting.model,
+    ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}),
+    ...(key ? { apiKey: key } : {}),
+    ...responseLimits,
+    ...pricingFor(setting, prices),
+  };
 }
 
 export class RunLauncher {
@@ -70,8 +82,8 @@ export class RunLauncher {
       const onAbort = (): void => controller.abort(request.signal?.reason);
       if (request.signal?.aborted) onAbort();
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey, settings.prices);
-      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey, settings.prices) : undefined;
+      const rootConfig = await modelConfigFor(settings.root, this.deps.apiKey, settings.responseLimits, settings.prices);
+      const subConfig = settings.sub ? await modelConfigFor(settings.sub, this.deps.apiKey, settings.responseLimits, settings.prices) : undefined;
       const gathered = await request.gather(controller.signal);
       if (!gathered || controller.signal.aborted) return undefined;
       const engine = await this.deps.engine();

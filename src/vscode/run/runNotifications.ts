@@ -13,7 +13,7 @@ import { formatLiveLine } from '../../shared/liveLine';
  * The notification's title. VS Code writes "title: message", so the question is quoted: a question
  * mark followed by a colon ("name?: turn 2") reads as a typo.
  */
-export function progressTitle(question: string): string {
+function progressTitle(question: string): string {
   return `RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`;
 }
 

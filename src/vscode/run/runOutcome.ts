@@ -7,7 +7,7 @@ import { plural } from '../../shared/format';
 import type { RunOutcome } from '../../shared/runOutcome';
 import { describeRunError, LIMITS, limitReached } from '../errors/describeError';
 
-export interface OutcomeInput {
+interface OutcomeInput {
   status: 'completed' | 'forced' | 'limit' | 'cancelled' | 'error' | 'running' | 'incomplete';
   error?: { kind: string; message: string; limit?: LimitKind };
   /** Root turns the run took. */
@@ -17,7 +17,7 @@ export interface OutcomeInput {
 /** Kinds a user's Stop is recorded with (older files carry the class name). */
 const USER_STOP_KINDS = new Set(['cancelled', 'RunCancelledError']);
 
-export function isUserStop(error: OutcomeInput['error']): boolean {
+function isUserStop(error: OutcomeInput['error']): boolean {
   return error === undefined || USER_STOP_KINDS.has(error.kind);
 }
 

@@ -31,7 +31,7 @@ export function initialProgress(): RunProgress {
 }
 
 /** True when every model the run was configured with is served with no per-token charge. */
-export function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
+function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
   const config = run.config;
   return config !== undefined && isNoChargeEndpoint(config.root.baseUrl) && isNoChargeEndpoint(config.sub.baseUrl);
 }

@@ -9,7 +9,7 @@ import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectorySink } from './activeRun';
 
-export interface TrajectorySinkOptions {
+interface TrajectorySinkOptions {
   directory: string;
   runId: string;
   toolVersion: string;
@@ -25,12 +25,12 @@ export interface TrajectorySinkOptions {
 }
 
 /** "2026-12-02T14-05-31": sortable, and valid on every file system. */
-export function fileTimestamp(ms: number): string {
+function fileTimestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace(/:/g, '-');
 }
 
 /** "which-functions-write-to-the-database": the question's first words, safe on every file system. */
-export function questionSlug(question: string, maxChars = 48): string {
+function questionSlug(question: string, maxChars = 48): string {
   const words = question
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -1,7 +1,7 @@
 // The extension's settings as one plain, validated object. Reading goes through a getter so this
 // module has no `vscode` import; the adapter passes workspace.getConfiguration('rlm').get.
 import type { RunLimits } from '../../core/loop/loopTypes';
-import type { ModelPricing, ProviderKind } from '../../core/models/modelTypes';
+import type { ModelConfig, ModelPricing, ProviderKind } from '../../core/models/modelTypes';
 import type { UserPriceTable } from '../../core/models/pricing';
 
 export interface ModelSetting {
@@ -15,6 +15,8 @@ export interface RlmSettings {
   /** Undefined when every rlm.sub.* field is empty: the sub model is the root model. */
   sub?: ModelSetting;
   limits: Partial<RunLimits>;
+  /** rlm.modelStallTimeoutSeconds and rlm.maxResponseMb, for the root and the sub model alike. */
+  responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes'>>;
   contextLimitBytes: number;
   maxFileBytes: number;
   include: string[];
@@ -38,7 +40,7 @@ export class SettingsError extends Error {
   }
 }
 
-export type SettingGetter = (key: string) => unknown;
+type SettingGetter = (key: string) => unknown;
 
 function str(get: SettingGetter, key: string): string {
   const value = get(key);
@@ -122,6 +124,10 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     root,
     sub,
     limits,
+    responseLimits: {
+      stallTimeoutMs: Math.round((num(get, 'modelStallTimeoutSeconds', 1, false) ?? 60) * 1000),
+      maxResponseBytes: Math.round((num(get, 'maxResponseMb', 1, false) ?? 64) * 1024 * 1024),
+    },
     contextLimitBytes: Math.round((num(get, 'contextLimitMb', 0.001, false) ?? 64) * 1024 * 1024),
     maxFileBytes: Math.round((num(get, 'maxFileSizeKb', 1, false) ?? 1024) * 1024),
     include: globs(get, 'include'),

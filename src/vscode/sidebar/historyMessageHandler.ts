@@ -15,7 +15,7 @@ export function filterHistory(items: readonly HistoryItem[], query: string): His
 }
 
 /** Runs starting and ending within this window cause one re-read of the history, not one each. */
-export const REFRESH_DEBOUNCE_MS = 300;
+const REFRESH_DEBOUNCE_MS = 300;
 
 export class HistoryController {
   private all: HistoryItem[] = [];

@@ -69,7 +69,13 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
   store.setModelLabel(currentModelLabel());
   store.setTrusted(vscode.workspace.isTrusted);
   return [
-    vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, provider),
+    vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, {
+      // Opening the chat means a question is coming: a REPL starts now, so the first run does not wait for it.
+      resolveWebviewView: (view) => {
+        services.prewarmReplSoon();
+        provider.resolveWebviewView(view);
+      },
+    }),
     vscode.window.onDidChangeActiveTextEditor(() => store.setTargets(activeFileTarget())),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('rlm')) store.setModelLabel(currentModelLabel());

@@ -13,6 +13,8 @@ export interface TrajectoryViewDeps {
   log?: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
   /** Puts a question in the chat's box, for a view's "Ask again". */
   askAgain?(question: string): Promise<void>;
+  /** A recorded run was opened: someone exploring runs is likely to ask next (starts a spare REPL). */
+  onOpened?: () => void;
 }
 
 export interface TrajectoryViews {
@@ -29,7 +31,14 @@ export interface TrajectoryViews {
 
 export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: TrajectoryViewDeps = {}): TrajectoryViews {
   const log = deps.log ?? { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const provider = new TrajectoryEditorProvider(context.extensionUri, log, deps.askAgain);
+  const editor = new TrajectoryEditorProvider(context.extensionUri, log, deps.askAgain);
+  const provider: vscode.CustomReadonlyEditorProvider = {
+    openCustomDocument: (uri) => editor.openCustomDocument(uri),
+    resolveCustomEditor: (document, panel) => {
+      deps.onOpened?.();
+      return editor.resolveCustomEditor(document as Parameters<TrajectoryEditorProvider['resolveCustomEditor']>[0], panel);
+    },
+  };
   const live = new LivePanels(context.extensionUri, log, deps.askAgain);
   const options = { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } };
   context.subscriptions.push(

@@ -1,6 +1,7 @@
 // Projects the run tree (treeTypes.ts) into the light protocol views the webview renders: previews
 // instead of full texts, batches grouped, child runs referenced by id. No `vscode` import: unit-tested.
-import type { CellNode, NodeTotals, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
+import type { CellNode, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
+import type { NodeTotals } from '../../shared/nodeTotals';
 import type { ModelRef } from '../../core/trajectory/events';
 import { markOmission, reasoningText } from '../../core/trajectory/exportText';
 import { turnLabel } from './turnLabel';
@@ -13,7 +14,6 @@ import {
   type TextPreview,
   type TurnSummary,
   type TurnView,
-  type ViewTotals,
 } from '../../shared/trajectoryProtocol';
 
 export interface RunSourceInfo {
@@ -30,16 +30,9 @@ export function preview(text: string, max: number = PAGE.previewChars): TextPrev
   return { text: text.length > max ? text.slice(0, max) : text, totalChars: text.length };
 }
 
-export function totalsView(t: NodeTotals): ViewTotals {
-  return {
-    inputTokens: t.inputTokens,
-    outputTokens: t.outputTokens,
-    costUsd: t.costUsd,
-    costUnknown: t.costUnknown,
-    subCalls: t.subCalls,
-    errors: t.errors,
-    wallTimeMs: t.wallTimeMs,
-  };
+/** A copy: the live tree keeps adding to its totals, and a view sent earlier must not change with them. */
+export function totalsView(t: NodeTotals): NodeTotals {
+  return { ...t };
 }
 
 export function modelLabel(ref: ModelRef | undefined): string | undefined {
@@ -128,7 +121,7 @@ export function subCallView(call: SubCallNode): SubCallView {
   };
 }
 
-function addTotals(into: ViewTotals, t: ViewTotals): void {
+function addTotals(into: NodeTotals, t: NodeTotals): void {
   into.inputTokens += t.inputTokens;
   into.outputTokens += t.outputTokens;
   into.costUsd += t.costUsd;

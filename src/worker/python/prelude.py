@@ -10,7 +10,7 @@
 # (src/worker/pythonChannel.ts). Python holds only file descriptors, so there is no JS function in any
 # closure, default or frame for a cell to walk to. A request is one write(2) of an opcode byte and a
 # payload; a reply is a 4-byte big-endian length and that many bytes, read back with read(2).
-import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, builtins, gc
+import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, gc
 import __main__
 
 DEVICE_PATH = '/dev/rlm'
@@ -514,7 +514,15 @@ def _rlm_install():
             armed_handlers[sig] = handler
         return previous
 
-    def bind(byte_length, layout_json):
+    # Binding: the host streams `context` as frames (src/core/repl/contextFrames.ts): a 9-byte head
+    # (kind, meta length, data length, little-endian), the meta (a file's path) and the data. 'T' is
+    # the one text, 'F' one file of a dict, 'E' the end, 'A' an abort (the host could not read what it
+    # announced). The bytes come in chunks of at most a few MB, so no side ever holds the input twice
+    # in full: each entry is decoded the moment its last byte arrives, and its bytes are dropped.
+    _HEAD = 9
+    binding = {}
+
+    def bind_begin():
         # Binding again (same session, same user: a follow-up about another target) starts clean.
         for name in [k for k in ns if k not in baseline and k not in reserved]:
             del ns[name]
@@ -524,34 +532,91 @@ def _rlm_install():
         state['final'] = None
         reserved['context'] = None
         ns['context'] = None
+        line_blocks.clear()
         gc.collect()
-        layout = json.loads(layout_json)
-        buf = bytearray(int(byte_length))
-        _device_read_into(b'C', buf)
-        chars, repl = [], []
-        def decode(view):
-            counter[0] = 0
-            text = str(view, 'utf-8', 'rlm_count_replace')
-            chars.append(len(text))
-            repl.append(counter[0])
-            return text
-        if layout['kind'] == 'text':
-            ctx = decode(buf)
+        binding.clear()
+        binding.update(head=bytearray(), entry=None, shape=None, names=[], texts=[], chars=[], repl=[], scratch=binding.get('scratch'))
+
+    def _decode_entry(path, view):
+        counter[0] = 0
+        text = str(view, 'utf-8', 'rlm_count_replace')
+        binding['names'].append(path)
+        binding['texts'].append(text)
+        binding['chars'].append(len(text))
+        binding['repl'].append(counter[0])
+
+    def _open_entry(kind, path, size, view, pos):
+        """Starts an entry; one that lies whole in this chunk is decoded from it without a copy."""
+        if binding['shape'] is None:
+            binding['shape'] = 'str' if kind == 'T' else 'dict'
+        if len(view) - pos >= size:
+            _decode_entry(path, view[pos:pos + size])
+            return pos + size
+        binding['entry'] = {'path': path, 'buf': bytearray(size), 'filled': 0}
+        return pos
+
+    def _finish_bind():
+        names, texts, chars, repl = binding['names'], binding['texts'], binding['chars'], binding['repl']
+        if binding['shape'] == 'str':
+            ctx = texts[0] if texts else ''
             meta = {'type': 'str', 'total_chars': len(ctx), 'file_count': 1}
         else:
-            mv = memoryview(buf)
-            ctx = ContextDict((f['path'], decode(mv[f['start']:f['end']])) for f in layout['files'])
-            mv.release()
-            files = [{'path': p, 'chars': len(t)} for p, t in ctx.items()]
+            ctx = ContextDict(zip(names, texts))
+            files = [{'path': p, 'chars': c} for p, c in zip(names, chars)]
             meta = {'type': 'dict', 'total_chars': sum(chars), 'file_count': len(ctx),
                     'files': files[:_META_FILES_MAX], 'files_omitted': max(0, len(files) - _META_FILES_MAX)}
-        del buf
         meta['invalid_utf8_replacements'] = sum(repl)
         state['meta'] = meta
-        line_blocks.clear()
+        binding.update(names=[], texts=[])
         reserved['context'] = ctx
         ns['context'] = ctx
         return json.dumps({'chars': chars, 'invalidUtf8Replacements': repl})
+
+    def bind_feed(n):
+        """Takes the next chunk of the frame stream; returns the summary at the end, '' before it."""
+        scratch = binding.get('scratch')
+        if scratch is None or len(scratch) < n:
+            scratch = binding['scratch'] = bytearray(max(n, 1 << 20))
+        whole = memoryview(scratch)
+        view = whole[:n]
+        try:
+            _device_read_into(b'C', view)
+            pos = 0
+            while pos < n:
+                entry = binding['entry']
+                if entry is not None:
+                    take = min(len(entry['buf']) - entry['filled'], n - pos)
+                    entry['buf'][entry['filled']:entry['filled'] + take] = view[pos:pos + take]
+                    entry['filled'] += take
+                    pos += take
+                    if entry['filled'] == len(entry['buf']):
+                        binding['entry'] = None
+                        _decode_entry(entry['path'], entry['buf'])
+                        del entry['buf']
+                    continue
+                head = binding['head']
+                want = _HEAD if len(head) < _HEAD else _HEAD + int.from_bytes(head[1:5], 'little')
+                take = min(want - len(head), n - pos)
+                head += view[pos:pos + take]
+                pos += take
+                if len(head) < _HEAD or len(head) < _HEAD + int.from_bytes(head[1:5], 'little'):
+                    continue
+                kind = chr(head[0])
+                size = int.from_bytes(head[5:9], 'little')
+                path = bytes(head[_HEAD:]).decode('utf-8')
+                head.clear()
+                if kind == 'E':
+                    return _finish_bind()
+                if kind == 'A':
+                    binding.update(names=[], texts=[], entry=None)
+                    return json.dumps({'aborted': True})
+                if kind not in ('T', 'F'):
+                    raise ValueError('unknown context frame %r' % kind)
+                pos = _open_entry(kind, path if kind == 'F' else None, size, view, pos)
+            return ''
+        finally:
+            view.release()
+            whole.release()
 
     def run_cell(code):
         state['cell'] += 1
@@ -644,5 +709,5 @@ def _rlm_install():
     class Api:
         pass
     api = Api()
-    api.bind, api.run_cell, api.recover, api.warm, api.attach = bind, run_cell, recover, warm, attach
+    api.bind_begin, api.bind_feed, api.run_cell, api.recover, api.warm, api.attach = bind_begin, bind_feed, run_cell, recover, warm, attach
     return api

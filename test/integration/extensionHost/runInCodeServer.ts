@@ -10,14 +10,14 @@ import { openWorkbench } from '../harness/openWorkbench';
 import { repoRoot, testOutputDir } from '../harness/outputPaths';
 import type { ExtensionHostResults } from './extensionHostResults';
 
-export class ExtensionHostRunError extends Error {
+class ExtensionHostRunError extends Error {
   constructor(message: string, readonly sessionDir: string) {
     super(`${message} (logs in ${sessionDir})`);
     this.name = 'ExtensionHostRunError';
   }
 }
 
-export interface ExtensionHostRun {
+interface ExtensionHostRun {
   /** What the workbench passed to codeAutomationExit: 0 when every test passed. */
   exitCode: number;
   results: ExtensionHostResults | undefined;
@@ -29,7 +29,7 @@ function formatLogArgs(args: unknown): string {
   return format(...(Array.isArray(args) ? args : [args]));
 }
 
-export interface ExtensionHostRunOptions {
+interface ExtensionHostRunOptions {
   /** The bundled suite (dist-test/extensionHost/index.js). */
   indexPath: string;
   /** The extension under test; default: this repository (its package.json and dist/). */

@@ -7,13 +7,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ExtensionHostResults, ExtensionHostTestResult } from './extensionHostResults';
 
-export interface SuiteModule {
+interface SuiteModule {
   /** Path of the test file relative to the suite directory, for reports. */
   file: string;
   load: () => unknown;
 }
 
-export class SuiteFailedError extends Error {
+class SuiteFailedError extends Error {
   constructor(readonly failures: number, readonly total: number) {
     super(`${failures} of ${total} extension-host tests failed`);
     this.name = 'SuiteFailedError';

@@ -4,9 +4,9 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.RLM_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.RLM_CHROMIUM ?? '/usr/bin/chromium';
 
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -17,7 +17,7 @@ export const CHROMIUM_FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
-export class BrowserMissingError extends Error {
+class BrowserMissingError extends Error {
   constructor(readonly executablePath: string) {
     super(`Chromium was not found at ${executablePath}. Install it with: bash scripts/installSystemPackages.sh (or set RLM_CHROMIUM)`);
     this.name = 'BrowserMissingError';

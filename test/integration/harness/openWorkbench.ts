@@ -9,7 +9,7 @@ import { startCodeServerSession } from './codeServerSession';
 import type { CodeServerSession, CodeServerSessionOptions } from './codeServerSession';
 import { Workbench } from './workbench';
 
-export interface OpenWorkbenchOptions extends Partial<CodeServerSessionOptions> {
+interface OpenWorkbenchOptions extends Partial<CodeServerSessionOptions> {
   /**
    * Entries of the workbench `payload` URL parameter, e.g. [['extensionDevelopmentPath', uri]];
    * a function when they need the running server (its port is in every vscode-remote URI).
@@ -19,7 +19,7 @@ export interface OpenWorkbenchOptions extends Partial<CodeServerSessionOptions> 
   beforeOpen?: (page: Page, session: CodeServerSession) => Promise<void>;
 }
 
-export interface WorkbenchSession {
+interface WorkbenchSession {
   workbench: Workbench;
   page: Page;
   browser: Browser;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { screenshotsDir } from './outputPaths';
 
-export class WorkbenchTimeoutError extends Error {
+class WorkbenchTimeoutError extends Error {
   constructor(readonly what: string, readonly timeoutMs: number, readonly seen?: string[]) {
     super(`Timed out after ${timeoutMs} ms waiting for ${what}${seen && seen.length ? `; seen instead: ${seen.map((s) => JSON.stringify(s)).join(', ')}` : ''}`);
     this.name = 'WorkbenchTimeoutError';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTrajectory } from '../../../src/core/trajectory/trajectoryReader';
 import { assertCliBuilt, runCli } from './cliProcess';
-import { startFakeModelServer } from '../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeModelServer, FakeProtocol } from '../../fakes/fakeServerTypes';
+import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeModelServer, FakeProtocol } from '../../../src/eval/fakeServers/fakeServerTypes';
 
 
 function turnOf(request: FakeModelRequest): number {

@@ -4,9 +4,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export const CLI = resolve(__dirname, '../../../dist/cli.js');
+const CLI = resolve(__dirname, '../../../dist/cli.js');
 
-export interface CliOutcome {
+interface CliOutcome {
   code: number | null;
   stdout: string;
   stderr: string;

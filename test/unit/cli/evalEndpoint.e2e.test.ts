@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runEval } from '../../../src/cli/commands/evalCommand';
 import type { EvalResultsFile } from '../../../src/cli/eval/evalTypes';
-import { scriptedRootRespond } from '../../../bench/scripted/scriptedServers';
-import { answerSubPrompt, UNRECOGNISED_REPLY } from '../../../bench/scripted/scriptedSubModel';
-import { startFakeModelServer } from '../../fakes/fakeModelServer';
-import type { FakeModelServer } from '../../fakes/fakeServerTypes';
+import { scriptedRootRespond } from '../../../src/eval/scripted/scriptedServers';
+import { answerSubPrompt, UNRECOGNISED_REPLY } from '../../../src/eval/scripted/scriptedSubModel';
+import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelServer } from '../../../src/eval/fakeServers/fakeServerTypes';
 
 const repo = resolve(__dirname, '../../../');
 const KEY = 'sk-test-eval-key-0123456789';

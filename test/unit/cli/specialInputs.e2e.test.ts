@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertCliBuilt, runCli } from './cliProcess';
-import { startFakeModelServer } from '../../fakes/fakeModelServer';
-import type { FakeModelServer } from '../../fakes/fakeServerTypes';
+import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelServer } from '../../../src/eval/fakeServers/fakeServerTypes';
 
 describe('rlm ask refuses special files (dist/cli.js)', { skip: process.platform === 'win32' && 'FIFOs and /dev are POSIX' }, () => {
   let dir: string;
@@ -42,6 +42,24 @@ describe('rlm ask refuses special files (dist/cli.js)', { skip: process.platform
       assert.ok(out.ms < 10_000, `took ${out.ms} ms`);
     });
   }
+
+  it('--context-limit-mb is enforced before anything is read or sent, and --max-file-kb skips large files in a folder', async () => {
+    writeFileSync(join(dir, 'two-mb.log'), 'x'.repeat(2 * 1024 * 1024));
+    const refused = await runCli(['ask', 'two-mb.log', '-q', 'what?', ...model(), '--context-limit-mb', '1'], dir, {}, undefined, 15_000);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stderr, /holds 2\.0 MB, over the 1\.0 MB limit/);
+    assert.equal(server.requests.length, 0, 'no model was asked');
+    const bad = await runCli(['ask', 'two-mb.log', '-q', 'what?', ...model(), '--context-limit-mb', 'lots'], dir, {}, undefined, 15_000);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--context-limit-mb must be a positive number/);
+    mkdirSync(join(dir, 'mixed'));
+    writeFileSync(join(dir, 'mixed/small.txt'), 'small');
+    writeFileSync(join(dir, 'mixed/large.txt'), 'y'.repeat(4096));
+    const out = await runCli(['ask', 'mixed', '-q', 'which files?', ...model(), '--max-file-kb', '2', '-v', '--trajectory', 'm.rlm.jsonl'], dir, {}, undefined, 30_000);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.trim(), "['mixed/small.txt']");
+    assert.match(out.stderr, /skipped mixed\/large\.txt \(too-large, 4096 bytes\)/);
+  });
 
   it('reads a folder holding a FIFO and a link out of it, reads only the log, and says what it skipped', async () => {
     const out = await runCli(['ask', 'logs', '-q', 'which files?', ...model(), '--trajectory', 't.rlm.jsonl'], dir, {}, undefined, 30_000);

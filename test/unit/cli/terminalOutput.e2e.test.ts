@@ -12,8 +12,8 @@ import { markdownReport } from '../../../src/cli/eval/evalResults';
 import type { EvalResultsFile } from '../../../src/cli/eval/evalTypes';
 import { inertJson } from '../../../src/shared/untrustedText';
 import { assertCliBuilt, runCli } from './cliProcess';
-import { startFakeModelServer } from '../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeModelServer } from '../../fakes/fakeServerTypes';
+import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeModelServer } from '../../../src/eval/fakeServers/fakeServerTypes';
 import { TERMINAL_ATTACKS, TERMINAL_HOSTILE, firstRawControl } from '../../fixtures/hostile/terminalAttacks';
 
 /** A command-line argument cannot hold NUL; everything else goes into the question. */

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatherBudget } from '../../../src/vscode/context/gatherBudget';
-import { GitignoreMatcher } from '../../../src/vscode/context/gitignoreMatcher';
 import { combineGlobs, enabledPatterns, expandBraces } from '../../../src/vscode/context/globPatterns';
 import { emptyTargetMessage, summarizeTarget } from '../../../src/vscode/context/targetSummary';
 
@@ -17,18 +16,6 @@ test('brace expansion handles nested groups so findFiles gets one flat group', (
 test('only enabled exclude entries count; conditional ones are skipped', () => {
   assert.deepEqual(enabledPatterns({ '**/.git': true, '**/tmp': false, '**/*.js': { when: '$(basename).ts' } }), ['**/.git']);
   assert.deepEqual(enabledPatterns(undefined), []);
-});
-
-test('.gitignore rules apply below their own folder, as in git', () => {
-  const m = new GitignoreMatcher();
-  m.add('', 'node_modules/\n*.log\n!keep.log\n');
-  m.add('pkg', 'build/\n');
-  assert.equal(m.ignores('node_modules/x/index.js'), true);
-  assert.equal(m.ignores('src/debug.log'), true);
-  assert.equal(m.ignores('src/keep.log'), false);
-  assert.equal(m.ignores('pkg/build/out.js'), true);
-  assert.equal(m.ignores('build/out.js'), false, "pkg's rule does not reach the root");
-  assert.equal(m.ignores('src/app.ts'), false);
 });
 
 test('the budget skips binaries, over-size files and what exceeds the total, with reasons', () => {

@@ -1,9 +1,9 @@
 // A scripted RlmRun: yields the given events (stamped) and honours the AbortSignal, like the loop.
-import type { RlmRun, RunOptions, RunResult } from '../../../src/core/loop/loopTypes';
+import type { RlmRun, RunResult } from '../../../src/core/loop/loopTypes';
 import type { EventRecord, RunEvent, UsageTotals } from '../../../src/core/trajectory/events';
 import { allLayersOn } from '../../fakes/fakeProtections';
 
-export const ZERO_TOTALS: UsageTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, iterations: 0, wallTimeMs: 0 };
+const ZERO_TOTALS: UsageTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, iterations: 0, wallTimeMs: 0 };
 
 export function runStarted(runId: string, question = 'q'): RunEvent {
   const model = { provider: 'openai' as const, model: 'fake-model' };
@@ -54,5 +54,3 @@ export function scriptedRun(runId: string, events: RunEvent[], options: { hang?:
     },
   };
 }
-
-export type CreateRun = (options: RunOptions) => RlmRun;

@@ -11,13 +11,13 @@ export async function activatedExtension(): Promise<vscode.Extension<unknown>> {
   return extension;
 }
 
-export interface ContributedCommand {
+interface ContributedCommand {
   command: string;
   title: string;
   category?: string;
 }
 
-export interface ContributedSetting {
+interface ContributedSetting {
   key: string;
   schema: { type?: string | string[]; default?: unknown; description?: string; markdownDescription?: string };
 }

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeResponse } from '../../../fakes/fakeServerTypes';
+import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { askInChat, chatEntry, openChat, waitForLiveLine } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 

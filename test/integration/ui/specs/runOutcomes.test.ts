@@ -4,8 +4,8 @@
 // says its cause in words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeResponse } from '../../../fakes/fakeServerTypes';
+import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { askInChat, chatEntry, openChat, waitForLiveLine } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 

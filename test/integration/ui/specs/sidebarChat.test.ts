@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { openWorkbench } from '../../harness/openWorkbench';
 import type { Workbench } from '../../harness/workbench';
-import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 /** Turn 1 runs code; once an observation came back, answer with the variable it built. */
 function respond(request: FakeModelRequest) {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeResponse } from '../../../fakes/fakeServerTypes';
+import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { openWorkbench } from '../../harness/openWorkbench';
 import type { Workbench } from '../../harness/workbench';
 

@@ -3,8 +3,8 @@
 // code as code, never a raw ```repl fence as prose.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeResponse } from '../../../fakes/fakeServerTypes';
+import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { askInChat, chatEntry, openChat, waitForLiveLine } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 

@@ -102,3 +102,31 @@ describe('readPathsAsContext', () => {
     await assert.rejects(readPathsAsContext(['empty'], { cwd: dir }), NoReadableFilesError);
   });
 });
+
+describe('readPathsAsContext and nested .gitignore files', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rlm-gitignore-walk-'));
+    const files: Record<string, string> = {
+      'tree/.gitignore': '*.log\nlogs/\n',
+      'tree/sub/.gitignore': '!keep.log\n',
+      'tree/sub/keep.log': 'kept by the deeper negation',
+      'tree/sub/other.log': 'ignored from the root',
+      'tree/logs/.gitignore': '!keep.txt\n',
+      'tree/logs/keep.txt': 'inside an ignored folder: never read',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lets a deeper negation re-include a file, but never anything in an ignored folder', async () => {
+    const { source, target } = await readPathsAsContext(['tree'], { cwd: dir });
+    assert.equal(source.kind, 'files');
+    if (source.kind !== 'files') return;
+    assert.deepEqual(source.files.map((f) => f.path), ['tree/.gitignore', 'tree/sub/.gitignore', 'tree/sub/keep.log']);
+    assert.deepEqual(target.skipped.map((s) => `${s.path}: ${s.reason}`).sort(), ['tree/logs: excluded', 'tree/sub/other.log: excluded']);
+  });
+});

@@ -10,7 +10,8 @@ import type { Server } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readPathsAsContext, nodeContextFs } from '../../../../src/core/context/readPaths';
+import { readPathsAsContext } from '../../../../src/core/context/readPaths';
+import { nodeContextFs } from '../../../../src/core/context/contextPlan';
 import { ContextTooLargeError, SpecialFileError } from '../../../../src/core/context/contextErrors';
 import { readLocalFile } from '../../../../src/core/context/localFileRead';
 import { judgeReachedPath } from '../../../../src/core/context/pathContainment';
@@ -97,7 +98,7 @@ describe('special files and links as input', { skip: process.platform === 'win32
 
   it('a path that turns into a FIFO after it was checked is refused, not waited on', async () => {
     // The stat says a small regular file; the open finds the FIFO. The open is non-blocking and its handle is checked.
-    const racing = { ...nodeContextFs, stat: async () => ({ size: 5, isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false, isFIFO: () => false, isSocket: () => false, isCharacterDevice: () => false, isBlockDevice: () => false }) };
+    const racing = { ...nodeContextFs, stat: () => ({ size: 5, isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false, isFIFO: () => false, isSocket: () => false, isCharacterDevice: () => false, isBlockDevice: () => false }) };
     await assert.rejects(readPathsAsContext(['lonely.fifo'], { cwd: dir, fs: racing }), (e: unknown) => e instanceof SpecialFileError && e.kind === 'FIFO');
     const zero = await readLocalFile('/dev/zero', { maxBytes: 1024 });
     assert.deepEqual(zero, { kind: 'special', special: 'character device' });
@@ -123,8 +124,8 @@ describe('special files and links as input', { skip: process.platform === 'win32
   it('a file that grows past the limit while a folder is read is skipped as too large, with the size seen', async () => {
     const growing = {
       ...nodeContextFs,
-      readFile: async (path: string, options: { maxBytes: number; noFollow?: boolean }) =>
-        path.endsWith('a.txt') ? { kind: 'too-large' as const, bytesSeen: options.maxBytes + 1, statBytes: 5 } : nodeContextFs.readFile(path, options),
+      readInto: (path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean; plannedBytes?: number }) =>
+        path.endsWith('a.txt') ? { kind: 'too-large' as const, bytesSeen: into.length, statBytes: 5 } : nodeContextFs.readInto(path, into, options),
     };
     const { target } = await readPathsAsContext(['proj'], { cwd: dir, fs: growing, maxFileBytes: 100 });
     const entry = target.skipped.find((s) => s.path === 'proj/a.txt');

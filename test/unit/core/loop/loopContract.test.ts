@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf, warmSession } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
-import type { FakeModelRequest, FakeResponse } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import type { RunLimits } from '../../../../src/core/loop/loopTypes';
 import { AuthError } from '../../../../src/core/models/modelErrors';
 import { errorKind, RunCancelledError, SubCallLimitError } from '../../../../src/core/loop/loopErrors';

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fence, isRootRequest, lastUser, makeRepl, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 describe('RLM loop: follow-up questions on the same session', () => {
   let model: Harness;

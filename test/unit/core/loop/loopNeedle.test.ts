@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fence, isRootRequest, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 const SECRET = '48213907';
 const LINE = 'The quarterly ledger lists shipments, invoices and routine notes from the northern depot.\n';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { warmSession, fence, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 describe('RLM loop: protocol failure modes', () => {
   let model: Harness;

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fence, isRootRequest, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { CHILD_RUN_CONCURRENCY } from '../../../../src/core/loop/limits';
 
 function firstUser(request: FakeModelRequest): string {

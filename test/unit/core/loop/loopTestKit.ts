@@ -11,14 +11,14 @@ import type { ModelClient, ModelConfig } from '../../../../src/core/models/model
 import { ReplPool } from '../../../../src/core/repl/replPool';
 import { createReplSession } from '../../../../src/core/repl/replSession';
 import type { EventRecord } from '../../../../src/core/trajectory/events';
-import { startFakeModelServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelRequest, FakeModelServer, FakeProtocol, FakeResponse } from '../../../fakes/fakeServerTypes';
+import { startFakeModelServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeModelServer, FakeProtocol, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
-export const REPO_ROOT = resolve(__dirname, '../../../..');
-export const DIST_DIR = join(REPO_ROOT, 'dist');
+const REPO_ROOT = resolve(__dirname, '../../../..');
+const DIST_DIR = join(REPO_ROOT, 'dist');
 const SNAPSHOT_DIR = join(tmpdir(), 'rlm-loop-test-snapshots');
 
-export function assertBuilt(): void {
+function assertBuilt(): void {
   if (!existsSync(join(DIST_DIR, 'replProcess.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
 }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { createModelClient } from '../../../../src/core/models/createModelClient';
 import type { ChatMessage } from '../../../../src/core/models/modelTypes';
-import { startFakeAnthropicServer, startFakeOpenAIServer } from '../../../fakes/fakeModelServer';
+import { startFakeAnthropicServer, startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import { PROVIDERS, redirectFetch, withClient } from './modelTestSupport';
 
 const conversation: ChatMessage[] = [

@@ -2,8 +2,8 @@
 import { createModelClient } from '../../../../src/core/models/createModelClient';
 import type { ModelClientDeps } from '../../../../src/core/models/createModelClient';
 import type { ModelClient, ModelConfig, ProviderKind } from '../../../../src/core/models/modelTypes';
-import { startFakeModelServer } from '../../../fakes/fakeModelServer';
-import type { FakeModelServer, FakeServerOptions } from '../../../fakes/fakeServerTypes';
+import { startFakeModelServer } from '../../../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelServer, FakeServerOptions } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 export const PROVIDERS: ProviderKind[] = ['openai', 'anthropic'];
 

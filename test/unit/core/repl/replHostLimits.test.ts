@@ -19,8 +19,8 @@ describe('REPL session: binding has a time limit', () => {
   it('a bind that never answers is a ReplHungError, the process is replaced, and the next bind works', async () => {
     await session.bindContext({ kind: 'text', text: 'first' });
     const pid = session.startup?.pid;
-    // A follow-up's cell can leave Python in a state where binding spins (here: json.loads never returns).
-    const poisoned = await session.execute('import json\ndef _spin(*a, **k):\n    while True:\n        pass\njson.loads = _spin');
+    // A follow-up's cell can leave Python in a state where binding spins (here: memoryview never returns).
+    const poisoned = await session.execute('import builtins\ndef _spin(*a, **k):\n    while True:\n        pass\nbuiltins.memoryview = _spin');
     assert.equal(poisoned.error, undefined);
     await assert.rejects(session.bindContext({ kind: 'text', text: 'second' }), (error: unknown) => error instanceof ReplHungError && error.operation === 'bind' && error.limitMs >= 1500);
     const bound = await session.bindContext({ kind: 'text', text: 'third' });

@@ -26,16 +26,17 @@ function fakeSession(log: string[], name: string, bridge: BridgeHandler): FakeSe
   };
 }
 
-function pool(options: { spares?: number; gate?: (n: number) => Promise<void>; fail?: (n: number) => boolean } = {}) {
+function pool(options: { spares?: number; refillAfterFirst?: boolean; gate?: (n: number, stop: AbortSignal) => Promise<void>; fail?: (n: number) => boolean } = {}) {
   const log: string[] = [];
   const sessions: FakeSession[] = [];
   let created = 0;
   const p = new ReplPool({
     createBridgeRouter,
     ...(options.spares !== undefined ? { spares: options.spares } : {}),
-    create: async (bridge) => {
+    ...(options.refillAfterFirst ? { refillAfterFirst: true } : {}),
+    create: async (bridge, stop) => {
       const n = ++created;
-      await options.gate?.(n);
+      await options.gate?.(n, stop);
       if (options.fail?.(n)) throw new Error(`start ${n} failed`);
       const s = fakeSession(log, `s${n}`, bridge);
       sessions.push(s);
@@ -148,4 +149,37 @@ test('dispose closes leased sessions and spares, even one still starting, and re
   assert.ok(log.includes(`close ${leased.name}`));
   assert.ok(log.includes('close s2'), 'the spare that was starting is closed once it has started');
   await assert.rejects(p.acquire(), /shut down/);
+});
+
+test('refillAfterFirst: one run keeps no idle process beside it; a second acquire (a child run) brings the spare back', async () => {
+  const { p, created } = pool({ refillAfterFirst: true });
+  p.prewarm();
+  assert.equal(created(), 1);
+  await p.acquire();
+  await p.sparesReady();
+  assert.equal(created(), 1, 'no spare started beside the first run');
+  await p.acquire();
+  await p.sparesReady();
+  assert.equal(created(), 3, 'the child run started its own, and a spare now waits for the next');
+  assert.equal(p.spareCount, 1);
+  await p.dispose();
+});
+
+test('dispose abandons a spare still starting instead of waiting for it', async () => {
+  let abandoned = false;
+  const { p } = pool({
+    gate: (_n, stop) =>
+      new Promise<void>((_resolve, reject) => {
+        // A start that would take forever unless abandoned.
+        stop.addEventListener('abort', () => {
+          abandoned = true;
+          reject(new Error('abandoned'));
+        });
+      }),
+  });
+  p.prewarm();
+  const started = Date.now();
+  await p.dispose();
+  assert.ok(abandoned, 'the start was told to stop');
+  assert.ok(Date.now() - started < 1000);
 });

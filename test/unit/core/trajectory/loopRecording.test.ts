@@ -12,7 +12,7 @@ import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import { createRlmRun } from '../../../../src/core/loop/rlmRun';
 import { fence, isRootRequest, makeRepl, startModel, turnOf } from '../loop/loopTestKit';
 import type { Harness, TestRepl } from '../loop/loopTestKit';
-import type { FakeModelRequest } from '../../../fakes/fakeServerTypes';
+import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { tempDir } from './tempDir';
 
 const dir = tempDir('traj-loop');

@@ -1,6 +1,6 @@
 // A minimal DOM for plain-Node tests of code written against MarkdownDocument-style interfaces.
 // serialize() escapes text, so a test can tell a real element from text that merely looks like one.
-export class FakeText {
+class FakeText {
   constructor(readonly text: string) {}
 }
 

@@ -13,7 +13,7 @@ export function syntheticRun(opts: SyntheticOptions): RunNode {
 }
 
 /** Every layer on but the OS one, whose probe reached the host (as on a platform without namespaces). */
-export const protections: SandboxProtections = {
+const protections: SandboxProtections = {
   version: 2,
   layers: [
     { id: 'python', on: true, probes: [{ name: 'import js', held: true, detail: 'ModuleNotFoundError' }], notes: [] },

@@ -1,0 +1,245 @@
+// Start-up and footprint of `rlm ask`, measured on the built dist/cli.js as a user runs it, against a fake
+// OpenAI server that answers at once: when the root's first request arrives after the command starts,
+// and when a two-turn run ends, for a 1 KB file, a 200 MB file and a 20,000-file folder; the summed peak
+// RSS of the whole process tree for the 200 MB file; reading the folder against a plain python3 walk of
+// it in the same run; and a whole turn (model request to next model request) through the real SDK.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from './benchTypes';
+import type { BenchFigure } from './benchTypes';
+import { createRlmRun } from '../src/core/loop/rlmRun';
+import { createModelClient } from '../src/core/models/createModelClient';
+import { createCliReplFactory } from '../src/cli/cliRepl';
+import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
+
+const GROUP = 'Start-up and footprint (rlm ask)';
+const repo = resolve(import.meta.dirname, '..');
+const CLI = join(repo, 'dist', 'cli.js');
+const RUNS = 3;
+const MB = 1024 * 1024;
+
+export async function run(): Promise<BenchFigure[]> {
+  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-startup-bench-'));
+  try {
+    const inputs = makeInputs(dir);
+    return [...(await askFigures(dir, inputs)), ...folderReadFigures(inputs.folder), ...(await turnFigures())];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Inputs {
+  small: string;
+  big: string;
+  folder: string;
+}
+
+function makeInputs(dir: string): Inputs {
+  const small = join(dir, 'small.txt');
+  writeFileSync(small, 'a line of a small log file\n'.repeat(38));
+  const big = join(dir, 'big.log');
+  const line = `${'2026-12-02T10:00:00Z INFO request served in 12 ms by worker 7 '.padEnd(99, '.')}\n`;
+  const block = Buffer.from(line.repeat(10_000));
+  writeFileSync(big, '');
+  for (let written = 0; written < 200 * MB; written += block.length) writeFileSync(big, block, { flag: 'a' });
+  const folder = join(dir, 'repo');
+  const text = `${'export const value = compute(input, options);'.padEnd(79, ' ')}\n`.repeat(64);
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(folder, `pkg${d}`), { recursive: true });
+    for (let f = 0; f < 200; f++) writeFileSync(join(folder, `pkg${d}`, `file${f}.ts`), text);
+  }
+  return { small, big, folder };
+}
+
+/** Two turns: look, then answer. */
+function twoTurns(request: FakeModelRequest): string {
+  const turn = request.messages.filter((m) => m.role === 'assistant').length;
+  return turn === 0 ? '```repl\nn = len(context)\nprint(n)\n```' : '```repl\nFINAL(str(n))\n```';
+}
+
+interface AskSample {
+  firstRequestMs: number;
+  endMs: number;
+  peakMb: number;
+}
+
+async function askFigures(dir: string, inputs: Inputs): Promise<BenchFigure[]> {
+  let firstAt = 0;
+  const server = await startFakeModelServer({
+    protocol: 'openai',
+    respond: (request) => {
+      firstAt ||= performance.now();
+      return twoTurns(request);
+    },
+  });
+  const askOnce = async (path: string, sampleMemory: boolean): Promise<AskSample> => {
+    firstAt = 0;
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, 'ask', path, '-q', 'How long is it?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    let peak = 0;
+    const timer = sampleMemory ? setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 10) : undefined;
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    clearInterval(timer);
+    if (code !== 0) throw new Error(`rlm ask ${path} exited ${code}: ${stderr.trim()}`);
+    return { firstRequestMs: firstAt - started, endMs: performance.now() - started, peakMb: peak / MB };
+  };
+  const figures: BenchFigure[] = [];
+  try {
+    // A first run warms the snapshot cache and the page cache, as a user's second question finds them.
+    await askOnce(inputs.small, false);
+    for (const [label, path] of [['1 KB file', inputs.small], ['200 MB file', inputs.big], ['20,000-file folder (100 MB)', inputs.folder]] as const) {
+      const samples: AskSample[] = [];
+      for (let i = 0; i < RUNS; i++) samples.push(await askOnce(path, label === '200 MB file'));
+      const first = median(samples.map((s) => s.firstRequestMs));
+      figures.push({
+        group: GROUP,
+        name: `first root request after the command starts, ${label}`,
+        value: Math.round(first),
+        unit: 'ms',
+        runs: RUNS,
+        target: '≤ 500 ms',
+        met: first <= 500,
+        note: `runs ${samples.map((s) => Math.round(s.firstRequestMs)).join(', ')} ms; the REPL starts and the input is read while the request is out`,
+      });
+      figures.push({ group: GROUP, name: `two-turn run, command start to exit, ${label}`, value: Math.round(median(samples.map((s) => s.endMs))), unit: 'ms', runs: RUNS, note: 'instant fake model; includes starting the REPL from its snapshot' });
+      if (label === '200 MB file') {
+        const peak = median(samples.map((s) => s.peakMb));
+        figures.push({ group: GROUP, name: 'peak memory of all processes together, 200 MB file', value: Math.round(peak), unit: 'MB', runs: RUNS, target: '≤ 700 MB', met: peak <= 700, note: 'summed RSS of rlm and its REPL process tree, sampled every 10 ms' });
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return figures;
+}
+
+/** RSS in bytes of a process and all its descendants, from /proc. */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      // gone while read
+    }
+  }
+  let total = 0;
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    try {
+      total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    } catch {
+      // gone
+    }
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+const PYTHON_WALK = `
+import os, sys, time
+t = time.perf_counter()
+n = 0
+for root, dirs, files in os.walk(sys.argv[1]):
+    for f in files:
+        with open(os.path.join(root, f), 'rb') as fh:
+            n += len(fh.read())
+print((time.perf_counter() - t) * 1000)
+`;
+
+/** Our read of the folder (the walk and every file, as `rlm ask` streams it) against python3's walk-and-read, interleaved. */
+function folderReadFigures(folder: string): BenchFigure[] {
+  const ours: number[] = [];
+  const python: number[] = [];
+  const script = [
+    `const { planPaths } = require(${JSON.stringify(join(repo, 'src/core/context/contextPlan.ts'))});`,
+    `const { streamContext } = require(${JSON.stringify(join(repo, 'src/core/repl/contextStream.ts'))});`,
+    '(async () => {',
+    '  const t = performance.now();',
+    `  const plan = await planPaths([${JSON.stringify(folder)}]);`,
+    '  await streamContext({ kind: "plan", plan }, { write: async () => undefined }, 1 << 30);',
+    '  process.stdout.write(String(performance.now() - t));',
+    '})();',
+  ].join('\n');
+  for (let i = 0; i < 7; i++) {
+    // Each in a fresh process, as a command would: the first touch of the folder is not counted (cache warm).
+    ours.push(Number(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repo, encoding: 'utf8' })));
+    python.push(Number(execFileSync('python3', ['-c', PYTHON_WALK, folder], { encoding: 'utf8' })));
+  }
+  const ratio = median(ours) / median(python);
+  return [
+    {
+      group: GROUP,
+      name: 'reading a 20,000-file folder (walk and every file), against python3 os.walk + read',
+      value: Math.round(ratio * 100) / 100,
+      unit: 'x',
+      runs: ours.length,
+      target: '≤ 1.5x',
+      met: ratio <= 1.5,
+      note: `ours median ${Math.round(median(ours))} ms (walk, stat, read, binary check, frames), python3 median ${Math.round(median(python))} ms; interleaved runs`,
+    },
+  ];
+}
+
+/** A whole turn with an instant model through the real SDK: from one root request's arrival to the next. */
+async function turnFigures(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  for (const protocol of ['openai', 'anthropic'] as const) {
+    const arrivals: number[] = [];
+    const server = await startFakeModelServer({ protocol, respond: () => (arrivals.push(performance.now()), '```repl\nx = 1\n```') });
+    const client = createModelClient({ provider: protocol, baseUrl: server.baseUrl, model: 'bench', maxRetries: 0 });
+    const repl = createCliReplFactory({ distDir: join(repo, 'dist'), spares: 1 });
+    const gaps: number[] = [];
+    try {
+      for (let round = 0; round < 3; round++) {
+        // The run's own spare must not be starting in the background while turns are timed.
+        await repl.sparesReady();
+        arrivals.length = 0;
+        const run = createRlmRun({ question: 'bench', context: { kind: 'text', text: 'tiny' }, root: client, repl, limits: { maxIterations: 40 } });
+        await run.run();
+        await repl.sparesReady();
+        for (let i = 3; i < arrivals.length - 1; i++) gaps.push(arrivals[i + 1]! - arrivals[i]!);
+      }
+    } finally {
+      await repl.dispose();
+      await server.close();
+    }
+    const value = Math.round(median(gaps) * 100) / 100;
+    figures.push({
+      group: GROUP,
+      name: `a whole turn with an instant model, request to next request (${protocol} SDK, streamed)`,
+      value,
+      unit: 'ms',
+      runs: gaps.length,
+      target: '≤ 5 ms',
+      met: value <= 5,
+      note: `p90 ${Math.round([...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.9)]! * 100) / 100} ms; the fake server runs in the same process, so its own work is counted`,
+    });
+  }
+  return figures;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  run().then(
+    (figures) => figures.forEach((figure) => console.log(JSON.stringify(figure))),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

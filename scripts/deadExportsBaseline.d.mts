@@ -1,0 +1,2 @@
+// Types for deadExportsBaseline.mjs.
+export declare const KNOWN_DEAD_EXPORTS: Record<string, string[]>;

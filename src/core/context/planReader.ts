@@ -1,0 +1,100 @@
+// Reads the files of a ContextPlan in the plan's order, with the checks a plan cannot make without
+// reading: a file that is binary by content, that grew past its limit, or that was swapped for a link or
+// a device since the walk looked at it. Reads are synchronous into one reused buffer, in time slices (see
+// localFileReadSync.ts for why). Used both to stream a plan into the REPL and to read one into memory.
+import { hasNulByte } from './binaryDetection';
+import { ContextTooLargeError, NoReadableFilesError } from './contextErrors';
+import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescription } from './contextTypes';
+import { nodeContextFs } from './contextPlan';
+import type { ContextFs } from './contextPlan';
+import { TimeSlicer } from './timeSlicer';
+
+type Skipped = TargetDescription['skipped'][number];
+
+type PlannedRead = { kind: 'read'; bytes: Uint8Array } | { kind: 'skipped'; skipped: Skipped };
+
+/**
+ * Reads the planned files one after another, handing each to `each` as a view into a buffer that is
+ * reused for the next file (copy what you keep). Skipped files come with their reason.
+ */
+async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRead, file: PlannedFile) => void | Promise<void>, fs: ContextFs = nodeContextFs): Promise<void> {
+  const scratch = new Uint8Array(plan.maxFileBytes + 1);
+  const slicer = new TimeSlicer();
+  for (const file of plan.files) {
+    await slicer.yieldIfDue();
+    // Awaited only when the caller had to wait (a full batch): a promise per small file adds up.
+    const pending = each(readOne(file, scratch, fs), file);
+    if (pending) await pending;
+  }
+}
+
+/**
+ * Reads a planned file into `into` (a view the caller chose: a scratch buffer, or straight into the
+ * frames being sent). `full` means the file did not fit: it grew, or `into` was smaller than the
+ * per-file limit; the caller decides whether that is too large.
+ */
+export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs): { kind: 'read'; length: number } | { kind: 'full' } | { kind: 'skipped'; skipped: Skipped } {
+  let read;
+  try {
+    // The walk saw a regular file here (lstat); O_NOFOLLOW and the bounded read hold it to that.
+    read = fs.readInto(file.abs, into, { noFollow: true, plannedBytes: file.bytes });
+  } catch {
+    return { kind: 'skipped', skipped: { path: file.path, reason: 'unreadable' } };
+  }
+  switch (read.kind) {
+    case 'special':
+      return { kind: 'skipped', skipped: { path: file.path, reason: 'special', detail: `became a ${read.special} while read` } };
+    case 'link':
+      return { kind: 'skipped', skipped: { path: file.path, reason: 'link', detail: 'became a link while read' } };
+    case 'too-large':
+      return { kind: 'full' };
+    case 'read':
+      // Binary names were left out by the walk; what is left to check is the content.
+      if (hasNulByte(into.subarray(0, read.length))) return { kind: 'skipped', skipped: { path: file.path, reason: 'binary', bytes: read.length } };
+      return { kind: 'read', length: read.length };
+  }
+}
+
+function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead {
+  const read = readPlannedInto(file, scratch, fs);
+  if (read.kind === 'skipped') return read;
+  // The scratch holds the per-file limit and one byte more: full means over the limit.
+  if (read.kind === 'full') return { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: Math.max(scratch.length, file.bytes) } };
+  return { kind: 'read', bytes: scratch.subarray(0, read.length) };
+}
+
+/** Reads a whole plan into memory: the ContextSource of readPathsAsContext, for callers that keep it. */
+export async function readPlanInMemory(plan: ContextPlan, fs: ContextFs = nodeContextFs): Promise<{ source: ContextSource; target: TargetDescription }> {
+  if (plan.shape === 'text') {
+    // A single file was checked (binary, special) when planned; its size bounds the read.
+    const file = plan.files[0]!;
+    const into = new Uint8Array(plan.maxTotalBytes + 1);
+    const read = fs.readInto(file.abs, into);
+    if (read.kind === 'too-large') {
+      const seen = Math.max(read.bytesSeen, read.statBytes);
+      throw new ContextTooLargeError(seen, plan.maxTotalBytes, [{ path: file.path, bytes: seen }], read.bytesSeen > read.statBytes);
+    }
+    if (read.kind !== 'read') throw new NoReadableFilesError(plan.target.paths, 1);
+    const text = Buffer.from(into.subarray(0, read.length));
+    return { source: { kind: 'text', text, label: file.path }, target: { ...plan.target, totalBytes: text.byteLength } };
+  }
+  const files: ContextFile[] = [];
+  const skipped = [...plan.target.skipped];
+  let total = 0;
+  await readPlannedFiles(
+    plan,
+    (read, file) => {
+      if (read.kind === 'skipped') {
+        skipped.push(read.skipped);
+        return;
+      }
+      total += read.bytes.byteLength;
+      // A file may have grown since the walk: the total still holds.
+      if (total > plan.maxTotalBytes) throw new ContextTooLargeError(total, plan.maxTotalBytes, [], true);
+      files.push({ path: file.path, content: Buffer.from(read.bytes) });
+    },
+    fs,
+  );
+  if (files.length === 0) throw new NoReadableFilesError(plan.target.paths, skipped.length);
+  return { source: { kind: 'files', files }, target: { ...plan.target, totalBytes: total, fileCount: files.length, skipped } };
+}

@@ -1,0 +1,14 @@
+// Lets a long synchronous job (walking or reading a large folder) give the event loop a turn every
+// `sliceMs`, so timers, sockets and the REPL's messages are served while it runs.
+export class TimeSlicer {
+  private sliceStart = performance.now();
+
+  constructor(private readonly sliceMs = 8) {}
+
+  /** Resolves at once within a slice; after it, on the next turn of the event loop. */
+  async yieldIfDue(): Promise<void> {
+    if (performance.now() - this.sliceStart < this.sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = performance.now();
+  }
+}

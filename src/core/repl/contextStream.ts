@@ -1,0 +1,265 @@
+// Sends a ContextSource to the REPL as frames (contextFrames.ts), as it is read: a text in pieces of a
+// few MB, files one frame each. Files planned on disk are read here in parallel, in order, and never
+// held whole: the host's memory stays flat whatever the input's size. What could not be read (binary by
+// content, gone, grown past its limit) is left out and reported with the bound entries.
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { ContextReadError, ContextTooLargeError } from '../context/contextErrors';
+import type { ContextPlan, ContextSource, TargetDescription } from '../context/contextTypes';
+import { readPlannedInto } from '../context/planReader';
+import { TimeSlicer } from '../context/timeSlicer';
+import { InvalidContextError } from './replErrors';
+import { FRAME_HEAD_BYTES, frameHead, writeFrameHead } from './contextFrames';
+
+/** The most of one entry sent in one write: the unit of memory on the way into the REPL. */
+export const STREAM_CHUNK_BYTES = 1024 * 1024;
+/** Bytes of the first entry kept for the metadata's prefix (200 characters of up to 4 bytes). */
+const PREFIX_BYTES = 800;
+
+interface ContextSink {
+  /** Resolves when the chunk has been handed on, so it may be reused or dropped. */
+  write(chunk: Uint8Array): Promise<void>;
+}
+
+export interface StreamedContext {
+  shape: 'str' | 'dict';
+  /** The entries sent, in order, with their UTF-8 sizes. */
+  entries: Array<{ path: string; bytes: number }>;
+  byteLength: number;
+  prefixBytes: Uint8Array;
+  /** Entries of the source left out while reading. */
+  leftOut: TargetDescription['skipped'];
+}
+
+/** A file changed between planning and reading in a way that breaks what was announced (it shrank). */
+export class ContextChangedError extends ContextReadError {
+  constructor(readonly path: string, readonly expected: number, readonly got: number) {
+    super(`${path} changed while it was read: it held ${got} of the ${expected} bytes it had a moment before. Ask again once it is stable.`);
+  }
+}
+
+/**
+ * Refuses, before anything is sent, a source that cannot be bound: over the limit, or files without a
+ * path or listed twice. Binding starts by clearing the REPL's namespace, so this comes first.
+ */
+export function checkContext(source: ContextSource, limitBytes: number): void {
+  if (source.kind === 'plan') {
+    const limit = Math.min(limitBytes, source.plan.maxTotalBytes);
+    if (source.plan.totalBytes > limit) throw new ContextTooLargeError(source.plan.totalBytes, limit);
+    return;
+  }
+  const entries = source.kind === 'text' ? [{ path: source.label ?? '', content: source.text }] : source.files;
+  let total = 0;
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (source.kind === 'files') {
+      if (typeof entry.path !== 'string' || entry.path === '') throw new InvalidContextError('every context file needs a non-empty path');
+      if (seen.has(entry.path)) throw new InvalidContextError(`context lists the file ${entry.path} twice`, entry.path);
+      seen.add(entry.path);
+    }
+    total += byteLengthOf(entry.content);
+  }
+  if (total > limitBytes) throw new ContextTooLargeError(total, limitBytes);
+}
+
+export async function streamContext(source: ContextSource, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
+  checkContext(source, limitBytes);
+  if (source.kind === 'plan') return streamPlan(source.plan, sink, limitBytes, signal);
+  const entries = source.kind === 'text' ? [{ path: source.label ?? '', content: source.text }] : source.files;
+  const out = newStreamed(source.kind === 'text' ? 'str' : 'dict');
+  for (const entry of entries) {
+    signal?.throwIfAborted();
+    const bytes = byteLengthOf(entry.content);
+    await sink.write(frameHead(source.kind === 'text' ? 'T' : 'F', bytes, source.kind === 'text' ? undefined : entry.path));
+    await writeContent(sink, entry.content, (piece) => keepPrefix(out, piece));
+    out.entries.push({ path: entry.path, bytes });
+    out.byteLength += bytes;
+  }
+  await sink.write(frameHead('E', 0));
+  return out;
+}
+
+async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
+  const limit = Math.min(limitBytes, plan.maxTotalBytes);
+  if (plan.shape === 'text') return streamFile(plan, sink, signal);
+  const out = newStreamed('dict');
+  // Small files are read straight into the batch of frames that is written when full: no copy per file,
+  // and no trip through the event loop per file (for 20,000 files, either cost more than the reading).
+  const batch = new FrameBatch(sink);
+  const slicer = new TimeSlicer();
+  let scratch: Uint8Array | undefined;
+  for (const file of plan.files) {
+    await slicer.yieldIfDue();
+    signal?.throwIfAborted();
+    const headLength = FRAME_HEAD_BYTES + Buffer.byteLength(file.path, 'utf8');
+    // Room for the planned size and one byte more, so that a file that grew shows as not fitting.
+    const fits = headLength + file.bytes + 1 <= STREAM_CHUNK_BYTES;
+    if (fits && batch.room < headLength + file.bytes + 1) await batch.flush();
+    let data: Uint8Array | undefined;
+    let inPlace = false;
+    let read: ReturnType<typeof readPlannedInto> | undefined;
+    if (fits) {
+      const target = batch.spare(headLength, plan.maxFileBytes + 1);
+      read = readPlannedInto(file, target);
+      if (read.kind === 'read') {
+        data = target.subarray(0, read.length);
+        inPlace = true;
+      }
+    }
+    if (!read || read.kind === 'full') {
+      // A large file, or one that grew past its room: read on its own, up to the per-file limit.
+      scratch ??= new Uint8Array(plan.maxFileBytes + 1);
+      read = readPlannedInto(file, scratch);
+      if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: Math.max(scratch.length, file.bytes) } };
+      if (read.kind === 'read') data = scratch.subarray(0, read.length);
+    }
+    if (read.kind === 'skipped' || !data) {
+      if (read.kind === 'skipped') out.leftOut.push(read.skipped);
+      continue;
+    }
+    const bytes = data.byteLength;
+    if (out.byteLength + bytes > limit) {
+      await batch.add(frameHead('A', 0));
+      await batch.flush();
+      throw new ContextTooLargeError(out.byteLength + bytes, limit, [], true);
+    }
+    if (out.entries.length === 0) keepPrefix(out, data);
+    out.entries.push({ path: file.path, bytes });
+    out.byteLength += bytes;
+    if (inPlace) batch.commitFile(file.path, bytes);
+    else await batch.add(frameHead('F', bytes, file.path), data);
+  }
+  await batch.add(frameHead('E', 0));
+  await batch.flush();
+  return out;
+}
+
+/** Frames copied into one reused buffer and written when it is full; large data is written on its own. */
+class FrameBatch {
+  private readonly buffer = Buffer.allocUnsafe(STREAM_CHUNK_BYTES);
+  private used = 0;
+
+  constructor(private readonly sink: ContextSink) {}
+
+  get room(): number {
+    return this.buffer.length - this.used;
+  }
+
+  /** Where a file's data may be read in place: after room for its head, at most `max` bytes. */
+  spare(headLength: number, max: number): Uint8Array {
+    const start = this.used + headLength;
+    return this.buffer.subarray(start, Math.min(this.buffer.length, start + max));
+  }
+
+  /** Takes a file whose `bytes` were read in place (spare()): its head is written before them. */
+  commitFile(path: string, bytes: number): void {
+    const headLength = writeFrameHead(this.buffer, this.used, 'F', bytes, path);
+    if (headLength < 0) throw new RangeError('a frame head did not fit the room spare() left for it');
+    this.used += headLength + bytes;
+  }
+
+  /** `data` may be a view into a buffer the caller reuses: it is copied or written before this resolves. */
+  async add(head: Uint8Array, data?: Uint8Array): Promise<void> {
+    const size = head.byteLength + (data?.byteLength ?? 0);
+    if (this.used + size > this.buffer.length) await this.flush();
+    if (size > this.buffer.length) {
+      await this.sink.write(head);
+      if (data) await writeContent(this.sink, data, () => undefined);
+      return;
+    }
+    this.buffer.set(head, this.used);
+    this.used += head.byteLength;
+    if (data) {
+      this.buffer.set(data, this.used);
+      this.used += data.byteLength;
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.used === 0) return;
+    const piece = this.buffer.subarray(0, this.used);
+    this.used = 0;
+    await this.sink.write(piece);
+  }
+}
+
+/**
+ * One file, as large as the limit allows, in pieces from disk. Exactly the planned size is sent: a file
+ * that grew is read up to the size it had when planned (a snapshot of a log being written); one that
+ * shrank cannot deliver what was announced, so the bind is aborted.
+ */
+async function streamFile(plan: ContextPlan, sink: ContextSink, signal?: AbortSignal): Promise<StreamedContext> {
+  const file = plan.files[0]!;
+  const out = newStreamed('str');
+  const handle = await open(file.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new ContextReadError(`${file.path} is no longer a regular file`);
+    await sink.write(frameHead('T', file.bytes));
+    // One buffer, reused: each write resolves once the pipe has taken the bytes, so nothing of the
+    // file accumulates here however large it is.
+    const piece = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, Math.max(1, file.bytes)));
+    let sent = 0;
+    while (sent < file.bytes) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await handle.read(piece, 0, Math.min(piece.length, file.bytes - sent), sent);
+      if (bytesRead === 0) {
+        // Keep the frame stream whole (the REPL expects the announced bytes), then call the bind off.
+        piece.fill(0);
+        for (let left = file.bytes - sent; left > 0; left -= piece.length) await sink.write(piece.subarray(0, Math.min(left, piece.length)));
+        await sink.write(frameHead('A', 0));
+        throw new ContextChangedError(file.path, file.bytes, sent);
+      }
+      const chunk = piece.subarray(0, bytesRead);
+      keepPrefix(out, chunk);
+      await sink.write(chunk);
+      sent += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  await sink.write(frameHead('E', 0));
+  out.entries.push({ path: file.path, bytes: file.bytes });
+  out.byteLength = file.bytes;
+  return out;
+}
+
+function newStreamed(shape: 'str' | 'dict'): StreamedContext {
+  return { shape, entries: [], byteLength: 0, prefixBytes: new Uint8Array(0), leftOut: [] };
+}
+
+function keepPrefix(out: StreamedContext, piece: Uint8Array): void {
+  if (out.entries.length > 0 || out.prefixBytes.byteLength >= PREFIX_BYTES) return;
+  const room = PREFIX_BYTES - out.prefixBytes.byteLength;
+  out.prefixBytes = Buffer.concat([out.prefixBytes, piece.subarray(0, room)]);
+}
+
+function byteLengthOf(content: Uint8Array | string): number {
+  return typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.byteLength;
+}
+
+/** Writes text or bytes in pieces; a long string is encoded a piece at a time, never whole. */
+async function writeContent(sink: ContextSink, content: Uint8Array | string, seen: (piece: Uint8Array) => void): Promise<void> {
+  if (typeof content !== 'string') {
+    for (let at = 0; at < content.byteLength; at += STREAM_CHUNK_BYTES) {
+      const piece = content.subarray(at, Math.min(content.byteLength, at + STREAM_CHUNK_BYTES));
+      seen(piece);
+      await sink.write(piece);
+    }
+    return;
+  }
+  // A quarter of the chunk in UTF-16 units fits a chunk of UTF-8 (at most 3 bytes per unit; a surrogate
+  // pair is 2 units for 4 bytes), encoded into one reused buffer; a cut never splits a surrogate pair.
+  const step = STREAM_CHUNK_BYTES / 4;
+  const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, Math.max(1, content.length * 3)));
+  for (let at = 0; at < content.length; ) {
+    let end = Math.min(content.length, at + step);
+    const last = content.charCodeAt(end - 1);
+    if (end < content.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    const written = buffer.write(content.slice(at, end), 0, 'utf8');
+    const piece = buffer.subarray(0, written);
+    seen(piece);
+    await sink.write(piece);
+    at = end;
+  }
+}

@@ -1,0 +1,15 @@
+// The totals rolled up at every node of a run tree. The core's tree (src/core/trajectory/treeTypes.ts)
+// and the trajectory view's protocol carry the same numbers, so the type is declared once, here,
+// where the webview (which imports only src/shared/) can see it too.
+export interface NodeTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** Sum of known costs. */
+  costUsd: number;
+  /** Some contributing call had an unknown price. */
+  costUnknown: boolean;
+  subCalls: number;
+  errors: number;
+  /** Wall time of this node (end - start), in ms. */
+  wallTimeMs: number;
+}
