@@ -1,5 +1,6 @@
 // The one line of figures of a running question: the status bar, the progress notification, the chat
 // and the trajectory view's header all print it from the same figures, so they always agree.
+import { cacheText } from './cacheText';
 import { costTextShort } from './costText';
 import { formatTokenCount, plural } from './format';
 import type { RunLiveLine } from './sidebarState';
@@ -9,11 +10,14 @@ export function formatLiveLine(line: RunLiveLine): string {
   return `${line.turn > 0 ? `turn ${line.turn}` : 'starting'} · ${formatFigures(line)}`;
 }
 
-/** The same figures without the turn: "12 sub-calls · 45k tokens · $0.012" (after "Answered in 3 turns"). */
+/**
+ * The same figures without the turn: "12 sub-calls · 45k tokens · $0.012" (after "Answered in 3 turns"),
+ * with what caching did when it did anything: "… · $0.012 · 30k cached · saved $0.04".
+ */
 export function formatFigures(line: Omit<RunLiveLine, 'turn' | 'activity'>): string {
   const tokens = line.inputTokens + line.outputTokens;
   const cost = costTextShort({ usd: line.costUsd, unknown: line.costUnknown, local: line.costLocal });
-  return [plural(line.subCalls, 'sub-call'), `${formatTokenCount(tokens)} tokens`, cost].join(' · ');
+  return [plural(line.subCalls, 'sub-call'), `${formatTokenCount(tokens)} tokens`, cost, cacheText(line)].filter(Boolean).join(' · ');
 }
 
 /** Totals as a run's tree keeps them (cost 0 until something is charged). */
@@ -23,6 +27,9 @@ interface LiveTotals {
   costUsd: number;
   costUnknown: boolean;
   subCalls: number;
+  cacheReadTokens?: number;
+  cachedSubCalls?: number;
+  savedUsd?: number;
 }
 
 /**
@@ -40,5 +47,8 @@ export function liveLineOf(totals: LiveTotals, turn: number, local: boolean, act
     costUnknown: totals.costUnknown,
     costLocal: local,
     activity,
+    ...(totals.cacheReadTokens ? { cacheReadTokens: totals.cacheReadTokens } : {}),
+    ...(totals.cachedSubCalls ? { cachedSubCalls: totals.cachedSubCalls } : {}),
+    ...(totals.savedUsd ? { savedUsd: totals.savedUsd } : {}),
   };
 }

@@ -23,6 +23,10 @@ export interface RunLiveLine {
   costLocal: boolean;
   /** What the run is doing now, e.g. "running cell 3" or "waiting for the model". */
   activity: string;
+  /** Caching so far (absent when nothing was cached): prompt tokens read from a cache, sub-calls answered from the sub-call cache, money saved. */
+  cacheReadTokens?: number;
+  cachedSubCalls?: number;
+  savedUsd?: number;
 }
 
 type ChatEntryStatus =

@@ -124,6 +124,8 @@ export interface SubCallView {
   costUsd?: number | null;
   latencyMs?: number;
   fallback?: string;
+  /** Answered from the sub-call cache: no request was sent. */
+  cached?: boolean;
   startedAt: number;
   finishedAt?: number;
   totals: NodeTotals;
@@ -167,7 +169,18 @@ export interface CellView {
   subCalls: SubCallEntry[];
   /** Sub-calls left out of `subCalls` to keep a page small; requestCell returns the cell with all of them. */
   subCallsOmitted?: number;
+  /** Large batches of this cell, estimated before they were sent (or refused, over the cost limit). */
+  batchEstimates?: BatchEstimateView[];
   totals: NodeTotals;
+}
+
+export interface BatchEstimateView {
+  batchId: string;
+  prompts: number;
+  chars: number;
+  /** null when no price is known for the model. */
+  estimatedCostUsd: number | null;
+  refused?: boolean;
 }
 
 export interface TurnView {

@@ -6,7 +6,7 @@ import { el, icon } from '../common/dom';
 import { subCallTree } from './subCallView';
 import { textBlock } from './textBlock';
 import { formatDuration, plural } from '../../src/shared/format';
-import { formatUsage } from './viewFormat';
+import { batchEstimateText, formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 export function cellView(ctx: RenderContext, cell: CellView, runId: string, turnNumber: number): HTMLElement {
@@ -43,6 +43,14 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
   if (cell.final) section.appendChild(el('div', { className: 'final-box' }, [el('strong', { text: `Final answer (${cell.final.via}): ` }), cell.final.value.text]));
   if (cell.newVariables.length) {
     section.appendChild(el('div', { className: 'vars' }, [el('span', { className: 'muted', text: 'New variables: ' }), ...cell.newVariables.map((v) => el('code', { className: 'chip', text: v }))]));
+  }
+  for (const estimate of cell.batchEstimates ?? []) {
+    section.appendChild(
+      el('div', { className: `note batch-estimate${estimate.refused ? ' warn' : ''}`, attrs: { 'data-testid': 'batch-estimate', ...(estimate.refused ? { role: 'alert' } : {}) } }, [
+        icon(estimate.refused ? 'warning' : 'graph'),
+        ` ${batchEstimateText(estimate)}`,
+      ]),
+    );
   }
   const tree = subCallTree(ctx, cell.subCalls, runId);
   if (tree) section.appendChild(tree);

@@ -3,6 +3,7 @@
 // local servers and unknown prices), badges for fallbacks, limits, file problems and the sandbox,
 // and Stop while live.
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
+import { cacheText } from '../../src/shared/cacheText';
 import { costText } from '../../src/shared/costText';
 import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
 import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
@@ -84,6 +85,15 @@ function costStat(ctx: RenderContext, h: RunHeaderView): HTMLElement {
   return stat('Cost', el('span', { className: t.costUnknown ? 'cost-unknown' : '', text: cost, attrs: { 'data-testid': 'cost' } }), set);
 }
 
+/** What caching did, beside the cost, only when it did something: "12k cached · saved $0.04". */
+function cacheStat(h: RunHeaderView): HTMLElement | null {
+  const text = cacheText(h.totals);
+  if (!text) return null;
+  const writes = h.totals.cacheWriteTokens ? ` ${formatTokenCount(h.totals.cacheWriteTokens)} prompt tokens were written to the cache.` : '';
+  const title = `Prompt tokens read from the providers' caches are billed at their cache rate; sub-calls answered from the sub-call cache sent nothing. Savings are against full price, for known prices.${writes}`;
+  return el('div', { className: 'stat', title }, [el('span', { className: 'stat-label', text: 'Cache' }), el('span', { className: 'stat-value', text, attrs: { 'data-testid': 'cache' } })]);
+}
+
 export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, now: number): HTMLElement {
   const root = el('header', { className: `run-header status-${h.status} tone-${h.outcome.tone}`, attrs: { id: 'run-header' } });
   root.appendChild(outcomeLine(ctx, h, live));
@@ -107,6 +117,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Sub-calls', h.totals.subCalls.toLocaleString('en-US')),
       stat('Tokens', `${formatTokenCount(h.totals.inputTokens)} in · ${formatTokenCount(h.totals.outputTokens)} out`),
       costStat(ctx, h),
+      cacheStat(h),
       stat('Time', formatDuration(h.status === 'running' ? wall : h.totals.wallTimeMs || wall)),
     ]),
   );

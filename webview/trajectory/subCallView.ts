@@ -5,7 +5,7 @@ import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/traje
 import { el, icon } from '../common/dom';
 import { textBlock } from './textBlock';
 import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
-import { callCost, formatUsage, statusIcon, statusLabel } from './viewFormat';
+import { cachedCallText, callCost, formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLElement, open = false): HTMLDetailsElement {
@@ -28,8 +28,10 @@ function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLE
 
 function callSummary(call: SubCallView, local: boolean): HTMLElement {
   const state = call.status === 'error' ? 'error' : call.status === 'running' ? 'loading' : 'pass';
-  const usage =
-    call.inputTokens !== undefined
+  // A cached call sent nothing: its figures are what it saved, not "0 in · 0 out".
+  const usage = call.cached
+    ? cachedCallText(call.totals.savedUsd)
+    : call.inputTokens !== undefined
       ? `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${callCost(call.costUsd, local)}`
       : '';
   return el('summary', { className: `call-summary status-${call.status}` }, [
@@ -38,6 +40,7 @@ function callSummary(call: SubCallView, local: boolean): HTMLElement {
     el('span', { className: 'chip', text: call.model }),
     el('span', { className: 'chip', text: `depth ${call.depth}` }),
     call.fallback ? el('span', { className: 'badge warn', text: `fallback: ${call.fallback}` }) : null,
+    call.cached ? el('span', { className: 'badge cached', text: 'cached', title: 'Answered from the sub-call cache: no request was sent', attrs: { 'data-testid': 'cached-call' } }) : null,
     el('span', { className: 'call-preview', text: call.prompt.text.slice(0, 120).replace(/\s+/g, ' ') }),
     el('span', { className: 'call-metrics', text: [usage, formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
     call.child

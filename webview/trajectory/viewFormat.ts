@@ -1,8 +1,9 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
+import { cacheText } from '../../src/shared/cacheText';
 import { costText, costTextShort } from '../../src/shared/costText';
-import { formatTokenCount } from '../../src/shared/format';
+import { formatCost, formatTokenCount, plural } from '../../src/shared/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
-import type { ViewRunStatus } from '../../src/shared/trajectoryProtocol';
+import type { BatchEstimateView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
   return `${n.toLocaleString('en-US')} character${n === 1 ? '' : 's'}`;
@@ -45,7 +46,31 @@ export function callCost(usd: number | null | undefined, local: boolean): string
   return costText({ usd: usd ?? null, unknown: usd === null, local });
 }
 
-/** "1.2k in · 340 out · $0.012" (or "· local (no charge)", "· price unknown", "· ≥ $0.01"). */
-export function formatUsage(t: Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown'>, local: boolean): string {
-  return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local })}`;
+type UsageFigures = Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown' | 'cacheReadTokens' | 'cachedSubCalls' | 'savedUsd'>;
+
+/**
+ * "1.2k in · 340 out · $0.012" (or "· local (no charge)", "· price unknown", "· ≥ $0.01"), and what
+ * caching did when it did anything: "… · 1k cached · saved $0.004".
+ */
+export function formatUsage(t: UsageFigures, local: boolean): string {
+  const usage = `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local })}`;
+  const cache = cacheText(t);
+  return cache ? `${usage} · ${cache}` : usage;
+}
+
+/** A sub-call answered from the sub-call cache: "cached · saved $0.003" (no tokens were sent). */
+export function cachedCallText(savedUsd: number | undefined): string {
+  const saved = cacheText({ savedUsd });
+  return saved ? `cached · ${saved}` : 'cached';
+}
+
+/**
+ * A large batch as estimated before it was sent: "Estimated before sending: 60 prompts (1.2M
+ * characters), about $0.012", or, refused, what it would have cost and that nothing was sent.
+ */
+export function batchEstimateText(e: BatchEstimateView): string {
+  const size = `${plural(e.prompts, 'prompt')} (${e.chars >= 1_000_000 ? `${(e.chars / 1_000_000).toFixed(1)}M` : e.chars.toLocaleString('en-US')} characters)`;
+  const cost = e.estimatedCostUsd === null ? 'cost unknown (no price is set for the model)' : `about ${formatCost(e.estimatedCostUsd)}`;
+  if (e.refused) return `Batch refused before sending: ${size} would cost ${cost}, past the run's cost limit (rlm.maxCostUsd). Nothing was sent.`;
+  return `Batch estimated before sending: ${size}, ${cost}.`;
 }

@@ -34,8 +34,8 @@ export class EntryFollower {
 
   flush(): void {
     if (this.disposed) return;
-    const { streamingText, turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown, costLocal, activity } = this.run.progress;
-    this.update({ live: { turn, subCalls, inputTokens, outputTokens, costUsd, costUnknown, costLocal, activity }, streamingText: streamTail(streamingText, STREAM_TAIL_CHARS) });
+    const { streamingText, rootRunId: _rootRunId, finished: _finished, ...live } = this.run.progress;
+    this.update({ live, streamingText: streamTail(streamingText, STREAM_TAIL_CHARS) });
   }
 
   /** Sends the last state and stops following. */

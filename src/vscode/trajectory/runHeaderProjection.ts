@@ -77,7 +77,8 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     limitWarnings: run.limitWarnings.map((w) => ({ ...w })),
-    fallbacks: run.fallbacks.map((f) => ({ ...f })),
+    // A batch's cost estimate is not a fallback: its cell shows it, where the batch was made.
+    fallbacks: run.fallbacks.filter((f) => f.kind !== 'batch-estimated').map((f) => ({ ...f })),
     protections: protectionsView(run.protections),
     protectionNotes: run.protections?.notes ?? [],
     observationMaxChars: run.config?.observationMaxChars,

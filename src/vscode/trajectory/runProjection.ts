@@ -4,6 +4,7 @@ import type { CellNode, RunNode, SubCallNode, TurnNode } from '../../core/trajec
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { ModelRef } from '../../core/trajectory/events';
 import { markOmission, reasoningText } from '../../core/trajectory/exportText';
+import { addCacheFigures } from '../../core/trajectory/treeNodes';
 import { turnLabel } from './turnLabel';
 import {
   PAGE,
@@ -112,6 +113,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     costUsd: call.usage?.costUsd,
     latencyMs: call.latencyMs,
     fallback: call.fallback,
+    ...(call.cached ? { cached: true } : {}),
     startedAt: call.startedAt,
     finishedAt: call.finishedAt,
     totals: totalsView(call.totals),
@@ -128,6 +130,7 @@ function addTotals(into: NodeTotals, t: NodeTotals): void {
   into.costUnknown ||= t.costUnknown;
   into.subCalls += t.subCalls;
   into.errors += t.errors;
+  addCacheFigures(into, t);
 }
 
 /** Sub-calls in call order, the items of one batch grouped under one entry with rolled-up totals. */
@@ -193,6 +196,7 @@ export function cellView(cell: CellNode, observationMaxChars: number | undefined
     outIndex: cell.outIndex,
     subCalls: groupSubCalls(shown),
     ...(shown.length < cell.subCalls.length ? { subCallsOmitted: cell.subCalls.length - shown.length } : {}),
+    ...(cell.batchEstimates?.length ? { batchEstimates: cell.batchEstimates.map((e) => ({ ...e })) } : {}),
     totals: totalsView(cell.totals),
   };
 }

@@ -10,11 +10,33 @@ import { buildFilters, describeResults } from '../../../../webview/trajectory/se
 import { assignLanes, layoutWaterfall, MIN_WIDTH_PCT, placeOnTrack } from '../../../../webview/trajectory/timelineLayout';
 import { slotRange } from '../../../../webview/trajectory/slotRange';
 import { TurnPaging } from '../../../../webview/trajectory/turnPaging';
-import { statusLabel } from '../../../../webview/trajectory/viewFormat';
+import { batchEstimateText, cachedCallText, formatUsage, statusLabel } from '../../../../webview/trajectory/viewFormat';
 
 describe('viewFormat', () => {
   it('labels statuses for people', () => {
     assert.equal(statusLabel('cancelled'), 'Stopped');
+  });
+});
+
+describe('cache and batch figures in the view', () => {
+  const usage = { inputTokens: 12_000, outputTokens: 300, costUsd: 0.02, costUnknown: false };
+
+  it('adds what caching did to a node\'s usage only when it did something', () => {
+    assert.equal(formatUsage(usage, false), '12k in · 300 out · $0.02');
+    assert.equal(formatUsage({ ...usage, cacheReadTokens: 10_000, savedUsd: 0.027 }, false), '12k in · 300 out · $0.02 · 10k cached · saved $0.03');
+    assert.equal(formatUsage({ ...usage, costUsd: 0, cachedSubCalls: 2 }, true), '12k in · 300 out · local (no charge) · 2 cached sub-calls');
+  });
+
+  it('shows a cached sub-call by what it saved, not by zero tokens', () => {
+    assert.equal(cachedCallText(0.0042), 'cached · saved $0.0042');
+    assert.equal(cachedCallText(undefined), 'cached', 'no price, no saving to name');
+  });
+
+  it('says what a large batch was estimated to cost, and that a refused batch sent nothing', () => {
+    assert.equal(batchEstimateText({ batchId: 'b', prompts: 60, chars: 1_234_567, estimatedCostUsd: 0.0123 }), 'Batch estimated before sending: 60 prompts (1.2M characters), about $0.01.');
+    assert.equal(batchEstimateText({ batchId: 'b', prompts: 51, chars: 9_000, estimatedCostUsd: null }), 'Batch estimated before sending: 51 prompts (9,000 characters), cost unknown (no price is set for the model).');
+    const refused = batchEstimateText({ batchId: 'b', prompts: 200, chars: 4_000_000, estimatedCostUsd: 2.5, refused: true });
+    assert.equal(refused, "Batch refused before sending: 200 prompts (4.0M characters) would cost about $2.50, past the run's cost limit (rlm.maxCostUsd). Nothing was sent.");
   });
 });
 
