@@ -81,14 +81,23 @@ export interface PriceSettingEntry {
 function prices(get: SettingGetter, key: string): UserPriceTable {
   const value = get(key);
   if (value === undefined || value === null) return {};
-  const expected = 'an object of model ids to { "input": USD, "output": USD } per million tokens';
+  const expected = 'an object of model ids to { "input": USD, "output": USD, "cacheRead"?: USD, "cacheWrite"?: USD } per million tokens';
   if (typeof value !== 'object' || Array.isArray(value)) throw new SettingsError(key, value, expected);
   const table: UserPriceTable = {};
   for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
-    const { input, output } = (entry ?? {}) as Partial<Record<'input' | 'output', unknown>>;
+    const { input, output, cacheRead, cacheWrite } = (entry ?? {}) as Partial<Record<'input' | 'output' | 'cacheRead' | 'cacheWrite', unknown>>;
     const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
-    if (!model.trim() || !ok(input) || !ok(output)) throw new SettingsError(`${key}["${model}"]`, entry, '{ "input": USD, "output": USD } per million tokens, both ≥ 0');
-    table[model.trim()] = { inputPerMTok: input, outputPerMTok: output } satisfies ModelPricing;
+    const okOrAbsent = (n: unknown): n is number | undefined => n === undefined || ok(n);
+    if (!model.trim() || !ok(input) || !ok(output) || !okOrAbsent(cacheRead) || !okOrAbsent(cacheWrite)) {
+      throw new SettingsError(`${key}["${model}"]`, entry, '{ "input": USD, "output": USD } per million tokens, both ≥ 0, with optional "cacheRead" and "cacheWrite" (≥ 0) for prompt-cache rates');
+    }
+    // Without cache rates, cached tokens are charged (and saved) as plain input.
+    table[model.trim()] = {
+      inputPerMTok: input,
+      outputPerMTok: output,
+      ...(cacheRead !== undefined ? { cacheReadPerMTok: cacheRead } : {}),
+      ...(cacheWrite !== undefined ? { cacheWritePerMTok: cacheWrite } : {}),
+    } satisfies ModelPricing;
   }
   return table;
 }

@@ -73,4 +73,9 @@ test('rlm.prices: USD per million tokens by model, checked, and injected into th
   assert.throws(() => read({ prices: { mystery: { input: -1, output: 1 } } }), SettingsError);
   assert.throws(() => read({ prices: { mystery: 0.5 } }), /rlm\.prices\["mystery"\]/);
   assert.throws(() => read({ prices: [] }), SettingsError);
+  // Prompt-cache rates are optional, checked like the others, and reach the model config.
+  const cached = read({ 'root.model': 'mystery', prices: { mystery: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } } });
+  assert.deepEqual(pricingFor(cached.root, cached.prices), { pricing: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 } });
+  assert.throws(() => read({ prices: { mystery: { input: 1, output: 1, cacheRead: -0.1 } } }), /cacheRead/);
+  assert.throws(() => read({ prices: { mystery: { input: 1, output: 1, cacheWrite: '1' } } }), SettingsError);
 });
