@@ -91,7 +91,7 @@ function cacheStat(h: RunHeaderView): HTMLElement | null {
   if (!text) return null;
   const writes = h.totals.cacheWriteTokens ? ` ${formatTokenCount(h.totals.cacheWriteTokens)} prompt tokens were written to the cache.` : '';
   const title = `Prompt tokens read from the providers' caches are billed at their cache rate; sub-calls answered from the sub-call cache sent nothing. Savings are against full price, for known prices.${writes}`;
-  return el('div', { className: 'stat', title }, [el('span', { className: 'stat-label', text: 'Cache' }), el('span', { className: 'stat-value', text, attrs: { 'data-testid': 'cache' } })]);
+  return el('div', { className: 'stat stat-cache', title }, [el('span', { className: 'stat-label', text: 'Cache' }), el('span', { className: 'stat-value', text, attrs: { 'data-testid': 'cache' } })]);
 }
 
 export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, now: number): HTMLElement {

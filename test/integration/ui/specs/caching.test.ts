@@ -13,11 +13,13 @@ import { askInChat, chatEntry, openChat, statusBarText, waitForLiveLine } from '
 import { openWorkbench } from '../../harness/openWorkbench';
 import { repoRoot } from '../../harness/outputPaths';
 
-/** Three turns over the same long prefix, so turns 2 and 3 read it from the fake prompt cache; turn 3 waits, so every surface can be read. */
+/** Four turns over one growing prompt: from turn 3 on the provider reads its prefix from the (fake) prompt cache; turn 4 waits, so every surface can be read. */
 function respond(request: FakeModelRequest): FakeResponse {
   const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-  if (turn === 1) return 'Count the lines first.\n```repl\nn = len(context.splitlines())\nprint(n)\n```';
-  if (turn === 2) return 'Now the words.\n```repl\nw = len(context.split())\nprint(w)\n```';
+  // A long first observation makes the next prompts long enough (1,024 tokens and more) for the provider to cache.
+  if (turn === 1) return 'Look at the lines first.\n```repl\nprint("\\n".join(f"line {i}: {str(context)[:60]}" for i in range(400)))\n```';
+  if (turn === 2) return 'Now the words.\n```repl\nw = len(str(context).split())\nprint(w)\n```';
+  if (turn === 3) return 'Check the count.\n```repl\nprint(w * 2)\n```';
   return { text: 'FINAL(3 lines, 6 words)', latencyMs: 15_000 };
 }
 
@@ -38,7 +40,7 @@ test('a priced model behind a prompt cache shows cached tokens and the money sav
   });
   const chat = await openChat(workbench);
   await askInChat(workbench, chat, 'How many lines and words are there?');
-  const line = await waitForLiveLine(chat, 0, /turn 3 .* cached · saved/);
+  const line = await waitForLiveLine(chat, 0, /turn 4 .* cached · saved/);
   assert.match(line, CACHED);
   assert.match(await statusBarText(workbench), CACHED, 'the status bar says it too');
   await chatEntry(chat, 0).locator('[data-testid="view-trajectory"]').click();
@@ -96,7 +98,7 @@ test('a recorded run marks a cached sub-call and shows a batch estimate in its c
   const cell = view.locator('section.cell').first();
   assert.equal(
     await cell.locator('[data-testid="batch-estimate"]').innerText().then((s) => s.trim()),
-    'Batch estimated before sending: 64 prompts (1.3M characters), about $0.012.',
+    'Batch estimated before sending: 64 prompts (1.3M characters), about $0.01.',
   );
   const cached = cell.locator('details.subcall', { has: view.locator('[data-testid="cached-call"]') });
   assert.equal(await cached.count(), 1, 'one sub-call is marked cached');
