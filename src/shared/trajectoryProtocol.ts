@@ -194,6 +194,9 @@ export interface TurnView {
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number | null;
+  /** The root model's prompt tokens read from the provider's cache this turn, and what that saved. */
+  cacheReadTokens?: number;
+  savedUsd?: number;
   latencyMs?: number;
   forcedFinal: boolean;
   notices: Array<{ kind: string; message: string }>;

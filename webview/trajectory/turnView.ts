@@ -6,6 +6,7 @@ import { renderStreaming } from '../common/streamingView';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
 import { el, icon, spinner } from '../common/dom';
+import { cacheText } from '../../src/shared/cacheText';
 import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
 import { callCost, formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
@@ -36,8 +37,11 @@ function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
 
 export function turnHeader(ctx: RenderContext, turn: TurnView): HTMLElement {
   const pricing = ctx.rootHeader().pricing;
+  const cached = cacheText(turn);
   const modelUsage =
-    turn.inputTokens !== undefined ? `root model ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${callCost(turn.costUsd, pricing.rootLocal)} · ${formatDuration(turn.latencyMs)}` : '';
+    turn.inputTokens !== undefined
+      ? `root model ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${callCost(turn.costUsd, pricing.rootLocal)}${cached ? ` · ${cached}` : ''} · ${formatDuration(turn.latencyMs)}`
+      : '';
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
     turn.forcedFinal ? el('span', { className: 'badge warn', text: 'asked for its best answer' }) : null,

@@ -221,6 +221,8 @@ export function turnView(run: RunNode, index: number): TurnView | undefined {
     inputTokens: turn.usage?.inputTokens,
     outputTokens: turn.usage?.outputTokens,
     costUsd: turn.usage?.costUsd,
+    ...(turn.usage?.cacheReadTokens ? { cacheReadTokens: turn.usage.cacheReadTokens } : {}),
+    ...(turn.usage?.savedUsd ? { savedUsd: turn.usage.savedUsd } : {}),
     latencyMs: turn.latencyMs,
     forcedFinal: Boolean(turn.forcedFinal),
     notices: turn.notices.map((n) => ({ ...n })),

@@ -51,6 +51,7 @@ test('a priced model behind a prompt cache shows cached tokens and the money sav
   await view.locator('[data-testid="outcome"]').filter({ hasText: 'Answered' }).waitFor({ timeout: 60_000 });
   assert.match(await view.locator('[data-testid="cache"]').innerText(), CACHED, 'the header has a Cache figure beside the cost');
   assert.match(await view.locator('[data-testid="cost"]').innerText(), /^\$\d/);
+  await view.locator('#run-header').scrollIntoViewIfNeeded();
   await workbench.screenshot('caching-header-finished');
 });
 

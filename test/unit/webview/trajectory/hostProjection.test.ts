@@ -63,6 +63,13 @@ describe('run projection', () => {
     const view = turnView(run, 0)!;
     assert.deepEqual(view.cells[0]!.batchEstimates, [{ batchId: 'B', prompts: 80, chars: 10, estimatedCostUsd: 1, refused: true }]);
     assert.deepEqual(headerView(run, { source: 'x', format: 'rlm', problems: { count: 0, first: [] } }).fallbacks, []);
+    const turn = buildRun([
+      r.at({ type: 'run.started', runId: 'T', depth: 0, question: 'q', config: syntheticConfig, context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, protections: allLayersOn() }),
+      r.at({ type: 'turn.started', runId: 'T', turn: 1 }),
+      r.at({ type: 'model.output', runId: 'T', turn: 1, text: 'x', usage: { inputTokens: 2000, outputTokens: 5, costUsd: 0.001, cacheReadTokens: 1800, savedUsd: 0.004 }, latencyMs: 1, finishReason: 'stop', requestBytes: 1 }),
+    ]);
+    const root = turnView(turn, 0)!;
+    assert.deepEqual([root.cacheReadTokens, root.savedUsd], [1800, 0.004], 'the root model\'s own cache reads reach its turn');
   });
 
   it('takes executed code blocks out of the reasoning and keeps other blocks', () => {
