@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import type { RunLimits } from '../core/loop/loopTypes';
 import { DEFAULT_KEY_ENV, MODEL_OPTIONS, parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from './modelArgs';
 import type { ModelChoice } from './modelArgs';
+import { DEFAULT_CACHE_MAX_MB } from './subCallCacheLocation';
+import type { CacheChoice } from './subCallCacheLocation';
 
 export interface AskArgs {
   paths: string[];
@@ -13,6 +15,8 @@ export interface AskArgs {
   trajectory?: string;
   /** Input limits (--context-limit-mb, --max-file-kb); absent: the defaults of planPaths. */
   input: { maxTotalBytes?: number; maxFileBytes?: number };
+  /** How this run uses the sub-call cache (--no-cache, --refresh-cache, --cache-dir, --cache-max-mb). */
+  cache: CacheChoice;
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -32,6 +36,10 @@ const OPTIONS = {
   'context-limit-mb': { type: 'string' },
   'max-file-kb': { type: 'string' },
   trajectory: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'refresh-cache': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
+  'cache-max-mb': { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
@@ -47,7 +55,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
   }
   const v = parsed.values;
   const help = v.help ?? false;
-  if (help) return { paths: [], question: '', root: placeholderModel(), sub: placeholderModel(), limits: {}, input: {}, json: false, quiet: false, verbose: false, help };
+  if (help) return { paths: [], question: '', root: placeholderModel(), sub: placeholderModel(), limits: {}, input: {}, cache: { mode: 'off', maxMb: DEFAULT_CACHE_MAX_MB }, json: false, quiet: false, verbose: false, help };
   if (parsed.positionals.length === 0) throw new UsageError('give at least one file or folder to ask about');
   const question = v.question?.trim() ?? '';
   if (!question) throw new UsageError('missing the question: add -q "<question>"');
@@ -59,6 +67,14 @@ export function parseAskArgs(argv: string[]): AskArgs {
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
+  if (v['no-cache'] && v['refresh-cache']) throw new UsageError('--no-cache and --refresh-cache cannot be used together');
+  if (v['cache-dir'] !== undefined && !v['cache-dir'].trim()) throw new UsageError('--cache-dir needs a folder');
+  const cache: CacheChoice = {
+    mode: v['no-cache'] ? 'off' : v['refresh-cache'] ? 'refresh' : 'use',
+    ...(v['cache-dir'] ? { dir: v['cache-dir'] } : {}),
+    maxMb: v['cache-max-mb'] !== undefined ? positiveNumber(v['cache-max-mb'], '--cache-max-mb') : DEFAULT_CACHE_MAX_MB,
+  };
+
   return {
     paths: parsed.positionals,
     question,
@@ -67,6 +83,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
     limits,
     ...(v.trajectory ? { trajectory: v.trajectory } : {}),
     input,
+    cache,
     json: v.json ?? false,
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,

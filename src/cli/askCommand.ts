@@ -1,6 +1,7 @@
 // `rlm ask <path>... -q "<question>"`: reads the paths into `context`, runs the RLM loop, records the
 // trajectory, and prints the answer (or --json). Ctrl-C cancels through the run's AbortSignal.
 import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
 import { planPaths } from '../core/context/contextPlan';
@@ -26,12 +27,16 @@ import type { ProgressStream } from './progressLine';
 import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
+import { cliCacheUse } from './subCallCacheLocation';
 
 interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdout: { write(text: string): unknown };
   stderr: ProgressStream;
+  /** For the default cache folder; default the process's. */
+  platform?: NodeJS.Platform;
+  home?: string;
   /** Folder holding replProcess.js, replWorker.js and pyodide/. */
   distDir: string;
   toolVersion: string;
@@ -144,7 +149,18 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
 
   let result: RunResult;
   try {
-    const run = createRlmRun({ question: args.question, context: { kind: 'plan', plan }, target: plan.target, root, sub, limits: args.limits, repl, signal: controller.signal });
+    const subCallCache = cliCacheUse({ ...args.cache, ...(args.cache.dir ? { dir: resolve(deps.cwd, args.cache.dir) } : {}) }, deps.cwd, { env: deps.env, platform: deps.platform ?? process.platform, home: deps.home ?? homedir() });
+    const run = createRlmRun({
+      question: args.question,
+      context: { kind: 'plan', plan },
+      target: plan.target,
+      root,
+      sub,
+      limits: args.limits,
+      repl,
+      signal: controller.signal,
+      ...(subCallCache ? { subCallCache } : {}),
+    });
     for await (const record of run) {
       if (!writer && !writeError && record.type === 'run.started') {
         try {
@@ -169,7 +185,8 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       }
       // Files found binary or unreadable while they were read: said like the ones the walk skipped.
       if (args.verbose && record.type === 'run.started' && record.depth === 0) for (const skipped of record.context.leftOut ?? []) say(skippedLine(skipped));
-      const note = args.verbose ? describeEventForLog(record) : undefined;
+      // A large batch's estimate is said before the batch is sent, wherever progress is shown.
+      const note = args.verbose || (progress && record.type === 'batch.estimated') ? describeEventForLog(record) : undefined;
       if (note && progress) progress.note(note);
       else if (note) say(note);
     }
@@ -201,7 +218,15 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       forced: result.forced,
       ...(result.error ? { error: result.error } : {}),
       ...(result.partial !== undefined ? { partial: result.partial } : {}),
-      usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd },
+      usage: {
+        inputTokens: totals.inputTokens,
+        outputTokens: totals.outputTokens,
+        costUsd: totals.costUsd,
+        cacheReadTokens: totals.cacheReadTokens ?? 0,
+        cacheWriteTokens: totals.cacheWriteTokens ?? 0,
+        savedUsd: totals.savedUsd ?? 0,
+        cachedSubCalls: totals.cachedSubCalls ?? 0,
+      },
       subCalls: totals.subCalls,
       iterations: totals.iterations,
       trajectory,

@@ -7,6 +7,7 @@ Usage:
   rlm show <file.rlm.jsonl>                     summarise a recorded run
   rlm export <file.rlm.jsonl> --to ipynb|md     export a recorded run
   rlm eval ...                                  long-context benchmarks (rlm eval --help)
+  rlm cache info|clear                          the sub-call cache of this folder
   rlm <command> --help                          options of one command
 
 The input is loaded into a sandboxed Python REPL; the model explores it with code and sub-calls,
@@ -46,6 +47,14 @@ Input:
   --max-file-kb KB              largest file read from a folder (default 8192); larger ones are skipped
   Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
   a folder are not followed; a link out of it, or a loop, is skipped and said.
+
+Sub-call cache (an identical llm_query in the same folder is answered from disk: no request, no cost):
+  --no-cache                    this run neither reads nor stores cached answers
+  --refresh-cache               send every sub-call again and store the fresh answers
+  --cache-dir DIR               cache root (default: RLM_CACHE_DIR, else ~/.cache/rlm; one subfolder per
+                                working directory, never shared between two)
+  --cache-max-mb MB             size cap of this folder's entries, least recently used go first (default 256)
+  "rlm cache info" shows where it is and its size; "rlm cache clear" empties it.
 
 Output:
   --trajectory FILE             where to record the run (default ./.rlm/runs/<time>-<id>.rlm.jsonl)

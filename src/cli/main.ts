@@ -4,6 +4,7 @@ import { version } from '../../package.json';
 import { runEval } from './commands/evalCommand';
 import { runExport } from './commands/export';
 import { runShow } from './commands/show';
+import { runCache } from './commands/cacheCommand';
 import { runAsk } from './askCommand';
 import { MAIN_HELP } from './cliHelp';
 import { visibleControls } from '../shared/untrustedText';
@@ -35,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       return runShow(rest, io);
     case 'export':
       return runExport(rest, io);
+    case 'cache':
+      return runCache(rest, { ...io, env: process.env, cwd: process.cwd() });
     case '--version':
     case '-V':
       process.stdout.write(`${version}\n`);

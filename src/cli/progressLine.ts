@@ -17,6 +17,9 @@ export class ProgressLine {
   private outputTokens = 0;
   private cost = 0;
   private costUnknown = false;
+  private cachedTokens = 0;
+  private cachedSubCalls = 0;
+  private saved = 0;
   private timer?: NodeJS.Timeout;
   private shown = false;
   /** Only the root run's turns move the turn counter; child runs count as sub-calls. */
@@ -55,6 +58,9 @@ export class ProgressLine {
         this.outputTokens += record.usage.outputTokens;
         if (record.usage.costUsd === null) this.costUnknown = true;
         else this.cost += record.usage.costUsd;
+        this.cachedTokens += record.usage.cacheReadTokens ?? 0;
+        this.saved += record.usage.savedUsd ?? 0;
+        if (record.usage.fromCache) this.cachedSubCalls += 1;
         break;
       default:
         return;
@@ -77,7 +83,16 @@ export class ProgressLine {
   text(): string {
     const tokens = this.inputTokens + this.outputTokens;
     const elapsed = ((this.now() - this.startedAt) / 1000).toFixed(1);
-    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokenCount(tokens)} tokens · ${formatCost(this.cost, this.costUnknown)} · ${elapsed}s`;
+    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokenCount(tokens)} tokens · ${formatCost(this.cost, this.costUnknown)}${this.cacheText()} · ${elapsed}s`;
+  }
+
+  /** What caching saved so far, only once it saved something: the cost next to it reads as already reduced. */
+  private cacheText(): string {
+    const parts: string[] = [];
+    if (this.cachedTokens > 0) parts.push(`${formatTokenCount(this.cachedTokens)} cached tokens`);
+    if (this.cachedSubCalls > 0) parts.push(`${this.cachedSubCalls} cached sub-call${this.cachedSubCalls === 1 ? '' : 's'}`);
+    if (this.saved > 0) parts.push(`saved ${formatCost(this.saved, false)}`);
+    return parts.length ? ` (${parts.join(', ')})` : '';
   }
 
   private render(): void {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { registerAskCommands } from './commands/askCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
+import { registerCacheCommands } from './commands/cacheCommands';
 import { RlmServices } from './rlmServices';
 import { registerSidebar } from './sidebar/registerSidebar';
 import { registerTrajectoryViews } from './trajectory/registerTrajectoryViews';
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerAskCommands(services),
     ...registerModelCommands(services),
     ...registerRunCommands(services),
+    ...registerCacheCommands(services),
     ...registerSidebar(services),
   );
   const ended = performance.now();

@@ -61,8 +61,17 @@ export class RlmServices implements vscode.Disposable {
             void vscode.window.showWarningMessage(`RLM could not record this run: ${error instanceof Error ? error.message : String(error)}. The run goes on; check rlm.trajectoryDirectory.`);
           },
         }),
+      subCallCacheDir: () => this.subCallCacheDir(),
       now: Date.now,
     });
+  }
+
+  /**
+   * Cached sub-call answers live in VS Code's storage for this workspace, so two workspaces never share
+   * them; a window without a folder has its own folder in global storage.
+   */
+  subCallCacheDir(): string {
+    return this.context.storageUri ? join(this.context.storageUri.fsPath, 'subcalls') : join(this.context.globalStorageUri.fsPath, 'subcalls-no-folder');
   }
 
   engine(): Promise<RlmEngine> {

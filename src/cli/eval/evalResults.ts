@@ -87,6 +87,14 @@ function note(r: TaskResult): string {
   return parts.join('; ');
 }
 
+/** One sentence on prompt caching across all tasks, or an empty line when nothing was served from a cache. */
+function cacheLine(results: readonly TaskResult[]): string {
+  const cached = results.reduce((n, r) => n + (r.cacheReadTokens ?? 0), 0);
+  const saved = results.reduce((n, r) => n + (r.savedUsd ?? 0), 0);
+  if (cached === 0 && saved === 0) return '';
+  return `Prompt caching served ${cached.toLocaleString('en-US')} input tokens at the cache rate, saving ${fmtCost(saved)}.\n`;
+}
+
 export function markdownReport(data: EvalResultsFile): string {
   const lines = [
     `# rlm eval — ${data.label}`,
@@ -97,11 +105,12 @@ export function markdownReport(data: EvalResultsFile): string {
     '|---|---|---:|---:|',
     ...suiteScores(data.results).map((s) => `| ${s.suite} | ${s.mode} | ${s.percent.toFixed(1)}% | ${s.tasks} |`),
     '',
-    '| Task | Length | Mode | Score | Input tok | Output tok | Cost | Wall time | Sub-calls | Iterations | Note |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    cacheLine(data.results),
+    '| Task | Length | Mode | Score | Input tok | Cached tok | Output tok | Cost | Saved | Wall time | Sub-calls | Iterations | Note |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...data.results.map(
       (r) =>
-        `| ${r.id} | ${formatLength(r.lengthTokens)} | ${r.mode} | ${r.score.toFixed(3)} | ${r.inputTokens} | ${r.outputTokens} | ${fmtCost(r.costUsd)} | ` +
+        `| ${r.id} | ${formatLength(r.lengthTokens)} | ${r.mode} | ${r.score.toFixed(3)} | ${r.inputTokens} | ${r.cacheReadTokens ?? 0} | ${r.outputTokens} | ${fmtCost(r.costUsd)} | ${fmtCost(r.savedUsd ?? 0)} | ` +
         `${fmtTime(r.wallTimeMs)} | ${r.subCalls} | ${r.iterations} | ${note(r)} |`,
     ),
     '',

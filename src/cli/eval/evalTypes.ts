@@ -38,6 +38,10 @@ export interface TaskResult {
   outputTokens: number;
   /** null when a model's price is unknown. */
   costUsd: number | null;
+  /** Input tokens the provider served from its prompt cache (billed at its cache rate). */
+  cacheReadTokens?: number;
+  /** What prompt caching saved against full-price input, in USD. */
+  savedUsd?: number;
   wallTimeMs: number;
   subCalls: number;
   iterations: number;

@@ -6,6 +6,7 @@ import { estimateTokens } from '../models/tokenEstimate';
 import type { BridgeCall, BridgeHandler, BridgeResult } from '../repl/replTypes';
 import type { ModelClient, PromptCacheHints, TokenUsage } from '../models/modelTypes';
 import { subCallKey } from '../models/subCallCache';
+import type { SubCallRequest } from '../models/subCallCache';
 import { boundedMap, linkSignals } from './boundedMap';
 import { childContextSource } from './childContext';
 import { CHILD_RUN_CONCURRENCY, modelRef } from './limits';
@@ -106,8 +107,11 @@ function estimateBatch(scope: SubCallScope, batchId: string, prompts: readonly s
   const chars = prompts.reduce((n, p) => n + p.length, 0);
   if (prompts.length <= ESTIMATED_BATCH_PROMPTS && chars <= ESTIMATED_BATCH_CHARS) return undefined;
   const { tree } = scope;
-  const inputTokens = prompts.reduce((n, p) => n + estimateTokens(p), 0);
-  const outputTokens = prompts.length * Math.ceil(tree.limits.subCallMaxTokens / 4);
+  // Prompts the cache will answer cost nothing: only the ones that will be sent are estimated.
+  const cacheUse = tree.subCallCache;
+  const sent = cacheUse?.mode === 'use' ? prompts.filter((p) => !cacheUse.cache.has(subCallKey(subCallRequest(client, p, tree.limits.subCallMaxTokens)))) : prompts;
+  const inputTokens = sent.reduce((n, p) => n + estimateTokens(p), 0);
+  const outputTokens = sent.length * Math.ceil(tree.limits.subCallMaxTokens / 4);
   const estimated = client.estimateCostUsd?.(inputTokens, outputTokens) ?? null;
   const max = tree.limits.maxCostUsd;
   const spent = tree.budget.rootMeter.knownCostUsd;
@@ -115,6 +119,11 @@ function estimateBatch(scope: SubCallScope, batchId: string, prompts: readonly s
   tree.events.emit({ type: 'batch.estimated', runId: scope.runId, cellId: scope.cellId(), batchId, prompts: prompts.length, chars, estimatedCostUsd: estimated, ...(refused ? { refused: true as const } : {}) });
   if (!refused) return undefined;
   return errorText(new BatchCostLimitError(prompts.length, estimated, spent, max));
+}
+
+/** One llm_query as the provider receives it: what its cache key is made of. */
+function subCallRequest(client: ModelClient, prompt: string, maxTokens: number): SubCallRequest {
+  return { client, messages: [{ role: 'user', content: prompt }], params: { maxTokens } };
 }
 
 type BatchPosition = { batchId?: string; batchIndex?: number; batchSize?: number };
@@ -174,9 +183,10 @@ async function runLlmQuery(
     });
     return response ?? errorText(error);
   };
-  const messages = [{ role: 'user' as const, content: prompt }];
+  const request = subCallRequest(client, prompt, tree.limits.subCallMaxTokens);
+  const { messages } = request;
   const cacheUse = tree.subCallCache;
-  const cacheKey = cacheUse ? subCallKey({ client, messages, params: { maxTokens: tree.limits.subCallMaxTokens } }) : undefined;
+  const cacheKey = cacheUse ? subCallKey(request) : undefined;
   const hit = cacheKey && cacheUse?.mode === 'use' ? cacheUse.cache.lookup(cacheKey) : undefined;
   if (hit) {
     // No request: the stored answer, at no cost; what it cost the first time is what it saved now.

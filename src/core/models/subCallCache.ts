@@ -6,14 +6,14 @@
 // files hold the key's hash and the answer, never a prompt or a key. Least recently used entries go
 // first once the folder passes its size cap.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage, Completion, ModelClient } from './modelTypes';
 
 /** Bumped when what is stored (or how it is keyed) changes: old entries then simply miss. */
 const FORMAT = 1;
 
-export interface CachedAnswer {
+interface CachedAnswer {
   text: string;
   model: string;
   /** What the call cost when it was made (null: unknown price), reported as saved on each hit. */
@@ -35,7 +35,7 @@ export function subCallKey(request: SubCallRequest): string {
   return createHash('sha256').update(material).digest('hex');
 }
 
-export interface SubCallCacheOptions {
+interface SubCallCacheOptions {
   /** This workspace's folder of entries. */
   dir: string;
   /** The folder is trimmed to this size, least recently used first. */
@@ -73,6 +73,11 @@ export class SubCallCache {
     return { text: entry.text, model: entry.model, costUsd: entry.costUsd, inputTokens: entry.inputTokens, outputTokens: entry.outputTokens };
   }
 
+  /** Whether an answer for `key` is on disk (no read, no use recorded): for estimates. */
+  has(key: string): boolean {
+    return existsSync(this.pathOf(key));
+  }
+
   /** Stores a completed answer (only one that ended normally: a cut or filtered answer is not kept). */
   store(key: string, completion: Completion): void {
     if (completion.finishReason !== 'stop') return;
@@ -91,6 +96,9 @@ export class SubCallCache {
       mkdirSync(join(this.options.dir, key.slice(0, 2)), { recursive: true });
       const partial = `${path}.${process.pid}.partial`;
       writeFileSync(partial, body);
+      // The file's time is its last use, on the same clock as lookups (eviction order survives restarts).
+      const at = new Date(this.now());
+      utimesSync(partial, at, at);
       renameSync(partial, path);
     } catch {
       return; // a full or read-only disk loses the entry, never the answer
@@ -112,6 +120,10 @@ export class SubCallCache {
   get sizeBytes(): number {
     this.loadIndex();
     return this.totalBytes;
+  }
+
+  get entryCount(): number {
+    return this.loadIndex().size;
   }
 
   private evict(): void {

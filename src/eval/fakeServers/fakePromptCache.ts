@@ -12,7 +12,7 @@ const LOOKBACK_BLOCKS = 20;
 const OPENAI_STEP_TOKENS = 128;
 const CHARS_PER_TOKEN = 4;
 
-export interface CacheReport {
+interface CacheReport {
   /** Prompt tokens billed at the full rate (Anthropic's input_tokens; OpenAI's prompt minus cached). */
   uncachedTokens: number;
   cacheReadTokens: number;

@@ -3,6 +3,7 @@
 import { createBridgeRouter, createRlmRun } from '../../core/loop/rlmRun';
 import { createModelClient } from '../../core/models/createModelClient';
 import { ReplPool } from '../../core/repl/replPool';
+import { SubCallCache } from '../../core/models/subCallCache';
 import { createReplSession } from '../../core/repl/replSession';
 import type { RlmEngine } from './engineTypes';
 
@@ -10,6 +11,7 @@ export const engine: RlmEngine = {
   createRlmRun,
   createBridgeRouter,
   createModelClient: (config) => createModelClient(config),
+  createSubCallCache: (options) => new SubCallCache(options),
   // One spare: started when a question is about to be asked, and again after each acquire.
   createReplPool: (options) =>
     new ReplPool({

@@ -2,6 +2,7 @@
 // separately (dist/engine.js) and loaded on first use, so activation loads none of it.
 import type { BridgeRouter, ReplFactory, RlmRun, RunOptions } from '../../core/loop/loopTypes';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
+import type { SubCallCache } from '../../core/models/subCallCache';
 
 export interface ReplPool extends ReplFactory {
   /** Starts a never-used session ahead of need, so the next acquire() takes it at once. */
@@ -25,4 +26,6 @@ export interface RlmEngine {
   createBridgeRouter(): BridgeRouter;
   createModelClient(config: ModelConfig): ModelClient;
   createReplPool(options: ReplPoolOptions): ReplPool;
+  /** The sub-call cache kept in `dir` (one workspace's folder), trimmed to `maxBytes`. */
+  createSubCallCache(options: { dir: string; maxBytes: number }): SubCallCache;
 }

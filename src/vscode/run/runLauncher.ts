@@ -31,6 +31,8 @@ export interface RunRequest {
   conversationId?: string;
   /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
   signal?: AbortSignal;
+  /** `refresh`: every sub-call is sent again and its answer replaces the cached one (Ask again without cache). */
+  cache?: 'use' | 'refresh';
 }
 
 interface RunLauncherDeps {
@@ -39,6 +41,8 @@ interface RunLauncherDeps {
   registry: RunRegistry;
   apiKey: (setting: ModelSetting) => Promise<string | undefined>;
   openSink: (runId: string, secrets: Array<string | undefined>, about: { question: string; conversationId?: string }) => TrajectorySink | undefined;
+  /** This workspace's folder of cached sub-call answers (never another workspace's). */
+  subCallCacheDir: () => string;
   now: () => number;
 }
 
@@ -70,7 +74,14 @@ export async function modelConfigFor(
 }
 
 export class RunLauncher {
+  private last: RunRequest | undefined;
+
   constructor(private readonly deps: RunLauncherDeps) {}
+
+  /** The request of the latest run started, for "Ask again without cache". */
+  get lastRequest(): RunRequest | undefined {
+    return this.last;
+  }
 
   /** Resolves undefined when the user declined at the confirmation. Throws typed errors otherwise. */
   async start(request: RunRequest): Promise<ActiveRun | undefined> {
@@ -89,6 +100,7 @@ export class RunLauncher {
       const engine = await this.deps.engine();
       const root = engine.createModelClient(rootConfig);
       const sub = subConfig ? engine.createModelClient(subConfig) : undefined;
+      const cache = settings.subCallCache.enabled ? engine.createSubCallCache({ dir: this.deps.subCallCacheDir(), maxBytes: settings.subCallCache.maxBytes }) : undefined;
       const sessionOptions = request.conversation ? await request.conversation.prepare(request.contextKey, controller.signal) : undefined;
       const run = engine.createRlmRun({
         question: request.question,
@@ -99,11 +111,13 @@ export class RunLauncher {
         limits: settings.limits satisfies Partial<RunLimits>,
         repl: await this.deps.replPool(),
         signal: controller.signal,
+        ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
         ...(sessionOptions ?? {}),
       });
       const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });
       this.deps.registry.track(request.contextKey, active);
+      this.last = request;
       const conversation = request.conversation;
       if (conversation) {
         void active.result.then((result) => conversation.finish(request.question, result.status, result.answer));

@@ -21,6 +21,8 @@ export class RunStatusBar implements vscode.Disposable {
   private onRunsChanged(): void {
     const runs = this.registry.active();
     void vscode.commands.executeCommand('setContext', 'rlm.running', runs.length > 0);
+    // Any run seen: "Ask Again without Cache" has a question to ask again.
+    if (runs.length > 0) void vscode.commands.executeCommand('setContext', 'rlm.hasAsked', true);
     const latest = runs[runs.length - 1];
     if (this.following?.run !== latest) {
       this.following?.stop();

@@ -26,6 +26,8 @@ export interface RlmSettings {
   confirmBeforeSending: boolean;
   /** rlm.prices: USD per million input and output tokens, by model id. */
   prices: UserPriceTable;
+  /** rlm.subCallCache and rlm.subCallCacheMaxMb: identical sub-calls answered from this workspace's cache. */
+  subCallCache: { enabled: boolean; maxBytes: number };
 }
 
 /** A setting holds a value that cannot work; carries which one and what was expected. */
@@ -145,6 +147,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
     confirmBeforeSending: confirm === undefined ? true : confirm === true,
     prices: prices(get, 'prices'),
+    subCallCache: { enabled: get('subCallCache') !== false, maxBytes: Math.round((num(get, 'subCallCacheMaxMb', 1, false) ?? 256) * 1024 * 1024) },
   };
 }
 

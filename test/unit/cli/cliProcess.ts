@@ -1,8 +1,9 @@
 // Runs the built dist/cli.js as a user would, in its own process, and collects what it printed.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const CLI = resolve(__dirname, '../../../dist/cli.js');
 
@@ -17,10 +18,14 @@ export function assertCliBuilt(): void {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` before this test');
 }
 
-/** HOME is the working folder, so nothing from the real home leaks in; a guard kills a run that never exits. */
+/**
+ * HOME is the working folder, so nothing from the real home leaks in; each call gets its own empty
+ * sub-call cache unless the test passes RLM_CACHE_DIR (a second identical ask must still reach the
+ * server); a guard kills a run that never exits.
+ */
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, onStderr?: (text: string, child: ChildProcess) => void, timeoutMs = 60_000): Promise<CliOutcome> {
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, RLM_CACHE_DIR: mkdtempSync(join(tmpdir(), 'rlm-cli-cache-')), ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -35,9 +35,17 @@ test('suite scores are mean percentages per suite and mode', () => {
 
 test('the Markdown table has every column, unknown costs shown as unknown, and escaped notes', () => {
   const md = markdownReport(data);
-  assert.match(md, /\| Task \| Length \| Mode \| Score \| Input tok \| Output tok \| Cost \| Wall time \| Sub-calls \| Iterations \| Note \|/);
-  assert.match(md, /\| niah-32k-0 \| 32k \| rlm \| 1\.000 \| 100 \| 10 \| \$0\.0012 \| 2\.5 s \| 3 \| 4 \| {2}\|/);
+  assert.match(md, /\| Task \| Length \| Mode \| Score \| Input tok \| Cached tok \| Output tok \| Cost \| Saved \| Wall time \| Sub-calls \| Iterations \| Note \|/);
+  assert.match(md, /\| niah-32k-0 \| 32k \| rlm \| 1\.000 \| 100 \| 0 \| 10 \| \$0\.0012 \| \$0\.0000 \| 2\.5 s \| 3 \| 4 \| {2}\|/);
+  assert.doesNotMatch(md, /Prompt caching served/, 'no cache line when nothing was cached');
   assert.match(md, /\| oolong-32k-0 \| .* \| unknown \| .* \| limit; iterations: limit \/ hit \|/);
+});
+
+test('cached input and what it saved are shown per task and in all', () => {
+  const cachedData = { ...data, results: data.results.map((r, i) => (i === 0 ? { ...r, cacheReadTokens: 9000, savedUsd: 0.0081 } : r)) };
+  const md = markdownReport(cachedData);
+  assert.match(md, /Prompt caching served 9,000 input tokens at the cache rate, saving \$0\.0081\./);
+  assert.match(md, /\| niah-32k-0 \| 32k \| rlm \| 1\.000 \| 100 \| 9000 \| 10 \| \$0\.0012 \| \$0\.0081 \|/);
 });
 
 test('resume refuses a different plan and names the difference', () => {

@@ -13,6 +13,10 @@ import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
 import type { RlmSettings } from '../../../src/vscode/settings/rlmSettings';
 import { finished, runStarted, scriptedRun } from './runFakes';
 import { allLayersOn } from '../../fakes/fakeProtections';
+import { SubCallCache } from '../../../src/core/models/subCallCache';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function settings(values: Record<string, unknown> = {}): RlmSettings {
   return readRlmSettings((key) => ({ 'root.provider': 'openai', 'root.baseUrl': 'http://127.0.0.1:9/v1', 'root.model': 'm', ...values })[key]);
@@ -32,6 +36,8 @@ function fakeSession(): ReplSession & { closed: boolean } {
   };
 }
 
+const cacheDir = join(mkdtempSync(join(tmpdir(), 'rlm-launcher-')), 'subcalls');
+
 function harness(options: { hang?: boolean } = {}) {
   const runs: RunOptions[] = [];
   const clients: ModelConfig[] = [];
@@ -48,6 +54,7 @@ function harness(options: { hang?: boolean } = {}) {
       return { provider: c.provider, model: c.model, endpoint: c.baseUrl ?? '', complete: async () => { throw new Error('unused'); } };
     },
     createReplPool: () => { throw new Error('unused'); },
+    createSubCallCache: (o) => new SubCallCache(o),
   };
   const acquired: Array<ReplSession & { closed: boolean }> = [];
   const repl: ReplFactory = {
@@ -68,6 +75,7 @@ function harness(options: { hang?: boolean } = {}) {
     registry,
     apiKey: async (s) => keys.get(`${s.provider}|${s.baseUrl}`),
     openSink: () => undefined,
+    subCallCacheDir: () => cacheDir,
     now: () => 0,
   });
   const gather = async () => ({ source: { kind: 'text' as const, text: 'abc' }, target: { kind: 'file' as const, paths: ['a.txt'], totalBytes: 3, fileCount: 1, skipped: [] } });
@@ -141,4 +149,16 @@ test('follow-ups in a conversation reuse the warm session and pass earlier turns
   assert.equal(h.acquired[0]?.closed, true, 'the old one is closed');
   await conversation.end();
   assert.equal(h.acquired[1]?.closed, true);
+});
+
+test('the sub-call cache: this workspace\'s folder by default, refreshed on Ask again without cache, absent when turned off', async () => {
+  const h = harness();
+  await (await h.launcher.start({ contextKey: 'a', question: 'q', settings: settings({ subCallCacheMaxMb: 3 }), gather: h.gather }))?.result;
+  await (await h.launcher.start({ contextKey: 'b', question: 'q', settings: settings(), gather: h.gather, cache: 'refresh' }))?.result;
+  await (await h.launcher.start({ contextKey: 'c', question: 'q', settings: settings({ subCallCache: false }), gather: h.gather, cache: 'refresh' }))?.result;
+  assert.equal(h.runs[0]?.subCallCache?.mode, 'use');
+  assert.equal(h.runs[0]?.subCallCache?.cache.dir, cacheDir);
+  assert.equal(h.runs[1]?.subCallCache?.mode, 'refresh');
+  assert.equal(h.runs[2]?.subCallCache, undefined, 'rlm.subCallCache: false sends every sub-call and stores nothing');
+  assert.throws(() => settings({ subCallCacheMaxMb: 0 }), /subCallCacheMaxMb/);
 });
