@@ -30,6 +30,7 @@ export function bundleSpecs(outdir) {
     { name: 'esmGuardHooks', entry: 'src/worker/esmGuardHooks.ts', outfile: join(outdir, 'esmGuardHooks.mjs'), platform: 'node', target: 'node20', format: 'esm' },
     { name: 'sidebar', entry: 'webview/sidebar/main.ts', outfile: join(outdir, 'webview', 'sidebar.js'), ...browser },
     { name: 'trajectory', entry: 'webview/trajectory/main.ts', outfile: join(outdir, 'webview', 'trajectory.js'), ...browser },
+    { name: 'modelSetup', entry: 'webview/modelSetup/main.ts', outfile: join(outdir, 'webview', 'modelSetup.js'), ...browser },
   ];
 }
 

@@ -123,7 +123,7 @@ async function askFigures(dir: string, inputs: Inputs): Promise<BenchFigure[]> {
 }
 
 /** RSS in bytes of a process and all its descendants, from /proc. */
-function treeRss(root: number): number {
+export function treeRss(root: number): number {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

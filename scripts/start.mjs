@@ -1,7 +1,9 @@
-// `npm start`: VS Code in the browser with the extension loaded. Prepares code-server (once),
-// builds and packages the extension, installs it into a persistent profile under
-// .cache/start/, serves a copy of the sample workspace on 127.0.0.1, and prints the URL.
-// Ctrl-C stops code-server and everything it started.
+// `npm start`: VS Code in the browser with the extension loaded, from any checkout (a fresh clone
+// included). Installs dependencies when node_modules does not match the lock file, builds and
+// packages the extension (fast, so a broken build fails before the long step), prepares
+// code-server (once), installs the extension into a persistent profile under .cache/start/,
+// serves a copy of the sample workspace on 127.0.0.1, and prints the URL. Ctrl-C stops
+// code-server and everything it started. Anything that cannot work ends it with one sentence.
 //
 // `npm start [-- <folder>]` opens another folder instead. RLM_PORT picks the port (default 8080,
 // or a free one when 8080 is taken). For tests: RLM_START_STATE_DIR moves .cache/start/, and
@@ -10,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { ensureDependencies, SetupError } from './dependencies.mjs';
 import { findFreePort, installExtension, startCodeServer, writeUserSettings } from './codeServer/launch.mjs';
 import { prepareCodeServer } from './codeServer/prepare.mjs';
 import { repoRoot } from './codeServer/paths.mjs';
@@ -20,7 +23,7 @@ function run(command, args) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: repoRoot, stdio: 'inherit' });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolvePromise() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolvePromise() : reject(new SetupError(`${command} ${args.join(' ')} failed (exit ${code}), see its output above.`))));
   });
 }
 
@@ -36,8 +39,8 @@ async function portIsFree(port) {
 async function choosePort() {
   if (process.env.RLM_PORT) {
     const port = Number(process.env.RLM_PORT);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`RLM_PORT must be a port number, got "${process.env.RLM_PORT}"`);
-    if (!(await portIsFree(port))) throw new Error(`port ${port} (RLM_PORT) is already in use on 127.0.0.1`);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SetupError(`RLM_PORT must be a port number from 1 to 65535, and it is "${process.env.RLM_PORT}".`);
+    if (!(await portIsFree(port))) throw new SetupError(`Port ${port} (RLM_PORT) is already in use on 127.0.0.1: stop what uses it or pick another RLM_PORT.`);
     return port;
   }
   return (await portIsFree(8080)) ? 8080 : findFreePort();
@@ -48,7 +51,7 @@ async function workspaceFolder() {
   const arg = process.argv[2];
   if (arg) {
     const folder = resolve(arg);
-    if (!existsSync(folder)) throw new Error(`folder ${folder} does not exist`);
+    if (!existsSync(folder)) throw new SetupError(`The folder ${folder} does not exist: name an existing folder after npm start --.`);
     return folder;
   }
   const folder = join(stateDir, 'sampleWorkspace');
@@ -57,21 +60,25 @@ async function workspaceFolder() {
 }
 
 async function main() {
-  await prepareCodeServer();
+  // Mistakes in the command line show before minutes of set-up, not after.
+  const port = await choosePort();
+  const folder = await workspaceFolder();
+  const deps = await ensureDependencies();
+  if (deps.installed) console.log(`Dependencies installed in ${deps.seconds.toFixed(1)} s.`);
   if (process.env.RLM_SKIP_PACKAGE !== '1') await run('npm', ['run', '--silent', 'package']);
+  await prepareCodeServer();
   const userDataDir = join(stateDir, 'user-data');
   const extensionsDir = join(stateDir, 'extensions');
   await mkdir(extensionsDir, { recursive: true });
   // Settings are only seeded once: the user's changes (for example a configured model) persist.
   if (!existsSync(join(userDataDir, 'User', 'settings.json'))) await writeUserSettings(userDataDir);
   await installExtension({ vsix: join(repoRoot, 'rlm-vscode.vsix'), userDataDir, extensionsDir });
-  const folder = await workspaceFolder();
   const server = await startCodeServer({
     workspace: folder,
     userDataDir,
     extensionsDir,
     logFile: join(stateDir, 'code-server.log'),
-    port: await choosePort(),
+    port,
   });
   const url = new URL(server.url);
   url.searchParams.set('folder', folder);
@@ -86,7 +93,15 @@ async function main() {
   process.exitCode = 1;
 }
 
+/** One sentence for the terminal: the first line of the error (a PrepareError appends the tool's output after it). */
+function firstLine(err) {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n', 1)[0] ?? text;
+}
+
 main().catch((err) => {
-  console.error(`npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  const detail = err instanceof Error && !(err instanceof SetupError) ? err.message : '';
+  if (detail.includes('\n')) console.error(detail);
+  console.error(`npm start failed: ${firstLine(err)}`);
   process.exitCode = 1;
 });

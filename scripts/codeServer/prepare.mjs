@@ -42,7 +42,11 @@ function run(step, command, args, { cwd, log, env }) {
     child.on('error', (err) => reject(new PrepareError(step, err.message)));
     child.on('close', (code, signal) => {
       if (code === 0) resolvePromise();
-      else reject(new PrepareError(step, `${command} exited with ${signal ?? code}\n${output}`));
+      else {
+        // The tool's last line usually says what to do (installSystemPackages.sh names the apt command).
+        const lastLine = output.trim().split('\n').pop() ?? '';
+        reject(new PrepareError(step, `${command} exited with ${signal ?? code}${lastLine ? `: ${lastLine}` : ''}\n${output}`));
+      }
     });
   });
 }

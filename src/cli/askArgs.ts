@@ -14,7 +14,7 @@ export interface AskArgs {
   limits: Partial<RunLimits>;
   trajectory?: string;
   /** Input limits (--context-limit-mb, --max-file-kb); absent: the defaults of planPaths. */
-  input: { maxTotalBytes?: number; maxFileBytes?: number };
+  input: { maxTotalBytes?: number; maxFileBytes?: number; maxListedBytes?: number };
   /** How this run uses the sub-call cache (--no-cache, --refresh-cache, --cache-dir, --cache-max-mb). */
   cache: CacheChoice;
   json: boolean;
@@ -23,7 +23,7 @@ export interface AskArgs {
   help: boolean;
 }
 
-const OPTIONS = {
+export const ASK_OPTIONS = {
   question: { type: 'string', short: 'q' },
   ...MODEL_OPTIONS,
   'max-iterations': { type: 'string' },
@@ -35,6 +35,7 @@ const OPTIONS = {
   'cell-timeout': { type: 'string' },
   'context-limit-mb': { type: 'string' },
   'max-file-kb': { type: 'string' },
+  'workspace-limit-gb': { type: 'string' },
   trajectory: { type: 'string' },
   'no-cache': { type: 'boolean' },
   'refresh-cache': { type: 'boolean' },
@@ -49,7 +50,7 @@ const OPTIONS = {
 export function parseAskArgs(argv: string[]): AskArgs {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: ASK_OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     throw usageErrorFrom(error);
   }
@@ -65,15 +66,10 @@ export function parseAskArgs(argv: string[]): AskArgs {
   const limits = parseLimits(v);
   const input: AskArgs['input'] = {};
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
-  if (v['no-cache'] && v['refresh-cache']) throw new UsageError('--no-cache and --refresh-cache cannot be used together');
-  if (v['cache-dir'] !== undefined && !v['cache-dir'].trim()) throw new UsageError('--cache-dir needs a folder');
-  const cache: CacheChoice = {
-    mode: v['no-cache'] ? 'off' : v['refresh-cache'] ? 'refresh' : 'use',
-    ...(v['cache-dir'] ? { dir: v['cache-dir'] } : {}),
-    maxMb: v['cache-max-mb'] !== undefined ? positiveNumber(v['cache-max-mb'], '--cache-max-mb') : DEFAULT_CACHE_MAX_MB,
-  };
+  const cache = parseCacheChoice(v);
 
   return {
     paths: parsed.positionals,
@@ -88,6 +84,17 @@ export function parseAskArgs(argv: string[]): AskArgs {
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,
     help,
+  };
+}
+
+/** --no-cache, --refresh-cache, --cache-dir and --cache-max-mb (shared with `rlm continue`). */
+export function parseCacheChoice(v: { 'no-cache'?: boolean; 'refresh-cache'?: boolean; 'cache-dir'?: string; 'cache-max-mb'?: string }): CacheChoice {
+  if (v['no-cache'] && v['refresh-cache']) throw new UsageError('--no-cache and --refresh-cache cannot be used together');
+  if (v['cache-dir'] !== undefined && !v['cache-dir'].trim()) throw new UsageError('--cache-dir needs a folder');
+  return {
+    mode: v['no-cache'] ? 'off' : v['refresh-cache'] ? 'refresh' : 'use',
+    ...(v['cache-dir'] ? { dir: v['cache-dir'] } : {}),
+    maxMb: v['cache-max-mb'] !== undefined ? positiveNumber(v['cache-max-mb'], '--cache-max-mb') : DEFAULT_CACHE_MAX_MB,
   };
 }
 

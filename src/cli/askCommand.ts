@@ -21,15 +21,17 @@ import type { ModelChoice } from './modelArgs';
 import { ASK_HELP } from './cliHelp';
 import { openRunTrajectory } from './runTrajectory';
 import { createCliReplFactory } from './cliRepl';
+import { ripgrepOnPath } from './ripgrepOnPath';
 import type { ReplPool } from '../core/repl/replPool';
 import { ProgressLine } from './progressLine';
 import type { ProgressStream } from './progressLine';
 import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
+import type { ReplayInput } from '../core/loop/replayer';
 import { cliCacheUse } from './subCallCacheLocation';
 
-interface AskDeps {
+export interface AskDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdout: { write(text: string): unknown };
@@ -72,22 +74,29 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
     if (!args.quiet) deps.stderr.write(`${text}\n`);
   };
 
+  return executeAsk(args, deps, say, now);
+}
+
+/** A run of `rlm ask`'s flow with parsed arguments; `replay` makes it a continued or forked run. */
+export async function executeAsk(args: AskArgs, deps: AskDeps, say: (text: string) => void, now: () => number, replay?: ReplayInput): Promise<number> {
   // The REPL starts now, in parallel with everything below: by the time the root's first reply comes
   // back it is usually ready. It is stopped on every way out.
+  const ripgrep = ripgrepOnPath(deps.env);
   const repl = createCliReplFactory({
     distDir: deps.distDir,
     refillAfterFirst: true,
     ...(args.input.maxTotalBytes !== undefined ? { contextLimitBytes: args.input.maxTotalBytes } : {}),
+    ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
     ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}),
   });
   try {
-    return await askWith(args, deps, repl, say, now);
+    return await askWith(args, deps, repl, say, now, replay);
   } finally {
     await repl.dispose();
   }
 }
 
-async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text: string) => void, now: () => number): Promise<number> {
+async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text: string) => void, now: () => number, replay: ReplayInput | undefined): Promise<number> {
   let root: ModelClient;
   let sub: ModelClient;
   let secrets: string[];
@@ -112,10 +121,14 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     // A device, FIFO or socket is a wrong argument, like a bad flag: refused before anything is read.
     return error instanceof SpecialFileError ? EXIT.usage : EXIT.error;
   }
+  if (plan.lazy) {
+    const rg = ripgrepOnPath(deps.env);
+    say(`rlm: ${plan.target.fileCount} files, ${(plan.totalBytes / 1e9).toFixed(2)} GB: over the eager limit of ${Math.round(plan.maxTotalBytes / 2 ** 20)} MB, so files are read when used and search() runs on the host (${rg ? `ripgrep: ${rg}` : 'a streamed scan; install ripgrep for speed'})`);
+  }
   const unusual = unusualSkips(plan.target.skipped);
   if (unusual && !args.verbose) say(`rlm: skipped ${unusual} (--verbose lists them)`);
   if (args.verbose) {
-    say(`rlm: reading ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
+    say(`rlm: ${plan.lazy ? 'listing' : 'reading'} ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
     for (const skipped of plan.target.skipped) say(skippedLine(skipped));
   }
 
@@ -160,6 +173,7 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       repl,
       signal: controller.signal,
       ...(subCallCache ? { subCallCache } : {}),
+      ...(replay ? { replay } : {}),
     });
     for await (const record of run) {
       if (!writer && !writeError && record.type === 'run.started') {
@@ -205,10 +219,10 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     deps.stderr.write(`rlm ask: the run was stopped because its trajectory could not be written: ${oneLine(writeError)}\n`);
     return EXIT.error;
   }
-  return report(args, result, trajectoryPath, deps, say);
+  return report(args, result, trajectoryPath, deps, say, replay);
 }
 
-function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void): number {
+function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void, replay: ReplayInput | undefined): number {
   const code = result.status === 'completed' || result.status === 'forced' ? EXIT.ok : result.status === 'limit' ? EXIT.limit : result.status === 'cancelled' ? EXIT.cancelled : EXIT.error;
   if (args.json) {
     const { totals } = result;
@@ -218,6 +232,7 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       forced: result.forced,
       ...(result.error ? { error: result.error } : {}),
       ...(result.partial !== undefined ? { partial: result.partial } : {}),
+      ...(result.references ? { references: result.references, unresolvedReferences: result.unresolvedReferences ?? [] } : {}),
       usage: {
         inputTokens: totals.inputTokens,
         outputTokens: totals.outputTokens,
@@ -230,11 +245,14 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       subCalls: totals.subCalls,
       iterations: totals.iterations,
       trajectory,
+      ...(replay ? { parent: { trajectory: replay.from.trajectory ?? null, runId: replay.from.runId, mode: replay.from.mode, ...(replay.from.fromTurn ? { fromTurn: replay.from.fromTurn } : {}) } } : {}),
     };
     deps.stdout.write(`${inertJson(json, 2)}\n`);
   } else if (code === EXIT.ok && result.answer !== undefined) {
     deps.stdout.write(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
   }
+  const unresolved = result.unresolvedReferences ?? [];
+  if (unresolved.length && !args.json) say(`rlm: ${unresolved.length} citation${unresolved.length === 1 ? '' : 's'} in the answer not found in the input: ${unresolved.slice(0, 5).map((u) => `${u.citation} (${u.detail})`).join('; ')}${unresolved.length > 5 ? '; …' : ''}`);
   if (result.forced) say(`rlm: ${result.error?.message ?? 'a limit was reached'}; the answer above was given in the last turn it allowed (trajectory: ${trajectory})`);
   if (code !== EXIT.ok) {
     const why = result.error?.message ?? result.status;

@@ -4,6 +4,7 @@ export const MAIN_HELP = `rlm — ask questions about files far larger than a mo
 
 Usage:
   rlm ask <path>... -q "<question>" [options]   answer a question about files or folders
+  rlm continue <file.rlm.jsonl> -q "<follow-up>" continue a recorded run (or --from-turn N: fork it)
   rlm show <file.rlm.jsonl>                     summarise a recorded run
   rlm export <file.rlm.jsonl> --to ipynb|md     export a recorded run
   rlm eval ...                                  long-context benchmarks (rlm eval --help)
@@ -43,7 +44,9 @@ Limits:
   --cell-timeout SECONDS        time per code cell (default 60)
 
 Input:
-  --context-limit-mb MB         largest input in all (default 256); a larger one is refused at once
+  --context-limit-mb MB         largest folder read whole into the REPL (default 256); a larger one is
+                                bound lazily (files read when used, search on the host)
+  --workspace-limit-gb GB       largest folder that may be listed (default 16); a larger one is refused
   --max-file-kb KB              largest file read from a folder (default 8192); larger ones are skipped
   Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
   a folder are not followed; a link out of it, or a loop, is skipped and said.
@@ -58,9 +61,29 @@ Sub-call cache (an identical llm_query in the same folder is answered from disk:
 
 Output:
   --trajectory FILE             where to record the run (default ./.rlm/runs/<time>-<id>.rlm.jsonl)
-  --json                        print {answer, status, forced, usage, subCalls, iterations, trajectory}
+  --json                        print {answer, status, forced, references, unresolvedReferences, usage,
+                                subCalls, iterations, trajectory}
   --quiet                       no progress or notes on stderr
   -v, --verbose                 progress even when stderr is not a terminal, skipped files, notices
 
 Ctrl-C cancels the run (the trajectory is closed as cancelled); a second Ctrl-C exits at once.
 Exit codes: 0 answered, 1 error, 2 usage, 3 a limit ended the run, 130 cancelled.`;
+
+
+export const CONTINUE_HELP = `Usage: rlm continue <file.rlm.jsonl> -q "<follow-up>" [options]
+       rlm continue <file.rlm.jsonl> --from-turn N [-q "<question>"] [options]
+
+Re-binds the recorded input, replays the recorded cells in order in a fresh REPL (every llm_query and
+rlm_query is answered from the record: nothing is sent or billed), then asks the follow-up in that
+session, with the earlier question and answer as the conversation so far. The new trajectory names
+its parent.
+
+  --from-turn N                 a fork: replay turns 1..N-1 only, and let the root take over at turn N
+                                (with the recorded question, or -q to ask another)
+  --context PATH                the input to bind instead of the paths the record names (repeatable)
+  --allow-divergence            go on when a replayed cell's output differs from the record (for example
+                                because the file changed); without it the run stops there (exit 1)
+
+Models and limits default to the record's; every option of "rlm ask" can override them (--provider,
+--base-url, --model, --sub-model, --max-iterations, --trajectory, --json, --quiet, --verbose, ...).
+--json adds {parent: {trajectory, runId, mode, fromTurn}}.`;

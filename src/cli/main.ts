@@ -6,6 +6,7 @@ import { runExport } from './commands/export';
 import { runShow } from './commands/show';
 import { runCache } from './commands/cacheCommand';
 import { runAsk } from './askCommand';
+import { runContinue } from './continueCommand';
 import { MAIN_HELP } from './cliHelp';
 import { visibleControls } from '../shared/untrustedText';
 
@@ -25,6 +26,17 @@ async function main(argv: string[]): Promise<number> {
         stdout: process.stdout,
         stderr: process.stderr,
         // dist/cli.js runs beside replProcess.js, replWorker.js and pyodide/.
+        distDir: __dirname,
+        toolVersion: version,
+        onInterrupt: interruptHandler,
+        exitNow: (code) => process.exit(code),
+      });
+    case 'continue':
+      return runContinue(rest, {
+        env: process.env,
+        cwd: process.cwd(),
+        stdout: process.stdout,
+        stderr: process.stderr,
         distDir: __dirname,
         toolVersion: version,
         onInterrupt: interruptHandler,

@@ -20,6 +20,7 @@ export const ERROR_KINDS = [
   'invalid_context',
   'repl',
   'sandbox',
+  'replay_diverged',
   'internal',
 ] as const;
 

@@ -99,6 +99,8 @@ export interface SidebarState {
   tab: 'chat' | 'history';
   /** A question put in the box from elsewhere (a view's "Ask again"); `id` changes with each one. */
   draft?: { id: number; question: string };
+  /** What the chat says before the first question (host-provided, so its words live with the rest). */
+  emptyHint?: string;
 }
 
 const ACTIVE_STATUSES: readonly ChatEntryStatus[] = ['queued', 'gathering', 'running'];

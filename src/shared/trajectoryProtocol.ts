@@ -41,6 +41,25 @@ interface PricingView {
   unpriced: string[];
 }
 
+/** One question of a conversation recorded in one file (a question and its follow-ups). */
+export interface ConversationRunView {
+  runId: string;
+  question: TextPreview;
+  answer?: TextPreview;
+  status: ViewRunStatus;
+  forced: boolean;
+  iterations: number;
+  totals: NodeTotals;
+  /** How it stood to the question before it (chat turn or not, REPL kept or new), in words. */
+  session?: string;
+}
+
+export interface ConversationView {
+  runs: ConversationRunView[];
+  /** All questions together; wall time from the first start to the last end. */
+  totals: NodeTotals;
+}
+
 export interface RunHeaderView {
   runId: string;
   depth: number;
@@ -82,6 +101,33 @@ export interface RunHeaderView {
   problems: { count: number; first: string[] };
   /** The host is still reading the file: more turns will arrive as updates. */
   loading?: boolean;
+  /** The file holds several questions: this run is the first, the others are its follow-ups. */
+  conversation?: ConversationView;
+  /** The answer's citations found in the input (open with `openReference`), and those that were not. */
+  references?: ReferenceView[];
+  unresolvedReferences?: Array<{ citation: string; reason: string; detail: string }>;
+  /** e.g. "continued from run-ab12 (needle.rlm.jsonl)", for a run made by rlm continue. */
+  continuedFrom?: string;
+  /** Which parts of the input the run saw and cited, in equal runs of lines (the coverage strip). */
+  coverage?: CoverageView;
+}
+
+export interface CoverageView {
+  totalLines: number;
+  seenLines: number;
+  citedLines: number;
+  /** Per bucket: matchable lines, and how many were in cell output, in sub-call prompts, cited. */
+  buckets: Array<{ lines: number; cell: number; subcall: number; cited: number }>;
+  /** Where files start, for the strip's labels (the first few). */
+  files: Array<{ path: string; firstLine: number; lines: number }>;
+}
+
+/** A resolved citation: the file text of the cited line(s) is untrusted, shown as text only. */
+interface ReferenceView {
+  path: string;
+  line: number;
+  endLine?: number;
+  text: string;
 }
 
 /** One line of the outline: enough to place, label and filter a turn without its body. */
@@ -126,6 +172,8 @@ export interface SubCallView {
   fallback?: string;
   /** Answered from the sub-call cache: no request was sent. */
   cached?: boolean;
+  /** Answered from the record a continued run replayed: nothing sent, nothing billed. */
+  replayed?: boolean;
   startedAt: number;
   finishedAt?: number;
   totals: NodeTotals;
@@ -198,6 +246,8 @@ export interface TurnView {
   cacheReadTokens?: number;
   savedUsd?: number;
   latencyMs?: number;
+  /** A turn of the parent record, re-run by a continued run: its reply came from the record, not the model. */
+  replayed?: boolean;
   forcedFinal: boolean;
   notices: Array<{ kind: string; message: string }>;
   cells: CellView[];
@@ -257,7 +307,11 @@ export type WebviewToHost =
   /** Let the user set a price for one of `header.pricing.unpriced`. */
   | { type: 'setPrice'; model?: string }
   /** Open an rlm.* setting (e.g. the limit that stopped the run). */
-  | { type: 'openSetting'; setting: string };
+  | { type: 'openSetting'; setting: string }
+  /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
+  | { type: 'openReference'; runId: string; index: number }
+  /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */
+  | { type: 'continueRun'; fork: boolean };
 
 export type HostToWebview =
   /**

@@ -111,6 +111,13 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost {
     case 'openSetting':
       need(isStr(m.setting) && /^rlm\.[A-Za-z.]+$/.test(m.setting), '`setting` must name an rlm.* setting', raw);
       break;
+    case 'continueRun':
+      need(typeof m.fork === 'boolean', '`fork` must be true or false', raw);
+      break;
+    case 'openReference':
+      need(isStr(m.runId), '`runId` must be a string', raw);
+      need(isCount(m.index), '`index` must be a non-negative integer', raw);
+      break;
     default:
       need(false, `unknown message type ${JSON.stringify(m.type)}`, raw);
   }

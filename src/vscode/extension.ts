@@ -3,6 +3,7 @@
 import { moduleLoadStartedAt } from './activationClock';
 import * as vscode from 'vscode';
 import { registerAskCommands } from './commands/askCommands';
+import { registerContinueCommands } from './commands/continueCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
 import { registerCacheCommands } from './commands/cacheCommands';
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     log,
     services,
     ...registerAskCommands(services),
+    ...registerContinueCommands(services),
     ...registerModelCommands(services),
     ...registerRunCommands(services),
     ...registerCacheCommands(services),

@@ -1,5 +1,6 @@
 // The extension's long-lived parts, created at activation but cheap until used: the engine (loop,
 // SDKs, REPL host) is loaded from dist/engine.js on the first run.
+import { vscodeRipgrepPath } from './context/vscodeRipgrep';
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { ReplPool, RlmEngine } from './engine/engineTypes';
@@ -111,9 +112,11 @@ export class RlmServices implements vscode.Disposable {
   async replPool(): Promise<ReplPool> {
     if (!this.pool) {
       const engine = await this.engine();
+      const ripgrep = vscodeRipgrepPath(vscode.env.appRoot);
       this.pool = engine.createReplPool({
         distDir: join(this.context.extensionPath, 'dist'),
         snapshotCacheDir: join(this.context.globalStorageUri.fsPath, 'pyodide-snapshots'),
+        ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
         log: (message) => this.log.debug(`[repl] ${message}`),
       });
     }

@@ -9,7 +9,7 @@
 // Either way the reply handed to Python is JSON with `ok` and `result` or `message`, or `interrupted`.
 import { receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import type { BridgeCall } from '../core/repl/replTypes';
+import type { ReplCall } from '../core/repl/replTypes';
 import type { BridgeReply, WorkerToChild } from '../core/repl/replProtocol';
 import { BRIDGE_CANCELLED, BRIDGE_IDLE, BRIDGE_REPLIED } from '../core/repl/replProtocol';
 import type { SyncFrameIo } from './bridgePipeSync';
@@ -44,7 +44,7 @@ function pipeRoundTrip(io: SyncFrameIo, callId: number, afterOutputs: number, ca
   }
 }
 
-function relayRoundTrip(deps: RelayDeps, callId: number, call: BridgeCall): string | 'cancelled' {
+function relayRoundTrip(deps: RelayDeps, callId: number, call: ReplCall): string | 'cancelled' {
   const takeReply = (): BridgeReply | undefined => {
     // Skip replies to calls that were cancelled earlier but answered late.
     for (;;) {
@@ -85,7 +85,7 @@ export function createSyncHost(deps: SyncHostDeps): SyncHost {
   return {
     bridge(callJson: string): string {
       const callId = ++nextCallId;
-      const outcome = deps.pipe ? pipeRoundTrip(deps.pipe, callId, deps.outputsPosted(), callJson) : relayRoundTrip(deps.relay, callId, JSON.parse(callJson) as BridgeCall);
+      const outcome = deps.pipe ? pipeRoundTrip(deps.pipe, callId, deps.outputsPosted(), callJson) : relayRoundTrip(deps.relay, callId, JSON.parse(callJson) as ReplCall);
       if (outcome !== 'cancelled') return outcome;
       consumeInterrupt();
       return INTERRUPTED;

@@ -4,11 +4,17 @@
 // Node's summary. Arguments narrow the run: `harness`, `extensionHost`, `ui`, or paths of test files.
 //
 // Environment: RLM_SKIP_PACKAGE=1 reuses rlm-vscode.vsix and dist/ as they are.
+//
+// A run that cannot prove it tested everything fails even when Node calls it green: a spec file that
+// registers no test, a skipped test (a pending mocha test included), and in CI a test filter
+// (RLM_EXT_TEST_GREP) that would quietly run part of the suite. See scripts/testRunReporter.mjs.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareCodeServer } from '../../scripts/codeServer/prepare.mjs';
+import { judgeTestRun } from '../../scripts/testRunReporter.mjs';
 import { bundleExtensionHostSuite } from './extensionHost/bundleSuite.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -47,8 +53,14 @@ function run(command, args, options = {}) {
   });
 }
 
+/** A filter in CI would turn a partial run green; locally it is how one test is rerun. */
+function refuseFilterInCi(env) {
+  if (env.CI && env.RLM_EXT_TEST_GREP) throw new Error(`RLM_EXT_TEST_GREP=${env.RLM_EXT_TEST_GREP} is set in CI: a filtered run checks only part of the suite. Unset it.`);
+}
+
 async function main() {
   const started = Date.now();
+  refuseFilterInCi(process.env);
   const files = selectFiles(process.argv.slice(2));
   if (files.length === 0) throw new Error('no integration test files found');
   const prepared = await prepareCodeServer();
@@ -64,7 +76,22 @@ async function main() {
   }
   console.log(`Preparation took ${Math.round((Date.now() - started) / 1000)} s; screenshots and logs go to test-output/`);
   console.log(`Running ${files.length} integration test files: ${files.map((f) => relative(repoRoot, f)).join(' ')}`);
-  const code = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], { env });
+  const summaryDir = mkdtempSync(join(tmpdir(), 'rlm-integration-run-'));
+  const summaryFile = join(summaryDir, 'summary.jsonl');
+  const reporter = new URL('../../scripts/testRunReporter.mjs', import.meta.url).href;
+  const code = await run(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${summaryFile}`, ...files],
+    { env },
+  );
+  const summary = existsSync(summaryFile) ? readFileSync(summaryFile, 'utf8') : '';
+  rmSync(summaryDir, { recursive: true, force: true });
+  const problems = judgeTestRun(summary, files);
+  if (problems.length > 0) {
+    console.error(`\nThe run cannot count as green (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    process.exitCode = 1;
+    return;
+  }
   // Nothing is printed after this point: Node's summary stays the last lines of the output.
   process.exitCode = code;
 }

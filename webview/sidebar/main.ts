@@ -67,7 +67,7 @@ function renderBanners(s: SidebarState): void {
 
 function renderEntries(s: SidebarState): void {
   if (s.entries.length === 0) {
-    entries.replaceChildren(el('p', { className: 'muted empty', text: 'Ask a question about the workspace, the current file or a folder. The files stay in a local Python sandbox; the model explores them with code.' }));
+    entries.replaceChildren(el('p', { className: 'muted empty', text: s.emptyHint ?? '', attrs: { 'data-testid': 'empty-hint' } }));
     return;
   }
   entries.replaceChildren(...s.entries.map((e) => renderEntry(e, host)));

@@ -11,6 +11,18 @@ import { renderMarkdown } from '../common/markdown';
 import { actionButton, el, icon, iconButton, spinner } from '../common/dom';
 import { textBlock } from './textBlock';
 import type { RenderContext } from './renderContext';
+import { conversationView } from './conversationView';
+import { referencesView } from './referencesView';
+import { coverageStrip } from './coverageStrip';
+
+/** Continue / fork a finished root run that has a file (the host checks again). */
+function continueButtons(ctx: RenderContext, h: RunHeaderView): HTMLElement[] {
+  if (h.depth !== 0 || h.status === 'running' || h.loading || h.format !== 'rlm') return [];
+  return [
+    iconButton('comment-discussion', 'Continue this run: replay it, then ask a follow-up', () => ctx.bridge.post({ type: 'continueRun', fork: false }), 'Continue this run…', { focusKey: 'continue-run' }),
+    iconButton('repo-forked', 'Fork from a turn: replay the turns before it, the root takes over there', () => ctx.bridge.post({ type: 'continueRun', fork: true }), 'Fork from this turn…', { focusKey: 'fork-run' }),
+  ];
+}
 
 function stat(label: string, value: string | HTMLElement, extra?: HTMLElement | null): HTMLElement {
   return el('div', { className: 'stat' }, [
@@ -34,7 +46,9 @@ function outcomeLine(ctx: RenderContext, h: RunHeaderView, live: boolean): HTMLE
     h.limitWarnings.length && h.status === 'running' ? el('span', { className: 'badge warn', text: `near a limit: ${[...new Set(h.limitWarnings.map((w) => w.limit))].join(', ')}`, title: h.limitWarnings.map((w) => `${w.limit} ${w.value} of ${w.max}`).join('\n') }) : null,
     h.problems.count ? el('span', { className: 'badge warn', text: plural(h.problems.count, 'file problem'), title: h.problems.first.join('\n') }) : null,
     sandboxBadge(h.protections),
+    h.continuedFrom ? el('span', { className: 'badge', text: h.continuedFrom }) : null,
     live && h.status === 'running' ? iconButton('debug-stop', 'Stop the run', () => ctx.bridge.post({ type: 'stop' }), 'Stop', { focusKey: 'stop' }) : null,
+    ...continueButtons(ctx, h),
   ]);
 }
 
@@ -106,6 +120,11 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
   root.appendChild(el('div', { className: 'question' }, [el('span', { className: 'stat-label', text: 'Question' }), textBlock(ctx, h.question, { kind: 'question', runId: h.runId }, { className: 'question-text' })]));
   const answer = answerSection(ctx, h);
   if (answer) root.appendChild(answer);
+  if (h.answer) {
+    const references = referencesView(ctx, h);
+    if (references) root.appendChild(references);
+    if (h.coverage) root.appendChild(coverageStrip(h.coverage));
+  }
   const actions = outcomeActions(ctx, h);
   if (actions) root.appendChild(actions);
   const wall = (h.finishedAt ?? now) - h.startedAt;
@@ -121,6 +140,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Time', formatDuration(h.status === 'running' ? wall : h.totals.wallTimeMs || wall)),
     ]),
   );
+  if (h.conversation) root.appendChild(conversationView(ctx, h.conversation, h.pricing.rootLocal && h.pricing.subLocal));
   const details = el('details', { className: 'run-details' }, [el('summary', { text: 'Run details and sandbox protections' })]);
   details.appendChild(
     el('div', { className: 'details-body' }, [

@@ -4,8 +4,8 @@
 import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { el, icon } from '../common/dom';
 import { textBlock } from './textBlock';
-import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
-import { cachedCallText, callCost, formatUsage, statusIcon, statusLabel } from './viewFormat';
+import { formatDuration, plural } from '../../src/shared/format';
+import { callFiguresText, formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLElement, open = false): HTMLDetailsElement {
@@ -28,12 +28,8 @@ function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLE
 
 function callSummary(call: SubCallView, local: boolean): HTMLElement {
   const state = call.status === 'error' ? 'error' : call.status === 'running' ? 'loading' : 'pass';
-  // A cached call sent nothing: its figures are what it saved, not "0 in · 0 out".
-  const usage = call.cached
-    ? cachedCallText(call.totals.savedUsd)
-    : call.inputTokens !== undefined
-      ? `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${callCost(call.costUsd, local)}`
-      : '';
+  // A cached or replayed call sent nothing: its figures say so, not "0 in · 0 out".
+  const usage = callFiguresText(call, local);
   return el('summary', { className: `call-summary status-${call.status}` }, [
     icon(state, call.status === 'running' ? 'codicon-modifier-spin' : ''),
     el('span', { className: 'call-kind', text: call.batchIndex !== undefined ? `#${call.batchIndex} ${call.kind}` : call.kind }),
@@ -41,6 +37,7 @@ function callSummary(call: SubCallView, local: boolean): HTMLElement {
     el('span', { className: 'chip', text: `depth ${call.depth}` }),
     call.fallback ? el('span', { className: 'badge warn', text: `fallback: ${call.fallback}` }) : null,
     call.cached ? el('span', { className: 'badge cached', text: 'cached', title: 'Answered from the sub-call cache: no request was sent', attrs: { 'data-testid': 'cached-call' } }) : null,
+    call.replayed ? el('span', { className: 'badge replayed', text: 'replayed', title: 'Answered from the recorded run: not sent, not billed' }) : null,
     el('span', { className: 'call-preview', text: call.prompt.text.slice(0, 120).replace(/\s+/g, ' ') }),
     el('span', { className: 'call-metrics', text: [usage, formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
     call.child

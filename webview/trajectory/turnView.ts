@@ -6,9 +6,8 @@ import { renderStreaming } from '../common/streamingView';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
 import { el, icon, spinner } from '../common/dom';
-import { cacheText } from '../../src/shared/cacheText';
-import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
-import { callCost, formatUsage } from './viewFormat';
+import { formatDuration, plural } from '../../src/shared/format';
+import { formatUsage, turnModelText } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
@@ -37,14 +36,12 @@ function reasoningView(ctx: RenderContext, turn: TurnView): HTMLElement | null {
 
 export function turnHeader(ctx: RenderContext, turn: TurnView): HTMLElement {
   const pricing = ctx.rootHeader().pricing;
-  const cached = cacheText(turn);
-  const modelUsage =
-    turn.inputTokens !== undefined
-      ? `root model ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${callCost(turn.costUsd, pricing.rootLocal)}${cached ? ` · ${cached}` : ''} · ${formatDuration(turn.latencyMs)}`
-      : '';
+  const model = turnModelText(turn, pricing.rootLocal);
+  const modelUsage = model && !turn.replayed ? `${model} · ${formatDuration(turn.latencyMs)}` : model;
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
     turn.forcedFinal ? el('span', { className: 'badge warn', text: 'asked for its best answer' }) : null,
+    turn.replayed ? el('span', { className: 'badge replayed', text: 'replayed', title: 'A turn of the recorded run, replayed: the reply came from the record' }) : null,
     turn.totals.errors ? el('span', { className: 'badge error', text: plural(turn.totals.errors, 'error') }) : null,
     modelUsage ? el('span', { className: 'turn-metrics', text: modelUsage }) : null,
     turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${plural(turn.totals.subCalls, 'sub-call')} · total ${formatUsage(turn.totals, pricing.rootLocal && pricing.subLocal)}` }) : null,

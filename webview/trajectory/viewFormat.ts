@@ -3,7 +3,7 @@ import { cacheText } from '../../src/shared/cacheText';
 import { costText, costTextShort } from '../../src/shared/costText';
 import { formatCost, formatTokenCount, plural } from '../../src/shared/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
-import type { BatchEstimateView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
+import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
   return `${n.toLocaleString('en-US')} character${n === 1 ? '' : 's'}`;
@@ -62,6 +62,25 @@ export function formatUsage(t: UsageFigures, local: boolean): string {
 export function cachedCallText(savedUsd: number | undefined): string {
   const saved = cacheText({ savedUsd });
   return saved ? `cached · ${saved}` : 'cached';
+}
+
+/** What a replayed turn or sub-call cost: it came from the record, so nothing was sent (never "$0.00"). */
+const REPLAYED_TEXT = 'replayed from the record · not sent, not billed';
+
+/** A sub-call's own figures: what the cache saved, that it was replayed, or its tokens and cost. */
+export function callFiguresText(call: Pick<SubCallView, 'cached' | 'replayed' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'totals'>, local: boolean): string {
+  if (call.cached) return cachedCallText(call.totals.savedUsd);
+  if (call.replayed) return REPLAYED_TEXT;
+  if (call.inputTokens === undefined) return '';
+  return `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${callCost(call.costUsd, local)}`;
+}
+
+/** The root model's figures for one turn, with what the provider's cache saved; '' before its reply. */
+export function turnModelText(turn: Pick<TurnView, 'replayed' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'cacheReadTokens' | 'savedUsd'>, local: boolean): string {
+  if (turn.replayed) return `root model ${REPLAYED_TEXT}`;
+  if (turn.inputTokens === undefined) return '';
+  const cached = cacheText(turn);
+  return `root model ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${callCost(turn.costUsd, local)}${cached ? ` · ${cached}` : ''}`;
 }
 
 /**

@@ -66,7 +66,8 @@ export async function runExport(argv: string[], given: CommandIo): Promise<numbe
     return 1;
   }
   try {
-    exportToFile(read.tree, target, output, toolVersionOf(read));
+    // Every top-level run: a file of a question and its follow-ups exports as one conversation.
+    exportToFile(read.runs, target, output, toolVersionOf(read));
   } catch (error) {
     io.stderr.write(`rlm export: cannot write ${output}: ${(error as Error).message}\n`);
     return 1;

@@ -2,7 +2,8 @@
 // whatever the file's size.
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
-import type { TrajectorySummary } from '../../core/trajectory/trajectorySummary';
+import type { ConversationRunSummary, TrajectorySummary } from '../../core/trajectory/trajectorySummary';
+import { describeSession } from '../../core/trajectory/conversationText';
 import { LAYER_TITLES, protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
 import { formatCost, formatDuration, formatTokenCount, formatTokenPair } from '../../shared/format';
 import { parseArgs } from 'node:util';
@@ -67,11 +68,17 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   const lines: string[] = [];
   const source = s.format === 'rlm-python-jsonl' ? ' (imported from the Python rlm log format)' : '';
   lines.push(`Trajectory: ${path}${source}`);
-  if (s.question) lines.push(`Question:   ${oneLine(s.question, 200)}`);
+  const conversation = s.runs.length > 1;
+  if (!conversation && s.question) lines.push(`Question:   ${oneLine(s.question, 200)}`);
   const models = modelsOf(s);
   if (models) lines.push(`Models:     ${models}`);
+  if (conversation) {
+    lines.push(`Conversation: ${s.runs.length} questions, each after the first a follow-up`);
+    s.runs.forEach((run, i) => lines.push(...conversationRun(run, i, s.runs.length)));
+    lines.push('', `Total of the ${s.runs.length} questions:`);
+  }
   lines.push(`Status:     ${s.status}${s.forced ? ' (forced answer)' : ''}`);
-  lines.push(`Answer:     ${s.answer !== undefined ? oneLine(s.answer, 500) : '(none)'}`);
+  if (!conversation) lines.push(`Answer:     ${s.answer !== undefined ? oneLine(s.answer, 500) : '(none)'}`);
   const childCells = s.cells > s.rootCells ? ` (${s.cells} with child runs)` : '';
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
@@ -87,6 +94,24 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   const hidden = s.problemCount - Math.min(problemsShown, s.problems.length);
   if (hidden > 0) lines.push(`  … and ${hidden} more (use --problems N or --json)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One question of a conversation: question, answer, how it ended, its own figures and its REPL. */
+function conversationRun(run: ConversationRunSummary, index: number, count: number): string[] {
+  const lines = ['', `Question ${index + 1} of ${count}: ${oneLine(run.question, 200) || '(not recorded)'}`];
+  lines.push(`  Answer:   ${run.answer !== undefined ? oneLine(run.answer, 500) : '(none)'}`);
+  const figures = [
+    `${run.turns} turn${run.turns === 1 ? '' : 's'}`,
+    `${run.cells} cell${run.cells === 1 ? '' : 's'}`,
+    `${run.subCalls} sub-call${run.subCalls === 1 ? '' : 's'}`,
+    `tokens ${formatTokenPair(run.inputTokens, run.outputTokens)}`,
+    formatCost(run.costUsd, run.costUnknown),
+    formatDuration(run.wallTimeMs),
+  ];
+  lines.push(`  Status:   ${run.status}${run.forced ? ' (forced answer)' : ''} · ${figures.join(' · ')}`);
+  const session = describeSession(run.session, index);
+  if (session) lines.push(`  Session:  ${session}`);
+  return lines;
 }
 
 /** What caching did for this run, when it did anything. */

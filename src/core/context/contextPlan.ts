@@ -54,13 +54,19 @@ export interface PlanOptions {
   cwd?: string;
   /** Files in folders larger than this are skipped. Default 8 MB. */
   maxFileBytes?: number;
-  /** The whole input may not exceed this. Default 256 MB, the REPL's own limit. */
+  /** A folder up to this size is bound eagerly (read whole into the REPL). Default 256 MB, the REPL's own limit. */
   maxTotalBytes?: number;
+  /**
+   * A folder over maxTotalBytes but within this is bound lazily (texts fetched when read); past it,
+   * refused. Default 16 GB; set it to maxTotalBytes or below to refuse every folder over the eager limit.
+   */
+  maxListedBytes?: number;
   fs?: ContextFs;
 }
 
 const DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 const DEFAULT_MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_LISTED_BYTES = 16 * 1024 * 1024 * 1024;
 /** A .gitignore larger than this is not a real one; it is left unread rather than held in memory. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
@@ -124,7 +130,9 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
       }
     }
   }
-  if (walk.totalBytes > walk.maxTotalBytes) throw new ContextTooLargeError(walk.totalBytes, walk.maxTotalBytes, largestParts(walk.files));
+  const listLimit = Math.max(walk.maxTotalBytes, options.maxListedBytes ?? DEFAULT_MAX_LISTED_BYTES);
+  if (walk.totalBytes > listLimit) throw new ContextTooLargeError(walk.totalBytes, listLimit, largestParts(walk.files));
+  const lazy = walk.totalBytes > walk.maxTotalBytes;
   if (walk.files.length === 0) throw new NoReadableFilesError(paths, walk.skipped.length);
   walk.files.sort(byPath);
   walk.skipped.sort(byPath);
@@ -137,6 +145,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
     totalBytes: walk.totalBytes,
     maxFileBytes: walk.maxFileBytes,
     maxTotalBytes: walk.maxTotalBytes,
+    ...(lazy ? { lazy: { listLimitBytes: listLimit, roots: named.map((n) => fs.realpath(n.abs)) } } : {}),
     target: { kind: named.length === 1 ? 'folder' : 'files', paths: named.map((n) => displayPath(cwd, n.abs)), totalBytes: walk.totalBytes, fileCount: walk.files.length, skipped: walk.skipped },
   };
 }

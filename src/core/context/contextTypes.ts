@@ -39,6 +39,15 @@ export interface ContextPlan {
   /** A file in a folder is read up to this many bytes; one named alone, or a single file, up to the total. */
   maxFileBytes: number;
   maxTotalBytes: number;
+  /**
+   * Set when a folder is larger than the eager limit (maxTotalBytes) but within what may be listed:
+   * `context` is then bound lazily, keys at once and texts fetched over the bridge when read.
+   */
+  lazy?: {
+    listLimitBytes: number;
+    /** Real paths of what the user named: a lazy read is served only from inside one of them. */
+    roots: string[];
+  };
   /** What was found and left out, as the target shows it; binaries found while reading are added at bind. */
   target: TargetDescription;
 }
@@ -66,6 +75,12 @@ export interface ContextMetadata {
    * character counts are estimated from byte sizes, and files may still turn out binary.
    */
   approximate?: boolean;
+  /**
+   * `lazy`: a folder over the eager limit; the REPL holds the file list and fetches texts when read,
+   * keeping at most `cacheBudgetBytes` of them; search() runs on the host. Absent: eager.
+   */
+  mode?: 'eager' | 'lazy';
+  cacheBudgetBytes?: number;
   /** Files of the source left out while binding (found binary or unreadable when read). */
   leftOut?: TargetDescription['skipped'];
 }

@@ -8,5 +8,6 @@ import { readPlanInMemory } from './planReader';
 
 
 export async function readPathsAsContext(paths: string[], options: PlanOptions = {}): Promise<{ source: ContextSource; target: TargetDescription }> {
-  return readPlanInMemory(await planPaths(paths, options), options.fs);
+  // Held whole in memory, so never lazy: over the total limit is refused, as before.
+  return readPlanInMemory(await planPaths(paths, { ...options, maxListedBytes: 0 }), options.fs);
 }

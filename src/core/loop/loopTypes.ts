@@ -3,8 +3,9 @@
 import type { ContextSource, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
+import type { ReplayInput } from './replayer';
 import type { BridgeHandler, ReplSession } from '../repl/replTypes';
-import type { EventRecord, LimitKind, RunStatus, UsageTotals } from '../trajectory/events';
+import type { EventRecord, LimitKind, Reference, RunStatus, UnresolvedCitation, UsageTotals } from '../trajectory/events';
 
 export interface RunLimits {
   maxIterations: number; // default 30
@@ -65,6 +66,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Earlier questions and answers in the same conversation, given to the root as prior turns. */
   priorTurns?: Array<{ question: string; answer: string }>;
+  /** Re-run a recorded run's cells first, answering their sub-calls from the record (`rlm continue`). */
+  replay?: ReplayInput;
   /** The sub-call cache of this workspace, and how this run uses it; absent: every sub-call is sent. */
   subCallCache?: SubCallCacheUse;
   /** Injected clock for tests; default Date.now. */
@@ -90,6 +93,9 @@ export interface RunResult {
   error?: { kind: string; message: string; limit?: LimitKind };
   /** Set when there is no answer: the last output, as partial findings (not an answer). */
   partial?: string;
+  /** The answer's `path:line` citations resolved against `context`, and those that were not. */
+  references?: Reference[];
+  unresolvedReferences?: UnresolvedCitation[];
   totals: UsageTotals;
 }
 

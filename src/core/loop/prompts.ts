@@ -40,7 +40,7 @@ export function systemPrompt(facts: PromptFacts): string {
     'Available in the REPL:',
     '- `context`: a str, or a dict mapping file path to file text for several files.',
     '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice.',
-    '- `search(pattern, max_hits=100, path=None)`: regex hits as dicts with path, line, start, text.',
+    '- `search(pattern, max_hits=100, path=None, paths=None)`: regex hits as dicts with path, line, start, text.',
     '- `llm_query(prompt)`: asks a sub model and returns its reply as a str.',
     `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,
     canRecurse
@@ -61,6 +61,9 @@ export function systemPrompt(facts: PromptFacts): string {
     '',
     'Do not finish on your first turn: look at the data first and check your answer against it.',
     `You have ${facts.maxIterations} turns. Write the final answer for a human reader, in plain text or markdown.`,
+    'Point to your evidence: cite each claim as `path:line` or `path:start-end` (lines count from 1, as in',
+    "search() hits; a file's path as in context_meta(); for a single text write `context:line`). Cite only",
+    'lines you have seen: every citation is checked against `context`, and one that is not there is flagged.',
   ].join('\n');
 }
 
@@ -71,6 +74,18 @@ export function describeContext(meta: ContextMetadata): string {
     `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${about}${formatCount(meta.totalChars)} characters ` +
       `(${formatCount(meta.totalBytes)} bytes)${meta.type === 'dict' ? ` in ${formatCount(meta.fileCount)} files` : ''}.`,
   ];
+  if (meta.mode === 'lazy') {
+    // The model must know the mapping is lazy before it writes `"".join(context.values())`.
+    const budget = meta.cacheBudgetBytes ? `${formatCount(Math.round(meta.cacheBudgetBytes / (1024 * 1024)))} MB` : 'a bounded amount';
+    lines.push(
+      `Mode: lazy. This folder is larger than the REPL holds at once: \`context\` is a read-only mapping whose file texts are fetched when read, and at most ${budget} of them are kept. ` +
+        'Keys, len, `in`, get, items() and values() work (items/values stream file by file). Use `search(pattern, paths=[...])`, which runs on the host over every file at native speed, ' +
+        'then read the files or `peek` the lines it points to; process files in groups (e.g. `list(context)[i:i+500]`) and hand groups to sub-calls. ' +
+        'Anything that holds every text at once (joining all values, `dict(context)`) stops with ContextBudgetError.',
+    );
+  } else if (meta.mode === 'eager') {
+    lines.push('Mode: eager (every file is in memory).');
+  }
   if (meta.invalidUtf8Replacements > 0) {
     lines.push(`${formatCount(meta.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   }
@@ -127,6 +142,19 @@ export function initialMessages(
     { role: 'system', content: systemPrompt(facts) },
     { role: 'user', content: parts.join('\n') },
   ];
+}
+
+/** Names listed in the replay note, at most this many. */
+const NOTE_VARIABLES_MAX = 60;
+
+/** A continued run: the REPL already holds what the earlier run's cells built. */
+export function replayNote(cells: number, variables: string[]): string {
+  const names = variables.slice(0, NOTE_VARIABLES_MAX).join(', ');
+  const more = variables.length > NOTE_VARIABLES_MAX ? `, and ${formatCount(variables.length - NOTE_VARIABLES_MAX)} more (SHOW_VARS())` : '';
+  return [
+    `The REPL is the one the earlier run left: its ${formatCount(cells)} cell${cells === 1 ? ' was' : 's were'} run again, so its variables are there`,
+    variables.length ? `(${names}${more}). Reuse them rather than recomputing.` : '(it defined none).',
+  ].join(' ');
 }
 
 export const NO_CODE_BLOCK_MESSAGE =

@@ -69,6 +69,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
       signal: controller.signal,
       ...(options.session ? { session: options.session } : {}),
       ...(options.sessionBridge ? { sessionBridge: options.sessionBridge } : {}),
+      ...(options.replay ? { replay: options.replay } : {}),
     }).finally(() => {
       clearTimeout(wallTimer);
       options.signal?.removeEventListener('abort', onAbort);

@@ -3,8 +3,11 @@
 // reports a final answer or a limit, an error or the signal ends the run.
 import type { ContextMetadata, ContextSource, TargetDescription } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
-import type { CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
-import type { EventOf, LimitKind } from '../trajectory/events';
+import type { BridgeHandler, CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
+import type { EventOf, LimitKind, Reference, UnresolvedCitation } from '../trajectory/events';
+import { lookupForSource, resolveCitations } from '../citations/citationResolve';
+import type { CitationLookup, ResolvedCitations } from '../citations/citationResolve';
+import { CoverageTracker } from '../citations/coverage';
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
@@ -21,6 +24,9 @@ import { createSubCallHandler } from './subCalls';
 import { callRootModel, finishRootCall, runReplCell, startRootCall } from './turnSteps';
 import type { PendingRootCall } from './turnSteps';
 import type { UsageMeter } from './usageMeter';
+import { ZERO_USAGE } from './usageMeter';
+import { Replayer } from './replayer';
+import type { ReplayInput } from './replayer';
 
 export interface RunInput {
   runId: string;
@@ -34,6 +40,8 @@ export interface RunInput {
   session?: ReplSession;
   sessionBridge?: BridgeRouter;
   parent?: { runId: string; cellId: string; callId: string };
+  /** Re-run a recorded run's cells before the first turn (root runs only; see replayer.ts). */
+  replay?: ReplayInput;
 }
 
 /** Longest output kept as the partial findings of a run that ends without an answer (never an answer). */
@@ -64,11 +72,20 @@ class RunDriver {
   /** Said once, with the first observation, when `context` turned out other than the root was first told. */
   private boundNote?: string;
   private readonly cleanups: Array<() => void | Promise<void>> = [];
+  private replayer?: Replayer;
+  /** The root's reading of the input, for the coverage strip (child runs read pieces, not the input). */
+  private readonly coverage?: CoverageTracker;
+  /** The first live turn: after the replayed ones. */
+  private firstTurn = 1;
+  /** Replayed turns not counted against maxIterations (a continued run has its own turns). */
+  private turnOffset = 0;
 
   constructor(
     private readonly tree: RunTree,
     private readonly input: RunInput,
-  ) {}
+  ) {
+    if (input.depth === 0) this.coverage = new CoverageTracker();
+  }
 
   async execute(): Promise<RunResult> {
     let answer: Answer | undefined;
@@ -79,7 +96,9 @@ class RunDriver {
       // so it goes out now, while a REPL is taken and `context` is read and bound (docs: speed).
       const preview = previewMetadata(this.input.context);
       this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns);
-      this.early = startRootCall(this.tree, this.input, this.history);
+      // A replay decides the first request (what the cells left), so nothing goes out early then.
+      if (this.input.replay) this.replayer = new Replayer(this.tree, this.input.runId, () => this.cellId, this.input.replay);
+      else this.early = startRootCall(this.tree, this.input, this.history);
       let opened: { metadata: ContextMetadata; protections: SandboxProtections };
       try {
         opened = await this.open(preview);
@@ -89,6 +108,7 @@ class RunDriver {
       }
       this.emitStarted(opened.metadata, opened.protections, preview);
       this.boundNote = prompts.boundNote(preview, opened.metadata);
+      if (this.replayer) await this.replay(this.replayer, opened.metadata);
       const ended = await this.turns();
       answer = ended.answer;
       if (!ended.limit) outcome = { status: 'completed' };
@@ -109,11 +129,41 @@ class RunDriver {
     const { runId } = this.input;
     // Printed output is never an answer: it is kept, labelled, as the run's partial findings.
     const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
-    if (answer) this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
+    let cited: { references: Reference[]; unresolvedReferences: UnresolvedCitation[] } | Record<string, never> = {};
+    if (answer) {
+      this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
+      const lookup = lookupForSource(this.input.context);
+      const resolved = await this.resolveReferences(answer.text, lookup);
+      if (resolved) {
+        this.tree.events.emit({ type: 'references', runId, references: resolved.references, unresolved: resolved.unresolved });
+        cited = { references: resolved.references, unresolvedReferences: resolved.unresolved };
+      }
+      await this.emitCoverage(lookup, resolved?.references ?? []);
+    }
     const totals = this.input.meter.totals(this.tree.now());
     this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
     await this.close();
-    return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals };
+    return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, ...cited, totals };
+  }
+
+  /** The answer's citations against the bound `context`; a failure to read is said, not thrown. */
+  private async emitCoverage(lookup: CitationLookup, references: Reference[]): Promise<void> {
+    if (!this.coverage) return;
+    try {
+      const coverage = await this.coverage.compute(lookup.paths.map((path) => ({ path, read: () => lookup.readOnce(path) })), references);
+      this.tree.events.emit({ type: 'coverage', runId: this.input.runId, coverage });
+    } catch (error) {
+      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'coverage-unavailable', detail: `the input could not be scanned for coverage: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+
+  private async resolveReferences(answer: string, lookup: CitationLookup): Promise<ResolvedCitations | undefined> {
+    try {
+      return await resolveCitations(answer, lookup);
+    } catch (error) {
+      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'references-unresolved', detail: `the answer's citations could not be checked: ${error instanceof Error ? error.message : String(error)}` });
+      return undefined;
+    }
   }
 
   /**
@@ -139,7 +189,7 @@ class RunDriver {
   /** Acquires (or adopts) a session routed to this run's sub-call handler, and binds `context`. */
   private async open(preview: ContextMetadata): Promise<{ metadata: ContextMetadata; protections: SandboxProtections }> {
     const { input, tree } = this;
-    const handler = createSubCallHandler({
+    const live = createSubCallHandler({
       tree,
       runId: input.runId,
       depth: input.depth,
@@ -148,6 +198,16 @@ class RunDriver {
       cellId: () => this.cellId,
       startChild: (child) => executeRun(tree, { ...child }),
     });
+    const replaying = this.replayer ? this.replayer.wrap(live) : live;
+    const coverage = this.coverage;
+    // What the root hands its sub-calls is part of what the answer rests on.
+    const handler: BridgeHandler = coverage
+      ? (call, signal) => {
+          for (const prompt of call.prompts) coverage.noteSubCallPrompt(prompt);
+          if (call.kind === 'rlm_query') for (const context of call.contexts) if (typeof context === 'string') coverage.noteSubCallPrompt(context);
+          return replaying(call, signal);
+        }
+      : replaying;
     try {
       if (input.session) {
         if (!input.sessionBridge) throw new LoopError('RunOptions.session was given without sessionBridge: acquire it with a bridge router (createBridgeRouter) and pass the router too');
@@ -191,7 +251,45 @@ class RunDriver {
       config: configRecord(tree.limits, tree.root, tree.sub),
       protections,
       ...(input.priorTurns?.length ? { priorTurns: input.priorTurns } : {}),
+      ...(input.replay ? { continuedFrom: input.replay.from } : {}),
     });
+  }
+
+  /**
+   * Re-runs the recorded turns (their replies are recorded again, marked replayed and unbilled), then
+   * writes the root's first message: a fork sees the replayed turns as its own history and goes on from
+   * the next turn; a continued run gets the earlier question and answer, and the names the cells left.
+   */
+  private async replay(replayer: Replayer, bound: ContextMetadata): Promise<void> {
+    const { input, tree } = this;
+    const { plan, from } = replayer.input;
+    replayer.checkContext(plan.turns[0]?.turn ?? 1, bound);
+    const history: ChatMessage[] = [];
+    try {
+      for (const recorded of plan.turns) {
+        tree.events.emit({ type: 'turn.started', runId: input.runId, turn: recorded.turn });
+        tree.events.emit({ type: 'model.output', runId: input.runId, turn: recorded.turn, text: recorded.modelText ?? '', usage: ZERO_USAGE, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true });
+        for (const cell of recorded.cells) {
+          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code));
+          history.push({ role: 'assistant', content: '```repl\n' + cell.code + '\n```' }, { role: 'user', content: buildObservation(result, tree.limits.observationMaxChars) });
+        }
+      }
+    } finally {
+      // Whatever the replayed cells printed or drafted belongs to the parent run, not to this one.
+      this.partial = undefined;
+      this.draft = undefined;
+    }
+    const last = plan.turns.at(-1)?.turn ?? 0;
+    this.firstTurn = last + 1;
+    if (from.mode === 'fork') {
+      this.history.push(...history);
+      return;
+    }
+    this.turnOffset = last;
+    const prior = [...(input.priorTurns ?? []), ...(plan.answer !== undefined ? [{ question: plan.question, answer: plan.answer }] : [])];
+    this.history = prompts.initialMessages(this.promptFacts(), input.question, bound, prior);
+    const first = this.history.at(-1);
+    if (first) first.content += `\n\n${prompts.replayNote(plan.turns.reduce((n, t) => n + t.cells.length, 0), [...replayer.variables])}`;
   }
 
   private async close(): Promise<void> {
@@ -219,9 +317,9 @@ class RunDriver {
   private async turns(): Promise<{ answer?: Answer; limit?: BudgetExceededError }> {
     const { limits } = this.tree;
     let errorTurns = 0;
-    for (let turn = 1; ; turn++) {
+    for (let turn = this.firstTurn; ; turn++) {
       const limit =
-        turn > limits.maxIterations
+        turn - this.turnOffset > limits.maxIterations
           ? new BudgetExceededError('iterations', limits.maxIterations, limits.maxIterations)
           : errorTurns >= limits.maxConsecutiveErrors
             ? new BudgetExceededError('consecutiveErrors', errorTurns, limits.maxConsecutiveErrors)
@@ -360,6 +458,7 @@ class RunDriver {
     if (!session) throw new LoopError('no REPL session is open');
     this.cellId = this.tree.newId('cell');
     const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code);
+    this.coverage?.noteCellOutput(cell.stdout);
     if (cell.stdout.trim()) this.partial = prompts.clip(cell.stdout.trim(), PARTIAL_MAX_CHARS);
     if (cell.answerDraft?.trim()) this.draft = cell.answerDraft;
     // A cancelled run must not go on to the next turn on an interrupted cell. A limit reached during

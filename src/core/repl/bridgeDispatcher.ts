@@ -3,26 +3,44 @@
 import { errorKindOf } from '../errorKind';
 import type { ErrorKind } from '../errorKind';
 import type { BridgeReply } from './replProtocol';
-import type { BridgeCall, BridgeHandler } from './replTypes';
+import { isBridgeCall } from './bridgePipe';
+import { isContextCall } from './lazyContextHost';
+import type { BridgeHandler, ContextCall, ReplCall } from './replTypes';
 
 export type BridgeReplySender = (reply: BridgeReply) => void;
+
+/** Answers a lazy context's reads and searches with one JSON text; absent when nothing lazy is bound. */
+type ContextHandler = (call: ContextCall, signal: AbortSignal) => Promise<string>;
 
 export class BridgeDispatcher {
   private readonly inFlight = new Map<number, AbortController>();
 
-  constructor(private readonly handler: BridgeHandler) {}
+  constructor(
+    private readonly handler: BridgeHandler,
+    private readonly contextHandler: () => ContextHandler | undefined = () => undefined,
+  ) {}
 
   get pending(): number {
     return this.inFlight.size;
   }
 
-  dispatch(callId: number, call: BridgeCall, reply: BridgeReplySender): void {
+  dispatch(callId: number, call: ReplCall, reply: BridgeReplySender): void {
+    // Checked here whichever way the call came (the bridge pipe checks too; the relay does not).
+    if (!isBridgeCall(call) && !isContextCall(call)) {
+      reply({ callId, ok: false, message: 'repl: a malformed call reached the host and was refused' });
+      return;
+    }
     const controller = new AbortController();
     this.inFlight.set(callId, controller);
-    const expected = call.prompts.length;
+    const expected = isContextCall(call) ? 1 : call.prompts.length;
     let answer: Promise<unknown>;
     try {
-      answer = Promise.resolve(this.handler(call, controller.signal));
+      if (isContextCall(call)) {
+        const serve = this.contextHandler();
+        answer = serve ? serve(call, controller.signal).then((text) => [text]) : Promise.reject(new Error('no lazy context is bound in this REPL'));
+      } else {
+        answer = Promise.resolve(this.handler(call, controller.signal));
+      }
     } catch (err) {
       answer = Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }

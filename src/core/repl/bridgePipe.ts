@@ -4,7 +4,8 @@
 // and holds a call until the output printed before it has arrived by the other route.
 import type { Duplex } from 'node:stream';
 import type { BridgeReply, BridgeReplyFrame, BridgeRequestFrame } from './replProtocol';
-import type { BridgeCall } from './replTypes';
+import type { BridgeCall, ReplCall } from './replTypes';
+import { isContextCall } from './lazyContextHost';
 
 /** 4-byte big-endian length, then that many bytes of UTF-8 JSON. */
 export function encodeFrame(value: unknown): Buffer {
@@ -75,7 +76,7 @@ export function isBridgeCall(value: unknown): value is BridgeCall {
 }
 
 export interface BridgePipeHandlers {
-  call(callId: number, call: BridgeCall, reply: (reply: BridgeReply) => void): void;
+  call(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void): void;
   /** A frame that is not a call: the REPL side is broken or hostile. */
   malformed(error: BridgeFrameError): void;
 }
@@ -87,7 +88,7 @@ export class BridgePipe {
   /** `output` messages that have arrived over IPC from this child. */
   private outputs = 0;
   /** A call that waits for output printed before it (at most one: the worker blocks on each call). */
-  private held: { callId: number; afterOutputs: number; call: BridgeCall } | undefined;
+  private held: { callId: number; afterOutputs: number; call: ReplCall } | undefined;
 
   constructor(
     private readonly socket: Duplex,
@@ -132,7 +133,7 @@ export class BridgePipe {
       this.write({ callId: 0, hello: true });
       return;
     }
-    if (!isBridgeCall(frame.call) || typeof frame.afterOutputs !== 'number') {
+    if (!(isBridgeCall(frame.call) || isContextCall(frame.call)) || typeof frame.afterOutputs !== 'number') {
       this.handlers.malformed(new BridgeFrameError(`not a sub-call: ${JSON.stringify(frame).slice(0, 80)}`));
       return;
     }
@@ -141,7 +142,7 @@ export class BridgePipe {
     else this.held = frame;
   }
 
-  private dispatch({ callId, call }: { callId: number; call: BridgeCall }): void {
+  private dispatch({ callId, call }: { callId: number; call: ReplCall }): void {
     this.held = undefined;
     this.handlers.call(callId, call, (reply) => {
       if (this.pending !== callId) return; // cancelled meanwhile

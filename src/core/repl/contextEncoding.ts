@@ -17,6 +17,22 @@ function prefixOf(bytes: Uint8Array): string {
 }
 
 export function buildMetadata(streamed: StreamedContext, summary: BoundSummary): ContextMetadata {
+  if (streamed.lazy) {
+    // Nothing was decoded: character counts are the sizes on disk, as in the preview.
+    return {
+      type: 'dict',
+      totalChars: streamed.byteLength,
+      totalBytes: streamed.byteLength,
+      fileCount: streamed.entries.length,
+      prefix: prefixOf(streamed.prefixBytes),
+      files: streamed.entries.slice(0, META_FILES_MAX).map((entry) => ({ path: entry.path, chars: entry.bytes })),
+      filesOmitted: Math.max(0, streamed.entries.length - META_FILES_MAX),
+      invalidUtf8Replacements: 0,
+      approximate: true,
+      mode: 'lazy',
+      ...(streamed.budgetBytes !== undefined ? { cacheBudgetBytes: streamed.budgetBytes } : {}),
+    };
+  }
   const totalChars = summary.chars.reduce((a, b) => a + b, 0);
   const invalid = summary.invalidUtf8Replacements.reduce((a, b) => a + b, 0);
   const isText = streamed.shape === 'str';
@@ -30,6 +46,7 @@ export function buildMetadata(streamed: StreamedContext, summary: BoundSummary):
     files,
     filesOmitted: isText ? 0 : Math.max(0, streamed.entries.length - META_FILES_MAX),
     invalidUtf8Replacements: invalid,
+    ...(isText ? {} : { mode: 'eager' as const }),
     ...(streamed.leftOut.length ? { leftOut: streamed.leftOut } : {}),
   };
 }
@@ -60,6 +77,7 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
       filesOmitted: isText ? 0 : Math.max(0, plan.files.length - META_FILES_MAX),
       invalidUtf8Replacements: 0,
       approximate: true,
+      ...(plan.lazy ? { mode: 'lazy' as const, cacheBudgetBytes: plan.maxTotalBytes } : isText ? {} : { mode: 'eager' as const }),
     };
   }
   const entries = source.kind === 'text' ? [{ path: source.label ?? 'text', content: source.text }] : source.files;
@@ -81,6 +99,7 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
     files: isText ? [] : sized.slice(0, META_FILES_MAX).map((e) => ({ path: e.path, chars: e.chars })),
     filesOmitted: isText ? 0 : Math.max(0, sized.length - META_FILES_MAX),
     invalidUtf8Replacements: 0,
+    ...(isText ? {} : { mode: 'eager' as const }),
     ...(exact ? {} : { approximate: true }),
   };
 }

@@ -7,7 +7,9 @@
 export const FRAME_HEAD_BYTES = 9;
 const MAX_FRAME_DATA_BYTES = 0xffff_ffff;
 
-type FrameKind = 'T' | 'F' | 'E' | 'A';
+// 'Z' opens a lazy bind (data: JSON settings) and each 'L' lists one file of it (data: its planned size,
+// 4 bytes little-endian): the texts are fetched over the bridge when read (lazyContextHost.ts).
+type FrameKind = 'T' | 'F' | 'E' | 'A' | 'L' | 'Z';
 
 export function frameHead(kind: FrameKind, dataLength: number, path?: string): Buffer {
   if (!Number.isInteger(dataLength) || dataLength < 0 || dataLength > MAX_FRAME_DATA_BYTES) throw new RangeError(`a context frame cannot carry ${dataLength} bytes`);

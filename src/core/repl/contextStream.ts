@@ -29,6 +29,9 @@ export interface StreamedContext {
   prefixBytes: Uint8Array;
   /** Entries of the source left out while reading. */
   leftOut: TargetDescription['skipped'];
+  /** Listed only (a lazy bind): the texts are fetched when read, up to `budgetBytes` kept in the REPL. */
+  lazy?: boolean;
+  budgetBytes?: number;
 }
 
 /** A file changed between planning and reading in a way that breaks what was announced (it shrank). */
@@ -44,6 +47,8 @@ export class ContextChangedError extends ContextReadError {
  */
 export function checkContext(source: ContextSource, limitBytes: number): void {
   if (source.kind === 'plan') {
+    // A lazy plan is listed, not read: its size was checked against the list limit when planned.
+    if (source.plan.lazy) return;
     const limit = Math.min(limitBytes, source.plan.maxTotalBytes);
     if (source.plan.totalBytes > limit) throw new ContextTooLargeError(source.plan.totalBytes, limit);
     return;
@@ -81,6 +86,7 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
 
 async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
   const limit = Math.min(limitBytes, plan.maxTotalBytes);
+  if (plan.lazy) return streamListing(plan, sink, limit, signal);
   if (plan.shape === 'text') return streamFile(plan, sink, signal);
   const out = newStreamed('dict');
   // Small files are read straight into the batch of frames that is written when full: no copy per file,
@@ -129,6 +135,33 @@ async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: numb
     if (inPlace) batch.commitFile(file.path, bytes);
     else await batch.add(frameHead('F', bytes, file.path), data);
   }
+  await batch.add(frameHead('E', 0));
+  await batch.flush();
+  return out;
+}
+
+/**
+ * A lazy bind: the settings, then one 'L' frame per file (its path and planned size), no contents. The
+ * REPL keeps at most `budgetBytes` of texts, the eager limit: what it would have held for an eager bind.
+ */
+async function streamListing(plan: ContextPlan, sink: ContextSink, budgetBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
+  const out = newStreamed('dict');
+  out.lazy = true;
+  out.budgetBytes = budgetBytes;
+  const batch = new FrameBatch(sink);
+  const settings = Buffer.from(JSON.stringify({ budgetBytes }), 'utf8');
+  await batch.add(frameHead('Z', settings.byteLength), settings);
+  const size = Buffer.allocUnsafe(4);
+  const slicer = new TimeSlicer();
+  for (const file of plan.files) {
+    await slicer.yieldIfDue();
+    signal?.throwIfAborted();
+    size.writeUInt32LE(Math.min(file.bytes, 0xffff_ffff), 0);
+    await batch.add(frameHead('L', 4, file.path), size);
+    out.entries.push({ path: file.path, bytes: file.bytes });
+    out.byteLength += file.bytes;
+  }
+  out.prefixBytes = plan.head.subarray(0, PREFIX_BYTES);
   await batch.add(frameHead('E', 0));
   await batch.flush();
   return out;

@@ -9,14 +9,14 @@ import { ReplStartError } from './replErrors';
 import type { LaunchPlan } from './replLaunch';
 import { BRIDGE_PIPE_FD, CONTEXT_PIPE_FD } from './replProtocol';
 import type { BridgeReply, ChildToHost, HostToChild, ReadyInfo, StartConfig } from './replProtocol';
-import type { BridgeCall } from './replTypes';
+import type { ReplCall } from './replTypes';
 
 const STDERR_TAIL_CHARS = 4000;
 
 export interface ChildListeners {
   message(message: ChildToHost): void;
   /** A sub-call from Python; `reply` sends the answer back the way the call came. */
-  bridgeCall(callId: number, call: BridgeCall, reply: (reply: BridgeReply) => void): void;
+  bridgeCall(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void): void;
   exit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string): void;
 }
 

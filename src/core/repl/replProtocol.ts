@@ -1,7 +1,7 @@
 // The typed messages between the three parties of a REPL session: the host (extension or CLI), the
 // forked child process, and the Pyodide worker thread inside it. Every message is declared once here and
 // imported by all three, so a renamed field is a compile error rather than a silent hang.
-import type { BridgeCall, CellResult, ReplStartupInfo, SandboxProbe } from './replTypes';
+import type { ReplCall, CellResult, ReplStartupInfo, SandboxProbe } from './replTypes';
 
 /** How `context` is laid out in the transferred UTF-8 buffer. */
 /** What Python reports after decoding `context`: per entry, length in characters and replacements made. */
@@ -75,7 +75,7 @@ export const SNAPSHOT_FD = 6;
  * `afterOutputs` counts the `output` messages the worker posted before the call: they travel the
  * slower relay, and the host holds the call until it has them, so printed text comes first.
  */
-export type BridgeRequestFrame = { callId: number; afterOutputs: number; call: BridgeCall } | { callId: 0; hello: true };
+export type BridgeRequestFrame = { callId: number; afterOutputs: number; call: ReplCall } | { callId: 0; hello: true };
 /** Host -> worker on the bridge pipe: a reply, the echo of `hello`, or word that an interrupt cancelled the call. */
 export type BridgeReplyFrame = BridgeReply | { callId: number; cancelled: true } | { callId: 0; hello: true };
 
@@ -124,7 +124,7 @@ export type ChildToHost =
   | { type: 'bindFailed'; id: number; errorType: string; message: string }
   | { type: 'output'; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'result'; id: number; result: WorkerCellResult }
-  | { type: 'bridgeCall'; callId: number; call: BridgeCall }
+  | { type: 'bridgeCall'; callId: number; call: ReplCall }
   /** The interrupt buffer is set: a bridge call the host still holds can now be cancelled safely. */
   | { type: 'interruptApplied' }
   | { type: 'fatal'; reason: 'crash' | 'out-of-memory' | 'start-failed'; message: string };

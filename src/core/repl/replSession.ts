@@ -21,6 +21,7 @@ import type { SandboxCanary } from './sandboxCanary';
 import { blockingFailures, emptyProtections, protectionsFrom } from './sandboxProtections';
 import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
 import { SnapshotCache } from './snapshotCache';
+import { LazyContextHost } from './lazyContextHost';
 
 export interface ReplSessionOptions {
   /** Answers llm_query / rlm_query calls made from Python. */
@@ -45,6 +46,8 @@ export interface ReplSessionOptions {
   execPath?: string;
   /** 'pipe' (default) when the platform allows it; 'relay' forces the fallback path (tests, diagnosis). */
   bridgeTransport?: BridgeTransportKind;
+  /** ripgrep for search() over a lazy folder (VS Code's own, or `rg` on PATH); absent: a streamed scan. */
+  ripgrepPath?: string;
   /** Where layer 3's probe reaches for the host; default: the process-wide canary. */
   canary?: SandboxCanary;
   /** false skips the OS layer (diagnosis only; the protections then say it is off). */
@@ -89,6 +92,8 @@ class PyodideReplSession implements ReplSession {
   private lost?: LostReason;
   private fatal?: { reason: 'crash' | 'out-of-memory'; message: string };
   private bound?: { source: ContextSource; metadata: ContextMetadata };
+  /** Serves the bound folder's files when it was bound lazily. */
+  private lazy?: LazyContextHost;
   private cell?: CellTracker;
   /** No cell has run in this session yet. */
   private untouched = true;
@@ -98,7 +103,7 @@ class PyodideReplSession implements ReplSession {
   constructor(private readonly options: ReplSessionOptions) {
     this.distDir = options.distDir ?? (typeof __dirname === 'string' ? __dirname : process.cwd());
     this.cache = options.snapshotCacheDir ? new SnapshotCache(options.snapshotCacheDir) : undefined;
-    this.dispatcher = new BridgeDispatcher(options.bridge);
+    this.dispatcher = new BridgeDispatcher(options.bridge, () => (this.lazy ? (call, signal) => this.lazy!.answer(call, signal) : undefined));
     this.bridgeTransport = options.bridgeTransport ?? 'pipe';
     this.useOsIsolation = options.osIsolation ?? true;
   }
@@ -279,8 +284,11 @@ class PyodideReplSession implements ReplSession {
   private async bindNow(source: ContextSource): Promise<ContextMetadata> {
     const child = this.child;
     if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
+    this.lazy = undefined;
     try {
-      return await this.requests.bind(child, source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES, this.options.bindTimeoutMs ?? BIND_BASE_MS);
+      const metadata = await this.requests.bind(child, source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES, this.options.bindTimeoutMs ?? BIND_BASE_MS);
+      if (metadata.mode === 'lazy' && source.kind === 'plan') this.lazy = new LazyContextHost(source.plan, this.options.ripgrepPath ? { ripgrepPath: this.options.ripgrepPath } : {});
+      return metadata;
     } catch (error) {
       if (!(error instanceof ContextTooLargeError || error instanceof InvalidContextError)) {
         // A bind that did not finish may have left the REPL mid-stream, or killed by the time limit:
@@ -332,6 +340,8 @@ class PyodideReplSession implements ReplSession {
       child.send({ type: 'exec', id: cell.id, code });
       let result = await cell.done;
       stopTimers();
+      const reads = this.lazy?.takeReads();
+      if (reads) result = { ...result, contextReads: reads };
       this.cell = undefined;
       if (result.restarted && !this.closed) {
         this.log(`REPL restarting after ${result.restarted.reason}: ${result.restarted.detail}`);

@@ -41,6 +41,28 @@ export type BridgeCall =
   | { kind: 'llm_query'; prompts: string[]; model?: string; batched: boolean }
   | { kind: 'rlm_query'; prompts: string[]; contexts: Array<unknown | null>; batched: boolean };
 
+/**
+ * A request about a lazy `context` (a folder over the eager limit), answered by the REPL session
+ * itself (lazyContextHost.ts), never by the loop: read some files, or search them on the host.
+ */
+export type ContextCall =
+  | { kind: 'context_read'; paths: string[] }
+  | { kind: 'context_search'; pattern: string; flags: string; maxHits: number; paths: string[] | null };
+
+/** Any call Python makes over the bridge. */
+export type ReplCall = BridgeCall | ContextCall;
+
+/** What a cell read of a lazy `context`: counted whole, paths kept up to a bound. */
+export interface ContextReads {
+  files: number;
+  bytes: number;
+  /** The first files read, in order (at most 200). */
+  paths: string[];
+  searches: number;
+  /** Bytes of the files the searches covered (on disk). */
+  searchedBytes: number;
+}
+
 /** One string per prompt, in input order. A failed item is a string starting with "[ERROR] ". */
 export type BridgeResult = string[];
 
@@ -86,6 +108,8 @@ export interface CellResult {
   durationMs: number;
   /** Set when the cell ended the run through FINAL, FINAL_VAR or answer["ready"]. */
   final?: FinalAnswer;
+  /** Files of a lazy `context` this cell read over the bridge, and its host-side searches. */
+  contextReads?: ContextReads;
   /** Index n such that `_out[n]` holds this cell's full captured output in Python. */
   outIndex: number;
   /** The soft timeout interrupted the cell (state kept). */

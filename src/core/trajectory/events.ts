@@ -4,6 +4,7 @@
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { ProviderKind, TokenUsage } from '../models/modelTypes';
 import type { CellResult, FinalAnswer, SandboxProtections } from '../repl/replTypes';
+import type { CoverageRecord } from '../citations/coverage';
 
 export interface ModelRef {
   provider: ProviderKind;
@@ -31,6 +32,43 @@ export interface RunConfigRecord {
   observationMaxChars: number;
   /** Characters of a cell's output that are captured and recorded. */
   outputCaptureMaxChars: number;
+}
+
+/** A `path:line` (or `path:start-end`) citation of the answer, found in the bound context. */
+export interface Reference {
+  /** The context's own path of the file (for a single text, the name it was bound under). */
+  path: string;
+  /** 1-based. */
+  line: number;
+  /** Inclusive end of a range. */
+  endLine?: number;
+  /** The cited line(s) as they read when the run ended, clipped; file text, shown as text only. */
+  text: string;
+}
+
+/** A citation of the answer that could not be found in the context: listed, never dropped. */
+export interface UnresolvedCitation {
+  /** As written in the answer. */
+  citation: string;
+  path: string;
+  line: number;
+  endLine?: number;
+  reason: 'unknown-path' | 'ambiguous-path' | 'line-out-of-range' | 'bad-range' | 'unreadable';
+  detail: string;
+}
+
+/**
+ * The recorded run a run was continued or forked from. `continue`: every recorded turn was replayed and a
+ * new question asked; `fork`: turns 1..fromTurn-1 were replayed and the root took over at fromTurn.
+ */
+export interface ContinuedFrom {
+  mode: 'continue' | 'fork';
+  /** The parent trajectory, as the user named it. */
+  trajectory?: string;
+  runId: string;
+  question: string;
+  fromTurn?: number;
+  allowDivergence: boolean;
 }
 
 export type RunStatus = 'completed' | 'forced' | 'cancelled' | 'limit' | 'error';
@@ -63,6 +101,18 @@ export interface UsageTotals {
   cachedSubCalls?: number;
 }
 
+/** A run's place in a conversation of runs sharing a REPL (recorded for imported reference logs). */
+export interface RunSessionInfo {
+  /** The reference's `session_mode`: the run was a chat turn whose root saw the session's earlier messages. */
+  chat?: boolean;
+  /** The REPL variable the run's input was bound to (`context`, `completion_context`, `session_context_2`). */
+  contextVariable?: string;
+  /** Whether the run found the REPL of the run before it ('shared') or a new one, as its namespace shows. */
+  repl?: 'shared' | 'new' | 'unknown';
+  /** Variables of earlier runs the run found in its REPL. */
+  carriedOver?: string[];
+}
+
 export type RunEvent =
   | {
       type: 'run.started';
@@ -85,6 +135,10 @@ export type RunEvent =
       protections: SandboxProtections;
       /** Prior questions and answers of the same conversation given to the root. */
       priorTurns?: Array<{ question: string; answer: string }>;
+      /** How the run stood to the earlier runs of its conversation, where the source recorded it. */
+      session?: RunSessionInfo;
+      /** This run re-ran a recorded run's cells first (`rlm continue`): which, and how. */
+      continuedFrom?: ContinuedFrom;
     }
   | { type: 'turn.started'; runId: string; turn: number }
   /** Streamed model text; the writer does not persist deltas (model.output carries the whole text). */
@@ -101,6 +155,8 @@ export type RunEvent =
       requestBytes: number;
       /** This is the extra "give your best answer" call at the iteration limit. */
       forcedFinal?: boolean;
+      /** The recorded reply of a replayed turn: not sent, not billed. */
+      replayed?: true;
     }
   | {
       type: 'protocol.notice';
@@ -141,7 +197,14 @@ export type RunEvent =
       fallback?: 'depth-limit';
       /** Answered from the sub-call cache: no request was sent, nothing was paid (usage.savedUsd says what it would have cost). */
       cached?: true;
+      /** Answered from the record being replayed: no request was sent, nothing was paid. */
+      replayed?: true;
     }
+  /**
+   * A replayed cell (or the bound context) did not match the record; the run stops here unless it was
+   * started with allowDivergence. `cellId` is absent for `context`.
+   */
+  | { type: 'replay.diverged'; runId: string; turn: number; cellId?: string; kind: 'context' | 'output' | 'error' | 'subcall'; detail: string; continued: boolean }
   | { type: 'child.started'; runId: string; callId: string; childRunId: string }
   | { type: 'child.finished'; runId: string; callId: string; childRunId: string; status: RunStatus; answer?: string }
   | { type: 'limit.warning'; runId: string; limit: LimitKind; value: number; max: number }
@@ -163,6 +226,10 @@ export type RunEvent =
    * written before the RLM contract v1, which presented a printout as the answer.)
    */
   | { type: 'answer'; runId: string; text: string; forced: boolean; via: FinalAnswer['via'] | 'forced' | 'draft' | 'partial' }
+  /** Which lines of the input the run saw (cell output, sub-call prompts) and cited: an estimate, for the coverage strip. */
+  | { type: 'coverage'; runId: string; coverage: CoverageRecord }
+  /** The answer's citations resolved against `context`, right after the answer. */
+  | { type: 'references'; runId: string; references: Reference[]; unresolved: UnresolvedCitation[] }
   | {
       type: 'run.finished';
       runId: string;

@@ -8,7 +8,8 @@ import type { RunNode } from './treeTypes';
 
 export type ExportFormat = 'ipynb' | 'md';
 
-export function exportToFile(run: RunNode, format: ExportFormat, path: string, options: { toolVersion?: string } = {}): void {
+/** One run, or the top-level runs of a conversation in order. */
+export function exportToFile(run: RunNode | RunNode[], format: ExportFormat, path: string, options: { toolVersion?: string } = {}): void {
   const partial = `${path}.${process.pid}.partial`;
   const fd = openSync(partial, 'w');
   try {

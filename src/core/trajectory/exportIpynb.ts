@@ -12,6 +12,8 @@ import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { markdownText, visibleControls } from '../../shared/untrustedText';
 import { markOmission, reasoningText } from './exportText';
+import { describeSession } from './conversationText';
+import { conversationTotals } from './treeNodes';
 
 interface NotebookOutput {
   output_type: 'stream' | 'error';
@@ -52,14 +54,21 @@ const PROVENANCE_NOTE = [
   '> ones recorded in the sandbox.',
 ].join('\n');
 
-export function toNotebook(run: RunNode, options: { toolVersion?: string } = {}): Notebook {
+/** One run, or the runs of a conversation (a question and its follow-ups) in order. */
+type Runs = RunNode | RunNode[];
+
+function asList(runs: Runs): RunNode[] {
+  return Array.isArray(runs) ? runs : [runs];
+}
+
+export function toNotebook(run: Runs, options: { toolVersion?: string } = {}): Notebook {
   const cells: NotebookCell[] = [];
   const notebook = writeNotebookParts(run, options, (cell) => cells.push(cell));
   return { ...notebook, cells };
 }
 
 /** The notebook as JSON text, written in pieces to `write`: the head, then one cell at a time. */
-export function writeNotebook(run: RunNode, write: (text: string) => void, options: { toolVersion?: string } = {}): void {
+export function writeNotebook(run: Runs, write: (text: string) => void, options: { toolVersion?: string } = {}): void {
   let first = true;
   const cellsJson: string[] = [];
   const flush = (): void => {
@@ -87,7 +96,10 @@ function indent(json: string): string {
   return json.replace(/^/gm, '  ');
 }
 
-function notebookHead(run: RunNode, options: { toolVersion?: string }): Omit<Notebook, 'cells'> {
+function notebookHead(runs: Runs, options: { toolVersion?: string }): Omit<Notebook, 'cells'> {
+  const list = asList(runs);
+  const run = list[0]!;
+  const conversation = list.length > 1;
   return {
     nbformat: 4,
     nbformat_minor: 5,
@@ -101,24 +113,54 @@ function notebookHead(run: RunNode, options: { toolVersion?: string }): Omit<Not
         status: run.status,
         answer: run.answer ?? null,
         ...(run.partial !== undefined && { partial: run.partial }),
-        totals: run.totals,
+        totals: conversation ? conversationTotals(list) : run.totals,
+        ...(conversation && { conversation: list.map(runMetadata) }),
         sandbox: 'the code cells ran in the RLM sandbox; see the first cell',
       },
     },
   };
 }
 
-function writeNotebookParts(run: RunNode, options: { toolVersion?: string }, add: (cell: NotebookCell) => void): Omit<Notebook, 'cells'> {
+function runMetadata(run: RunNode): Record<string, unknown> {
+  return {
+    runId: run.runId,
+    question: run.question,
+    status: run.status,
+    answer: run.answer ?? null,
+    turns: run.turns.length,
+    totals: run.totals,
+    ...(run.session !== undefined && { session: run.session }),
+  };
+}
+
+function writeNotebookParts(runs: Runs, options: { toolVersion?: string }, add: (cell: NotebookCell) => void): Omit<Notebook, 'cells'> {
+  const list = asList(runs);
   let index = 0;
   // nbformat 4.5 wants ids unique in the notebook, 1-64 characters of [A-Za-z0-9_-].
   const push = (cell: NotebookCell): void => add({ ...cell, id: `${cell.cell_type}-${index++}` });
   push(markdownCell('rlm-provenance', PROVENANCE_NOTE, { rlm: { provenance: true } }));
-  push(markdownCell('rlm-summary', summaryMarkdown(run), { rlm: { runId: run.runId } }));
-  for (const turn of run.turns) {
-    push(markdownCell(`turn-${turn.turn}`, turnMarkdown(turn), { rlm: turnMetadata(turn) }));
-    for (const cell of turn.cells) push(codeCell(cell));
-  }
-  return notebookHead(run, options);
+  if (list.length > 1) push(markdownCell('rlm-conversation', conversationMarkdown(list), { rlm: { conversation: list.map((r) => r.runId) } }));
+  list.forEach((run, i) => {
+    const label = list.length > 1 ? { index: i, count: list.length } : undefined;
+    push(markdownCell('rlm-summary', summaryMarkdown(run, label), { rlm: { runId: run.runId } }));
+    for (const turn of run.turns) {
+      push(markdownCell(`turn-${turn.turn}`, turnMarkdown(turn, label ? 3 : 2), { rlm: { ...(label && { runId: run.runId }), ...turnMetadata(turn) } }));
+      for (const cell of turn.cells) push(codeCell(cell));
+    }
+  });
+  return notebookHead(runs, options);
+}
+
+/** Every question and answer of a conversation, with each one's figures and the total. */
+function conversationMarkdown(runs: RunNode[]): string {
+  const lines = [`# RLM conversation: ${runs.length} questions`, '', 'Each question after the first is a follow-up.', ''];
+  runs.forEach((run, i) => {
+    lines.push(`${i + 1}. **${markdownText(oneLine(run.question)) || '(question not recorded)'}**`);
+    lines.push(`   - Answer: ${run.answer !== undefined ? markdownText(oneLine(run.answer)) : 'none'}`);
+    lines.push(`   - ${markdownText(run.status)} · ${run.turns.length} turns · ${totalsLine(run.totals)}`);
+  });
+  lines.push('', `**Total:** ${totalsLine(conversationTotals(runs))}`);
+  return lines.join('\n');
 }
 
 export function notebookJson(notebook: Notebook): string {
@@ -205,10 +247,13 @@ function turnMetadata(turn: TurnNode): Record<string, unknown> {
   };
 }
 
-function summaryMarkdown(run: RunNode): string {
+function summaryMarkdown(run: RunNode, label?: { index: number; count: number }): string {
+  const title = markdownText(oneLine(run.question)) || '(question not recorded)';
+  const session = label ? describeSession(run.session, label.index) : undefined;
   return [
-    `# RLM run: ${markdownText(oneLine(run.question)) || '(question not recorded)'}`,
+    label ? `## Question ${label.index + 1} of ${label.count}: ${title}` : `# RLM run: ${title}`,
     '',
+    ...(session ? [`**Session:** ${markdownText(session)}`, ''] : []),
     `**Status:** ${markdownText(run.status)}${run.forced ? ' (forced answer)' : ''}`,
     '',
     run.answer !== undefined ? `**Answer:**\n\n${markdownText(run.answer)}` : run.partial !== undefined ? `**Answer:** none. Partial findings (the last output, not an answer):\n\n${markdownText(run.partial)}` : '**Answer:** none',
@@ -217,10 +262,10 @@ function summaryMarkdown(run: RunNode): string {
   ].join('\n');
 }
 
-function turnMarkdown(turn: TurnNode): string {
+function turnMarkdown(turn: TurnNode, level: number): string {
   const reasoning = reasoningText(turn);
   const notices = turn.notices.map((n) => `> **${markdownText(n.kind)}:** ${markdownText(oneLine(n.message))}`);
-  return [`## Turn ${turn.turn}`, '', reasoning ? markdownText(reasoning) : '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
+  return [`${'#'.repeat(level)} Turn ${turn.turn}`, '', reasoning ? markdownText(reasoning) : '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
 }
 
 function totalsLine(t: NodeTotals): string {

@@ -8,6 +8,8 @@ import type { CellNode, RunNode, SubCallNode } from './treeTypes';
 import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
 import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
 import { clipMiddle, reasoningText } from './exportText';
+import { describeSession } from './conversationText';
+import { conversationTotals } from './treeNodes';
 
 interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -16,30 +18,57 @@ interface MarkdownExportOptions {
   subCallMaxChars?: number;
 }
 
-export function toMarkdown(run: RunNode, options: MarkdownExportOptions = {}): string {
+export function toMarkdown(runs: RunNode | RunNode[], options: MarkdownExportOptions = {}): string {
   const parts: string[] = [];
-  writeMarkdown(run, (text) => parts.push(text), options);
+  writeMarkdown(runs, (text) => parts.push(text), options);
   return parts.join('');
 }
 
-/** Writes the report in pieces to `write`, each ending in a newline. */
-export function writeMarkdown(run: RunNode, write: (text: string) => void, options: MarkdownExportOptions = {}): void {
+/**
+ * Writes the report in pieces to `write`, each ending in a newline. Several runs are a conversation
+ * (a question and its follow-ups): every question and answer comes first, then each run in full.
+ */
+export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) => void, options: MarkdownExportOptions = {}): void {
   const opts = { outputMaxChars: options.outputMaxChars ?? 2000, subCallMaxChars: options.subCallMaxChars ?? 500 };
+  const list = Array.isArray(runs) ? runs : [runs];
   const out = new LineSink(write);
-  out.push(`# RLM run report`, '', `**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
+  if (list.length === 1) {
+    out.push(`# RLM run report`, '');
+    appendRun(out, list[0]!, 2, opts);
+  } else {
+    out.push(`# RLM conversation report`, '', `${list.length} questions in one conversation; each after the first is a follow-up.`, '');
+    out.push('## Questions and answers', '');
+    list.forEach((run, i) => {
+      out.push(`${i + 1}. **Question:** ${inline(run.question, 300)}`);
+      out.push(`   - **Answer:** ${run.answer !== undefined ? inline(run.answer, 300) : '_none_'}`);
+      out.push(`   - ${markdownText(run.status)} · ${run.turns.length} turns · ${run.totals.subCalls} sub-calls · ${totalsText(run.totals)}`);
+    });
+    out.push('', '## Totals of the conversation', '', ...totalsTable(list, conversationTotals(list)), '');
+    list.forEach((run, i) => {
+      out.push(`## Question ${i + 1} of ${list.length}`, '');
+      const session = describeSession(run.session, i);
+      if (session) out.push(`**Session:** ${markdownText(session)}`, '');
+      appendRun(out, run, 3, opts);
+    });
+  }
+  out.end();
+}
+
+function appendRun(out: LineSink, run: RunNode, level: number, opts: Opts): void {
+  const h = '#'.repeat(Math.min(level, 6));
+  out.push(`**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
   out.push(`**Status:** ${run.status}${run.forced ? ' (forced answer)' : ''}`, '');
-  out.push('## Answer', '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
+  out.push(`${h} Answer`, '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
   if (run.answer === undefined && run.partial !== undefined) out.push('Partial findings (the run\'s last output, not an answer):', '', fencedBlock(run.partial, 'text'), '');
   if (run.error) out.push(`**Error (${markdownText(run.error.kind)}):** ${markdownText(run.error.message)}`, '');
-  out.push('## Totals', '', ...totalsTable(run), '');
+  out.push(`${h} Totals`, '', ...totalsTable([run], run.totals), '');
   if (run.limitWarnings.length || run.fallbacks.length) {
-    out.push('## Limits and fallbacks', '');
+    out.push(`${h} Limits and fallbacks`, '');
     for (const w of run.limitWarnings) out.push(`- limit ${markdownText(w.limit)}: ${w.value} of ${w.max}`);
     for (const f of run.fallbacks) out.push(`- fallback ${markdownText(f.kind)}: ${markdownText(f.detail)}`);
     out.push('');
   }
-  appendTurns(out, run, 2, opts);
-  out.end();
+  appendTurns(out, run, level, opts);
 }
 
 /** Lines out in pieces; blank separator lines never repeat (blank lines inside a block are kept). */
@@ -76,13 +105,13 @@ class LineSink {
   }
 }
 
-function totalsTable(run: RunNode): string[] {
-  const t = run.totals;
-  const cells = run.turns.reduce((n, turn) => n + turn.cells.length, 0);
+function totalsTable(runs: RunNode[], t: NodeTotals): string[] {
+  const turns = runs.reduce((n, run) => n + run.turns.length, 0);
+  const cells = runs.reduce((n, run) => n + run.turns.reduce((m, turn) => m + turn.cells.length, 0), 0);
   return [
     '| Measure | Value |',
     '| --- | --- |',
-    `| Turns | ${run.turns.length} |`,
+    `| Turns | ${turns} |`,
     `| Cells | ${cells} |`,
     `| Sub-calls | ${t.subCalls} |`,
     `| Input tokens | ${t.inputTokens.toLocaleString('en-US')} |`,

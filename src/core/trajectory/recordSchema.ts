@@ -96,10 +96,12 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     // Two versions exist; readProtections reads either and anything else as "not recorded".
     protections: opt('any'),
     priorTurns: opt({ arrayOf: { object: { question: 'string', answer: 'string' } } }),
+    session: opt({ object: { chat: opt('boolean'), contextVariable: opt('string'), repl: opt('string'), carriedOver: opt({ arrayOf: 'string' }) } }),
+    continuedFrom: opt({ object: { mode: 'string', trajectory: opt('string'), runId: 'string', question: 'string', fromTurn: opt('number'), allowDivergence: opt('boolean') } }),
   },
   'turn.started': { turn: 'number' },
   'model.delta': { turn: 'number', text: 'string' },
-  'model.output': { turn: 'number', text: 'string', usage: USAGE, latencyMs: opt('number'), finishReason: opt('string'), requestBytes: opt('number'), forcedFinal: opt('boolean') },
+  'model.output': { turn: 'number', text: 'string', usage: USAGE, latencyMs: opt('number'), finishReason: opt('string'), requestBytes: opt('number'), forcedFinal: opt('boolean'), replayed: opt('boolean') },
   'protocol.notice': { turn: 'number', kind: 'string', message: 'string' },
   'cell.started': { turn: 'number', cellId: 'string', code: 'string' },
   'cell.output': { cellId: 'string', stream: 'string', text: 'string' },
@@ -121,6 +123,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     timedOut: opt('boolean'),
     interrupted: opt('boolean'),
     restarted: opt({ object: { reason: 'string', detail: 'string' } }),
+    contextReads: opt({ object: { files: 'number', bytes: 'number', paths: { arrayOf: 'string' }, searches: 'number', searchedBytes: 'number' } }),
   },
   'subcall.started': {
     callId: 'string',
@@ -133,13 +136,29 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     model: MODEL_REF,
     prompt: 'string',
   },
-  'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string'), cached: opt('boolean') },
+  'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string'), cached: opt('boolean'), replayed: opt('boolean') },
+  'replay.diverged': { turn: 'number', cellId: opt('string'), kind: 'string', detail: 'string', continued: opt('boolean') },
   'child.started': { callId: 'string', childRunId: 'string' },
   'child.finished': { callId: 'string', childRunId: 'string', status: 'string', answer: opt('string') },
   'limit.warning': { limit: 'string', value: 'number', max: 'number' },
   'batch.estimated': { cellId: 'string', batchId: 'string', prompts: 'number', chars: 'number', estimatedCostUsd: opt('numberOrNull'), refused: opt('boolean') },
   fallback: { kind: 'string', detail: 'string' },
   answer: { text: 'string', forced: opt('boolean'), via: opt('string') },
+  references: {
+    references: { arrayOf: { object: { path: 'string', line: 'number', endLine: opt('number'), text: 'string' } } },
+    unresolved: { arrayOf: { object: { citation: 'string', path: 'string', line: 'number', endLine: opt('number'), reason: 'string', detail: opt('string') } } },
+  },
+  coverage: {
+    coverage: {
+      object: {
+        totalLines: 'number',
+        buckets: { arrayOf: { object: { lines: 'number', cell: 'number', subcall: 'number', cited: 'number' } } },
+        files: { arrayOf: { object: { path: 'string', firstLine: 'number', lines: 'number' } } },
+        seenLines: 'number',
+        citedLines: 'number',
+      },
+    },
+  },
   'run.finished': { status: 'string', answer: opt('string'), forced: opt('boolean'), error: opt(ERROR), partial: opt('string'), totals: opt(TOTALS) },
 };
 

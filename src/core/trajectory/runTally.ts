@@ -2,7 +2,7 @@
 // them to end a file it is closing early, and `rlm show` uses them to summarise files of any size
 // with flat memory. Usage of a child run is also counted in every ancestor run.
 import type { TokenUsage } from '../models/modelTypes';
-import type { RunStatus, UsageTotals } from './events';
+import type { RunSessionInfo, RunStatus, UsageTotals } from './events';
 import type { BuildableRecord } from './treeBuilder';
 
 interface RunTally {
@@ -22,6 +22,8 @@ interface RunTally {
   subCallErrors: number;
   childRuns: number;
   totals: UsageTotals;
+  /** How a follow-up stood to the runs before it (imported logs). */
+  session?: RunSessionInfo;
 }
 
 const QUESTION_CLIP = 500;
@@ -33,6 +35,8 @@ function emptyUsageTotals(): UsageTotals {
 export class RunTallies {
   private readonly runs = new Map<string, RunTally>();
   private rootId: string | undefined;
+  /** Top-level runs in start order: one, or a conversation's runs. */
+  private readonly topIds: string[] = [];
   /** Runs started and not finished, in start order. */
   private readonly open = new Set<string>();
   lastSeq = 0;
@@ -41,6 +45,11 @@ export class RunTallies {
 
   get root(): RunTally | undefined {
     return this.rootId === undefined ? undefined : this.runs.get(this.rootId);
+  }
+
+  /** Top-level runs in start order. */
+  topLevel(): RunTally[] {
+    return this.topIds.flatMap((id) => this.runs.get(id) ?? []);
   }
 
   all(): IterableIterator<RunTally> {
@@ -81,8 +90,10 @@ export class RunTallies {
           subCallErrors: 0,
           childRuns: 0,
           totals: emptyUsageTotals(),
+          ...(record.session !== undefined && { session: record.session }),
         });
         this.open.add(record.runId);
+        if (record.parentRunId === undefined) this.topIds.push(record.runId);
         if (record.parentRunId === undefined && this.rootId === undefined) this.rootId = record.runId;
         if (record.parentRunId !== undefined) this.forEachAncestor(record.parentRunId, (r) => r.childRuns++);
         return;

@@ -15,8 +15,13 @@ export interface ReadTrajectoryOptions {
 export interface TrajectoryReadResult {
   format: TrajectoryFormatKind;
   header: TrajectoryHeader | ImportedHeader | undefined;
-  /** The root run; undefined when the file holds a header and no run. */
+  /** The root run (the first one); undefined when the file holds a header and no run. */
   tree: RunNode | undefined;
+  /**
+   * Every top-level run in order. One, or several when the file holds a conversation: a reference log
+   * whose logger served several questions. Each later run is a follow-up, like our own follow-ups.
+   */
+  runs: RunNode[];
   problems: ReadProblem[];
   unknownEvents: UnknownEvent[];
   /** Records applied to the tree. */
@@ -48,5 +53,5 @@ export async function readTrajectory(path: string, options: ReadTrajectoryOption
   for (const runId of builder.markIncomplete()) {
     report({ line: lastLine, kind: 'missing-end', message: `run ${runId} has no run.finished: the file ends before the run did` });
   }
-  return { format, header, tree: builder.tree, problems, unknownEvents, eventCount };
+  return { format, header, tree: builder.tree, runs: [...builder.roots], problems, unknownEvents, eventCount };
 }

@@ -53,11 +53,9 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
   let format: TrajectoryFormatKind | undefined;
   let importer: ReferenceImporter | undefined;
   let lastSeq = -Infinity;
-  let currentLine = 0;
   const lines = readLines(path);
   try {
     for await (const line of lines) {
-      currentLine = line.number;
       if (line.text.trim() === '') continue;
       if (format === undefined) {
         const detected = detectTrajectoryFormat(line.text);
@@ -75,7 +73,10 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
           sink.onHeader(header as unknown as TrajectoryHeader, format);
           continue;
         }
-        importer = new ReferenceImporter((record) => sink.onRecord(record, currentLine));
+        importer = new ReferenceImporter(
+          (record, at) => sink.onRecord(record, at),
+          (message, at) => sink.onProblem({ line: at, kind: 'invalid-record', message }),
+        );
         // The importer fills its header in as metadata and run_context lines arrive.
         sink.onHeader(importer.header, format);
       }
@@ -93,7 +94,7 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
       if (importer) {
         if (!isPlainObject(value)) {
           sink.onProblem({ line: line.number, kind: 'invalid-record', message: 'the line is not a JSON object; skipped' });
-        } else if (importer.accept(value) === 'unknown') {
+        } else if (importer.accept(value, line.number) === 'unknown') {
           sink.onUnknown({ line: line.number, record: value });
           sink.onProblem({ line: line.number, kind: 'unknown-event', message: `unknown entry type ${JSON.stringify(value.type)}; kept, not shown` });
         }
@@ -116,6 +117,8 @@ export async function scanTrajectory(path: string, sink: ScanSink): Promise<Traj
       lastSeq = Math.max(lastSeq, record.seq);
       sink.onRecord(record, line.number);
     }
+    // A run still waiting for what its first code block tells about its REPL starts now.
+    importer?.finish();
   } catch (error) {
     if (error instanceof NotATrajectoryError) throw error;
     throw asReadError(path, error);

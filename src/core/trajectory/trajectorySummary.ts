@@ -1,20 +1,44 @@
 // A summary of a trajectory of any size in flat memory: counters only, no content is kept. This is
 // what `rlm show` prints.
-import type { RunStatus } from './events';
+import type { RunSessionInfo, RunStatus } from './events';
 import type { ImportedHeader } from './referenceImport';
 import { RunTallies } from './runTally';
 import { scanTrajectory } from './trajectoryScanner';
 import type { TrajectoryFormatKind, TrajectoryHeader } from './trajectoryFormat';
 import type { ReadProblem } from './treeTypes';
 
+/** One question of a conversation: a top-level run and its own figures (child runs included). */
+export interface ConversationRunSummary {
+  runId: string;
+  question: string;
+  status: RunStatus | 'running' | 'incomplete';
+  answer?: string;
+  forced: boolean;
+  turns: number;
+  cells: number;
+  subCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  costUnknown: boolean;
+  wallTimeMs: number;
+  session?: RunSessionInfo;
+}
+
 export interface TrajectorySummary {
   format: TrajectoryFormatKind;
   header: TrajectoryHeader | ImportedHeader | undefined;
+  /** The first run's question and answer; `runs` has every one when the file holds a conversation. */
   question: string;
   status: RunStatus | 'running' | 'incomplete' | 'empty';
   answer?: string;
   forced: boolean;
-  /** Turns and cells of the root run; `cells` also counts those of child runs. */
+  /**
+   * The file's top-level runs in order: one, or every question of a conversation. The figures below
+   * are their totals: turns and rootCells summed over them, the rest over every run.
+   */
+  runs: ConversationRunSummary[];
+  /** Turns and cells of the top-level runs; `cells` also counts those of child runs. */
   turns: number;
   rootCells: number;
   cells: number;
@@ -66,35 +90,68 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     report({ line: lastLine, kind: 'missing-end', message: `run ${run.runId} has no run.finished: the file ends before the run did` });
   }
   const root = tallies.root;
-  const totals = root?.totals;
+  const top = tallies.topLevel();
+  const runs = top.map(runSummary);
+  const sum = (pick: (r: ConversationRunSummary) => number): number => runs.reduce((n, r) => n + pick(r), 0);
+  const costs = runs.filter((r) => r.costUsd !== null);
+  const totalsOf = (pick: (t: NonNullable<typeof root>['totals']) => number | undefined): number => top.reduce((n, r) => n + (pick(r.totals) ?? 0), 0);
+  const first = top[0];
+  const last = top[top.length - 1];
   return {
     format,
     header,
     question: root?.question ?? (header && 'question' in header ? header.question ?? '' : ''),
-    status: root === undefined ? 'empty' : root.status ?? 'incomplete',
+    status: root === undefined ? 'empty' : conversationStatus(runs),
     ...(root?.answer !== undefined && { answer: root.answer }),
     forced: root?.forced ?? false,
-    turns: totals?.iterations ?? 0,
-    rootCells: root?.cells ?? 0,
+    runs,
+    turns: sum((r) => r.turns),
+    rootCells: top.reduce((n, r) => n + r.cells, 0),
     cells: sumRuns(tallies, (r) => r.cells),
     cellErrors: sumRuns(tallies, (r) => r.cellErrors),
-    subCalls: totals?.subCalls ?? 0,
+    subCalls: sum((r) => r.subCalls),
     subCallErrors: sumRuns(tallies, (r) => r.subCallErrors),
-    childRuns: root?.childRuns ?? 0,
-    inputTokens: totals?.inputTokens ?? 0,
-    outputTokens: totals?.outputTokens ?? 0,
-    costUsd: totals?.costUsd ?? null,
-    costUnknown: totals?.costUnknown ?? false,
-    cacheReadTokens: totals?.cacheReadTokens ?? 0,
-    savedUsd: totals?.savedUsd ?? 0,
-    cachedSubCalls: totals?.cachedSubCalls ?? 0,
-    wallTimeMs: root ? (root.finishedAt ?? root.lastTs) - root.startedAt : 0,
+    childRuns: top.reduce((n, r) => n + r.childRuns, 0),
+    inputTokens: sum((r) => r.inputTokens),
+    outputTokens: sum((r) => r.outputTokens),
+    costUsd: costs.length ? costs.reduce((n, r) => n + (r.costUsd ?? 0), 0) : null,
+    costUnknown: runs.some((r) => r.costUnknown),
+    cacheReadTokens: totalsOf((t) => t.cacheReadTokens),
+    savedUsd: totalsOf((t) => t.savedUsd),
+    cachedSubCalls: totalsOf((t) => t.cachedSubCalls),
+    wallTimeMs: first && last ? (last.finishedAt ?? last.lastTs) - first.startedAt : 0,
     events: tallies.events,
     unknownEvents,
     problemCount,
     problems,
   };
 }
+
+function runSummary(run: RunTallyOf): ConversationRunSummary {
+  return {
+    runId: run.runId,
+    question: run.question,
+    status: run.status ?? 'incomplete',
+    ...(run.answer !== undefined && { answer: run.answer }),
+    forced: run.forced,
+    turns: run.totals.iterations,
+    cells: run.cells,
+    subCalls: run.totals.subCalls,
+    inputTokens: run.totals.inputTokens,
+    outputTokens: run.totals.outputTokens,
+    costUsd: run.totals.costUsd,
+    costUnknown: run.totals.costUnknown,
+    wallTimeMs: (run.finishedAt ?? run.lastTs) - run.startedAt,
+    ...(run.session !== undefined && { session: run.session }),
+  };
+}
+
+/** A conversation ended well only if every question did; otherwise the first that did not says how. */
+function conversationStatus(runs: ConversationRunSummary[]): TrajectorySummary['status'] {
+  return runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
+}
+
+type RunTallyOf = NonNullable<ReturnType<RunTallies['get']>>;
 
 function sumRuns(tallies: RunTallies, pick: (run: NonNullable<ReturnType<RunTallies['get']>>) => number): number {
   let total = 0;

@@ -87,6 +87,7 @@ export class TreeBuilder {
         turn.latencyMs = r.latencyMs;
         turn.requestBytes = r.requestBytes;
         if (r.forcedFinal !== undefined) turn.forcedFinal = r.forcedFinal;
+        if (r.replayed) turn.replayed = true;
         return { changed: this.add(id, usageDelta(r.usage), r.ts) };
       }
       case 'protocol.notice': {
@@ -124,6 +125,7 @@ export class TreeBuilder {
         call.latencyMs = r.latencyMs;
         if (r.fallback !== undefined) call.fallback = r.fallback;
         if (r.cached || r.usage.fromCache) call.cached = true;
+        if (r.replayed) call.replayed = true;
         const changed = this.add(id, { ...usageDelta(r.usage), errors: r.error ? 1 : 0 }, r.ts);
         call.finishedAt = r.ts;
         return { changed };
@@ -165,6 +167,21 @@ export class TreeBuilder {
           else run.answer = r.text;
           run.forced = r.forced;
         });
+      case 'replay.diverged':
+        return this.onRun(r, (run) => {
+          const where = r.cellId ? `turn ${r.turn}, cell ${r.cellId}` : `before turn ${r.turn}`;
+          run.divergences = [...(run.divergences ?? []), { turn: r.turn, kind: r.kind, detail: r.detail, continued: r.continued }];
+          run.fallbacks.push({ kind: 'replay-diverged', detail: `${where}: ${r.detail}${r.continued ? ' (continued: --allow-divergence)' : ''}` });
+        });
+      case 'coverage':
+        return this.onRun(r, (run) => {
+          run.coverage = r.coverage;
+        });
+      case 'references':
+        return this.onRun(r, (run) => {
+          run.references = r.references;
+          run.unresolvedReferences = r.unresolved;
+        });
       case 'run.finished': {
         const run = this.run(r.runId);
         if (!run) return this.orphan(r);
@@ -198,6 +215,8 @@ export class TreeBuilder {
       // Records of earlier versions hold flat booleans; every reader sees the layered shape.
       ...(r.protections !== undefined && { protections: readProtections(r.protections) }),
       ...(r.priorTurns !== undefined && { priorTurns: r.priorTurns }),
+      ...(r.session !== undefined && { session: r.session }),
+      ...(r.continuedFrom !== undefined && { continuedFrom: r.continuedFrom }),
     };
     this.nodes.set(id, { item: { kind: 'run', node: run }, startedAt: r.ts, finished: () => run.finishedAt !== undefined });
     if (r.parentRunId === undefined) {

@@ -81,3 +81,15 @@ export function addToTotals(t: NodeTotals, d: TotalsDelta): void {
   if (d.errors) t.errors += d.errors;
   addCacheFigures(t, d);
 }
+
+/** The totals of a conversation's runs together; its wall time runs from the first start to the last end. */
+export function conversationTotals(runs: RunNode[]): NodeTotals {
+  const total = emptyNodeTotals();
+  for (const run of runs) {
+    addToTotals(total, totalsAsDelta(run.totals));
+  }
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  if (first && last) total.wallTimeMs = Math.max(0, (last.finishedAt ?? last.startedAt + last.totals.wallTimeMs) - first.startedAt);
+  return total;
+}

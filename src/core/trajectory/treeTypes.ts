@@ -3,8 +3,9 @@
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
 import type { SandboxProtections } from '../repl/replTypes';
+import type { CoverageRecord } from '../citations/coverage';
 import type { NodeTotals } from '../../shared/nodeTotals';
-import type { LimitKind, RunConfigRecord, RunEvent, RunStatus } from './events';
+import type { ContinuedFrom, LimitKind, Reference, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus, UnresolvedCitation } from './events';
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
 type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
@@ -12,7 +13,7 @@ type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
 /** What the call's two events say (declared once there), plus its place in the tree. */
 export interface SubCallNode
   extends Omit<SubCallStarted, 'type' | 'runId' | 'cellId'>,
-    Partial<Pick<SubCallFinished, 'response' | 'error' | 'usage' | 'latencyMs' | 'fallback' | 'cached'>> {
+    Partial<Pick<SubCallFinished, 'response' | 'error' | 'usage' | 'latencyMs' | 'fallback' | 'cached' | 'replayed'>> {
   startedAt: number;
   finishedAt?: number;
   /** The nested run started by rlm_query, if any. */
@@ -46,6 +47,8 @@ export interface TurnNode {
   latencyMs?: number;
   requestBytes?: number;
   forcedFinal?: boolean;
+  /** A turn of the parent record, re-run by `rlm continue`: its reply was not sent again. */
+  replayed?: boolean;
   notices: Array<{ kind: string; message: string }>;
   cells: CellNode[];
   totals: NodeTotals;
@@ -63,6 +66,7 @@ export interface RunNode {
   config?: RunConfigRecord;
   protections?: SandboxProtections;
   priorTurns?: Array<{ question: string; answer: string }>;
+  session?: RunSessionInfo;
   startedAt: number;
   finishedAt?: number;
   /** 'running' until run.finished arrives; a file that ends without one is reported as 'incomplete'. */
@@ -70,6 +74,14 @@ export interface RunNode {
   answer?: string;
   /** A run without an answer: its last output, shown as partial findings, never as the answer. */
   partial?: string;
+  continuedFrom?: ContinuedFrom;
+  /** Which lines of the input the run saw and cited (absent in older files and child runs). */
+  coverage?: CoverageRecord;
+  /** Where a replay did not match its record. */
+  divergences?: Array<{ turn: number; kind: string; detail: string; continued: boolean }>;
+  /** The answer's citations found in the context, and those that were not (absent in older files). */
+  references?: Reference[];
+  unresolvedReferences?: UnresolvedCitation[];
   forced: boolean;
   error?: { kind: string; message: string; limit?: LimitKind };
   turns: TurnNode[];

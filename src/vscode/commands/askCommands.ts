@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import { gatherWorkspace } from '../context/gatherWorkspace';
 import type { GatherScope } from '../context/gatherWorkspace';
+import { activeFileUri } from '../context/activeTarget';
 import { fileContext } from '../context/fileTarget';
+import { explorerSelection, selectedFilesContext } from '../context/selectedFiles';
 import { formatBytes } from '../../shared/format';
 import { emptyTargetMessage, summarizeTarget } from '../context/targetSummary';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
@@ -48,14 +50,17 @@ async function pickFileScope(uri: vscode.Uri): Promise<vscode.Selection | undefi
   return picked.scope === 'selection' ? editor.selection : undefined;
 }
 
-export async function askAboutFile(services: RlmServices, arg?: unknown, options: AskCommandOptions = {}): Promise<ActiveRun | undefined> {
+export async function askAboutFile(services: RlmServices, arg?: unknown, options: AskCommandOptions = {}, selected?: unknown): Promise<ActiveRun | undefined> {
   requireTrust();
   const settings = configuredSettings(services);
-  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  if (!uri) throw new TargetRefusedError('no file', 'no-editor', 'Open a file in the editor (or pick one in the explorer) to ask RLM about it.');
-  const selection = options.question ? undefined : await pickFileScope(uri);
+  // Menus pass the file (the explorer also every selected one); the palette and the keybinding mean
+  // the active tab, even one whose file is too large for the editor to display (where RLM is most useful).
+  const uri = arg instanceof vscode.Uri ? arg : activeFileUri();
+  if (!uri) throw new TargetRefusedError('no file', 'no-editor', 'Open a file in an editor tab, or right-click files in the explorer, to ask RLM about them.');
+  const uris = explorerSelection(uri, selected);
+  const selection = options.question || uris.length > 1 ? undefined : await pickFileScope(uri);
   if (selection === 'cancel') return undefined;
-  const ctx = await fileContext(uri, settings, selection);
+  const ctx = uris.length > 1 ? await selectedFilesContext(uris, settings) : await fileContext(uri, settings, selection);
   const question = options.question ?? (await askQuestion(ctx.label));
   if (!question) return undefined;
   return runAndFollow(
@@ -65,8 +70,14 @@ export async function askAboutFile(services: RlmServices, arg?: unknown, options
   );
 }
 
+/** Whether to ask "Bind N files?": a conversation asks once per target, then remembers the answer. */
+export interface ConfirmationMemory {
+  alreadyConfirmed: boolean;
+  confirmed(): void;
+}
+
 /** Gathers with a cancellable progress notification, then shows what will be bound and asks to go on. */
-export async function gatherWithConfirmation(scopes: GatherScope[], where: string, settings: RlmSettings, signal: AbortSignal): Promise<GatheredContext | undefined> {
+export async function gatherWithConfirmation(scopes: GatherScope[], where: string, settings: RlmSettings, signal: AbortSignal, memory?: ConfirmationMemory): Promise<GatheredContext | undefined> {
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `RLM: gathering ${where}`, cancellable: true },
     async (progress, token) => {
@@ -84,12 +95,17 @@ export async function gatherWithConfirmation(scopes: GatherScope[], where: strin
       }
     },
   );
-  if (outcome.files.length === 0) throw new TargetRefusedError(where, 'empty', emptyTargetMessage(where, outcome.skipCounts));
-  if (settings.confirmBeforeSending) {
+  if (outcome.files.length === 0 && !outcome.plan?.files.length) throw new TargetRefusedError(where, 'empty', emptyTargetMessage(where, outcome.skipCounts));
+  if (settings.confirmBeforeSending && !memory?.alreadyConfirmed) {
     const summary = summarizeTarget(outcome.target, outcome.skipCounts, outcome.ignoredByGitignore);
-    const go = await vscode.window.showInformationMessage(summary.headline, { modal: true, detail: summary.details.join('\n') }, 'Ask');
+    const details = outcome.plan
+      ? [`Over rlm.contextLimitMb (${formatBytes(settings.contextLimitBytes)}): files are read only when the model uses them, and search runs in VS Code.`, ...summary.details]
+      : summary.details;
+    const go = await vscode.window.showInformationMessage(summary.headline, { modal: true, detail: details.join('\n') }, 'Ask');
     if (go !== 'Ask') return undefined;
+    memory?.confirmed();
   }
+  if (outcome.plan) return { source: { kind: 'plan', plan: outcome.plan }, target: outcome.target };
   return { source: { kind: 'files', files: outcome.files }, target: outcome.target };
 }
 
@@ -144,8 +160,9 @@ export async function askAboutFolder(services: RlmServices, arg?: unknown, optio
 
 export function registerAskCommands(services: RlmServices): vscode.Disposable[] {
   return [
-    // Explorer and editor menus pass (uri, [uris]); scripts and tests may pass (uri, { question }).
-    registerSafeCommand(services, 'rlm.askAboutFile', (arg, opts) => askAboutFile(services, arg, optionsArg(opts))),
+    // Explorer and editor menus pass (uri, [uris]); scripts and tests may pass (uri, { question })
+    // or (uri, [uris], { question }).
+    registerSafeCommand(services, 'rlm.askAboutFile', (arg, second, third) => askAboutFile(services, arg, optionsArg(Array.isArray(second) ? third : second), second)),
     registerSafeCommand(services, 'rlm.askAboutWorkspace', (opts) => askAboutWorkspace(services, optionsArg(opts))),
     registerSafeCommand(services, 'rlm.askAboutFolder', (arg, opts) => askAboutFolder(services, arg, optionsArg(opts))),
   ];

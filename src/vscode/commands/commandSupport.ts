@@ -8,6 +8,7 @@ import { followWithProgress, notifyRunEnded } from '../run/runNotifications';
 import type { RunRequest } from '../run/runLauncher';
 import { openRlmSetting } from '../settings/priceSetting';
 import { reportError, showUserMessage } from '../userMessages';
+import { awaitTurn } from '../run/busyPrompt';
 
 /** Asking sends workspace files to a model and runs model-written code: only in trusted workspaces. */
 export function requireTrust(): void {
@@ -29,6 +30,8 @@ export function registerSafeCommand(services: RlmServices, id: string, handler: 
 
 /** Starts a run, opens its live trajectory view, follows it in a notification and reports the end. */
 export async function runAndFollow(services: RlmServices, request: RunRequest, title: string): Promise<ActiveRun | undefined> {
+  // A target that is running already: queue behind it or stop it, keeping the question.
+  if (!(await awaitTurn(services.registry, request.contextKey, request.question))) return undefined;
   const run = await services.launcher.start(request);
   if (!run) return undefined;
   services.log.info(`Run ${run.runId} started: ${request.question}${run.trajectoryPath ? ` (recording to ${run.trajectoryPath})` : ''}`);

@@ -1,10 +1,9 @@
-// "Configure models...", "Set API key...", "Clear API keys" and "Test connection".
+// "Configure models..." (opens the setup screen), "Set API key...", "Clear API keys" and "Test connection".
 import * as vscode from 'vscode';
-import type { ProviderKind } from '../../core/models/modelTypes';
 import { describeError } from '../errors/describeError';
 import { NoModelConfiguredError } from '../errors/extensionErrors';
-import { MODEL_PRESETS, presetFor, validateBaseUrl } from '../models/modelPresets';
-import type { ModelPreset } from '../models/modelPresets';
+import { MODEL_PRESETS } from '../models/modelPresets';
+import { openModelSetup } from '../models/modelSetupPanel';
 import { describeKeySlot } from '../models/secretKeys';
 import type { RlmServices } from '../rlmServices';
 import { modelConfigFor } from '../run/runLauncher';
@@ -15,14 +14,6 @@ import { showUserMessage } from '../userMessages';
 import { registerSafeCommand } from './commandSupport';
 
 const TEST_TIMEOUT_MS = 30_000;
-
-/** Writes a setting where it takes effect: the workspace when the workspace already sets it, else the user. */
-async function updateSetting(key: string, value: string): Promise<void> {
-  const config = vscode.workspace.getConfiguration('rlm');
-  const inspected = config.inspect(key);
-  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await config.update(key, value, target);
-}
 
 async function askForKey(services: RlmServices, setting: Pick<ModelSetting, 'provider' | 'baseUrl'>, required: boolean): Promise<boolean> {
   const slot = describeKeySlot(setting.provider, setting.baseUrl);
@@ -39,60 +30,9 @@ async function askForKey(services: RlmServices, setting: Pick<ModelSetting, 'pro
   return true;
 }
 
-async function pickPreset(current: ModelSetting): Promise<ModelPreset | undefined> {
-  const currentPreset = current.model ? presetFor(current.provider, current.baseUrl) : undefined;
-  const picked = await vscode.window.showQuickPick(
-    MODEL_PRESETS.map((p) => ({ label: p.label, description: p.description, detail: p.id === currentPreset?.id ? `Current: ${current.model}` : undefined, preset: p })),
-    { title: 'RLM: Configure models', placeHolder: 'Where does the model run?', ignoreFocusOut: true },
-  );
-  return picked?.preset;
-}
-
-async function customEndpoint(current: ModelSetting): Promise<{ provider: ProviderKind; baseUrl: string } | undefined> {
-  const provider = await vscode.window.showQuickPick(
-    [
-      { label: 'OpenAI-compatible', description: 'most servers: vLLM, llama.cpp, TGI, LiteLLM...', value: 'openai' as const },
-      { label: 'Anthropic-compatible', value: 'anthropic' as const },
-    ],
-    { title: 'Wire protocol of the server', ignoreFocusOut: true },
-  );
-  if (!provider) return undefined;
-  const baseUrl = await vscode.window.showInputBox({
-    title: 'Base URL of the server',
-    value: current.baseUrl,
-    placeHolder: 'http://localhost:8080/v1',
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Enter the server URL.' : validateBaseUrl(v)),
-  });
-  if (baseUrl === undefined) return undefined;
-  return { provider: provider.value, baseUrl: baseUrl.trim() };
-}
-
+/** The one-screen setup of the root model, the sub model and the cost limit. */
 export async function configureModels(services: RlmServices): Promise<void> {
-  const current = readSettings().root;
-  const preset = await pickPreset(current);
-  if (!preset) return;
-  const endpoint = preset.id === 'custom' ? await customEndpoint(current) : { provider: preset.provider, baseUrl: preset.baseUrl };
-  if (!endpoint) return;
-  const sameEndpoint = endpoint.provider === current.provider && endpoint.baseUrl === current.baseUrl;
-  const model = await vscode.window.showInputBox({
-    title: `Model at ${preset.label}`,
-    prompt: 'The root model, which writes code. Sub-calls use it too unless rlm.sub.model is set.',
-    value: sameEndpoint && current.model ? current.model : preset.suggestedModel,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Enter a model name.' : undefined),
-  });
-  if (!model) return;
-  const needsKey = preset.needsKey || (preset.id === 'custom' && endpoint.baseUrl === '');
-  if (needsKey || preset.id === 'custom') {
-    const hasKey = (await services.keys.get(endpoint.provider, endpoint.baseUrl)) !== undefined;
-    if (!hasKey && !(await askForKey(services, endpoint, needsKey)) && needsKey) return;
-  }
-  await updateSetting('root.provider', endpoint.provider);
-  await updateSetting('root.baseUrl', endpoint.baseUrl);
-  await updateSetting('root.model', model.trim());
-  services.log.info(`Root model set to ${endpoint.provider} ${model.trim()} at ${endpoint.baseUrl || 'the official endpoint'}`);
-  await testConnection(services);
+  openModelSetup(services);
 }
 
 /** Makes one tiny request to the root model (and the sub model if different) and reports the outcome. */

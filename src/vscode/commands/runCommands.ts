@@ -59,7 +59,7 @@ export async function exportTrajectory(services: RlmServices, arg?: unknown): Pr
   const read = await readTrajectory(uri.fsPath);
   if (!read.tree) throw new Error(`${basename(uri.fsPath)} holds no run to export.`);
   const { exportToFile } = await import('../../core/trajectory/exportFile');
-  exportToFile(read.tree, format.ext === 'ipynb' ? 'ipynb' : 'md', target.fsPath);
+  exportToFile(read.runs, format.ext === 'ipynb' ? 'ipynb' : 'md', target.fsPath);
   const problems = read.problems.length ? ` (${read.problems.length} problem${read.problems.length === 1 ? '' : 's'} in the file were skipped; see the log)` : '';
   for (const p of read.problems) services.log.warn(`${uri.fsPath}:${p.line}: ${p.message}`);
   const open = await vscode.window.showInformationMessage(`RLM: exported to ${basename(target.fsPath)}${problems}.`, 'Open');

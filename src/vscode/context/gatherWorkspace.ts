@@ -5,12 +5,14 @@ import { realpath, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { readLocalFile, specialKindOf } from '../../core/context/localFileRead';
 import { judgeReachedPath } from '../../core/context/pathContainment';
-import type { TargetDescription } from '../../core/context/contextTypes';
+import type { ContextPlan, TargetDescription } from '../../core/context/contextTypes';
 import { GitignoreLayers } from '../../core/context/gitignoreLayers';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { GatherBudget } from './gatherBudget';
 import type { GatherCounts, SkipReason } from './gatherBudget';
 import { combineGlobs, enabledPatterns } from './globPatterns';
+import { planLazyWorkspace } from './lazyWorkspacePlan';
+import type { LazyCandidate } from './lazyWorkspacePlan';
 
 export interface GatherScope {
   folder: vscode.WorkspaceFolder;
@@ -20,6 +22,8 @@ export interface GatherScope {
 
 interface GatherOutcome {
   files: Array<{ path: string; content: Uint8Array | string }>;
+  /** Set when the target was over rlm.contextLimitMb: listed only, bound lazily (lazyWorkspacePlan.ts). */
+  plan?: ContextPlan;
   target: TargetDescription;
   skipCounts: Partial<Record<SkipReason, number>>;
   ignoredByGitignore: number;
@@ -78,6 +82,8 @@ export async function gatherWorkspace(
   const dirty = openDocuments();
   const labels: string[] = [];
   const include = combineGlobs(settings.include) ?? '**/*';
+  const listed: LazyCandidate[] = [];
+  let allLocal = true;
   for (const scope of scopes) {
     const base = (scope.subPath ?? '').replace(/^\/+|\/+$/g, '');
     labels.push(multiRoot ? `${scope.folder.name}/${base}` : base || scope.folder.name);
@@ -96,14 +102,27 @@ export async function gatherWorkspace(
       }
       candidates.push({ uri, path: multiRoot ? `${scope.folder.name}/${folderRelative}` : folderRelative });
     }
+    if (local) for (const c of candidates) listed.push({ path: c.path, fsPath: c.uri.fsPath, root: local.root, rootReal: local.rootReal });
+    else allLocal = false;
     for (let i = 0; i < candidates.length; i += READ_CONCURRENCY) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c) => readOne(c.uri, c.path, budget, dirty, local)));
       progress.report(budget.counts());
     }
   }
-  const result = budget.result(scopes.length > 1 || !scopes[0]?.subPath ? 'workspace' : 'folder', labels);
-  return { ...result, skipCounts: budget.skipCountsByReason(), ignoredByGitignore: budget.ignoredByGitignore };
+  const kind = scopes.length > 1 || !scopes[0]?.subPath ? 'workspace' : 'folder';
+  const result = budget.result(kind, labels);
+  const skipCounts = budget.skipCountsByReason();
+  // Over the eager limit on this machine's disk: list every file instead, and bind lazily. (Reading
+  // stopped at the limit, so a target under it never pays for this second pass.)
+  if (skipCounts.limit && allLocal && settings.workspaceLimitBytes > settings.contextLimitBytes) {
+    const plan = await planLazyWorkspace(listed, settings, kind, labels, () => token.isCancellationRequested);
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    const counts: Partial<Record<SkipReason, number>> = {};
+    for (const entry of plan.target.skipped) counts[entry.reason] = (counts[entry.reason] ?? 0) + 1;
+    return { files: [], plan, target: plan.target, skipCounts: counts, ignoredByGitignore: budget.ignoredByGitignore };
+  }
+  return { ...result, skipCounts, ignoredByGitignore: budget.ignoredByGitignore };
 }
 
 async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>, local: LocalScope | undefined): Promise<void> {

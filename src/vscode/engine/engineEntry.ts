@@ -23,6 +23,7 @@ export const engine: RlmEngine = {
           startSignal: stop,
           distDir: options.distDir,
           ...(options.snapshotCacheDir ? { snapshotCacheDir: options.snapshotCacheDir } : {}),
+          ...(options.ripgrepPath ? { ripgrepPath: options.ripgrepPath } : {}),
           ...(options.log ? { log: options.log } : {}),
         }),
       ...(options.log ? { onSpareError: (error: unknown) => options.log?.(`a spare REPL failed to start: ${error instanceof Error ? error.message : String(error)}`) } : {}),

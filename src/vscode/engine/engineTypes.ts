@@ -18,6 +18,8 @@ interface ReplPoolOptions {
   distDir: string;
   /** Where Pyodide memory snapshots are cached between sessions. */
   snapshotCacheDir?: string;
+  /** ripgrep for search() over a lazy folder (VS Code's own). */
+  ripgrepPath?: string;
   log?: (message: string) => void;
 }
 

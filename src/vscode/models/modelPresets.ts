@@ -2,7 +2,7 @@
 // no key; hosted ones do.
 import type { ProviderKind } from '../../core/models/modelTypes';
 
-export interface ModelPreset {
+interface ModelPreset {
   id: 'openai' | 'anthropic' | 'openrouter' | 'ollama' | 'lmstudio' | 'vllm' | 'custom';
   label: string;
   description: string;

@@ -21,6 +21,8 @@ const MAX_PRIOR_TURNS = 10;
 export class Conversation {
   private warm: { contextKey: string; session: ReplSession; router: BridgeRouter; factory: ReplFactory } | undefined;
   private readonly turns: Array<{ question: string; answer: string }> = [];
+  /** Targets whose "Bind N files?" the user already answered with Ask in this conversation. */
+  private readonly confirmed = new Set<string>();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -49,6 +51,15 @@ export class Conversation {
     this.turns.push(...turns.slice(-MAX_PRIOR_TURNS));
   }
 
+  /** True when the user already confirmed sending `contextKey` in this conversation: follow-ups do not ask again. */
+  isConfirmed(contextKey: string): boolean {
+    return this.confirmed.has(contextKey);
+  }
+
+  markConfirmed(contextKey: string): void {
+    this.confirmed.add(contextKey);
+  }
+
   /** Records a finished run. A failed run's session is not trusted for the next question. */
   async finish(question: string, status: RunStatus, answer: string | undefined): Promise<void> {
     if (answer !== undefined && (status === 'completed' || status === 'forced' || status === 'limit')) {
@@ -66,6 +77,7 @@ export class Conversation {
   /** Ends the REPL and forgets the turns. */
   async end(): Promise<void> {
     this.turns.length = 0;
+    this.confirmed.clear();
     await this.endSession();
   }
 }

@@ -5,6 +5,7 @@ import type { ContextSource, TargetDescription } from '../../core/context/contex
 import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelConfig } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
+import type { ReplayInput } from '../../core/loop/replayer';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
@@ -31,6 +32,8 @@ export interface RunRequest {
   conversationId?: string;
   /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
   signal?: AbortSignal;
+  /** Replay a recorded run's cells first (Continue this run / Fork from this turn). */
+  replay?: ReplayInput;
   /** `refresh`: every sub-call is sent again and its answer replaces the cached one (Ask again without cache). */
   cache?: 'use' | 'refresh';
 }
@@ -113,6 +116,7 @@ export class RunLauncher {
         signal: controller.signal,
         ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
         ...(sessionOptions ?? {}),
+        ...(request.replay ? { replay: request.replay } : {}),
       });
       const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });

@@ -1,6 +1,7 @@
 // Wires the sidebar chat: store, messenger, router, the chat service, and the view provider.
 import * as vscode from 'vscode';
 import type { ChatTarget, SidebarState } from '../../shared/sidebarState';
+import { activeFileUri, onDidChangeActiveFile } from '../context/activeTarget';
 import { CHAT_STATE_KEY, fromSaved, toSaved } from './chatPersistence';
 import type { RlmServices } from '../rlmServices';
 import { readSettings } from '../settings/readSettings';
@@ -11,10 +12,11 @@ import { SidebarStore } from './sidebarStore';
 import { SIDEBAR_VIEW_ID, SidebarViewProvider } from './sidebarViewProvider';
 import { WebviewMessenger } from './webviewMessenger';
 
+/** The active tab's file, whatever editor shows it (a log too large to display included). */
 function activeFileTarget(): ChatTarget[] {
-  const doc = vscode.window.activeTextEditor?.document;
-  if (!doc || (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled')) return [];
-  return [{ kind: 'file', label: vscode.workspace.asRelativePath(doc.uri), uri: doc.uri.toString() }];
+  const uri = activeFileUri();
+  if (!uri) return [];
+  return [{ kind: 'file', label: vscode.workspace.asRelativePath(uri), uri: uri.toString() }];
 }
 
 function currentModelLabel(): string | undefined {
@@ -65,7 +67,16 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
     }
   };
   watchDirectory();
-  store.setTargets(activeFileTarget());
+  // Tab events are frequent (a tab turning dirty is one); the webview hears only real changes.
+  let shownTargets = '';
+  const refreshTargets = (): void => {
+    const targets = activeFileTarget();
+    const key = targets.map((t) => t.uri).join('\n');
+    if (key === shownTargets) return;
+    shownTargets = key;
+    store.setTargets(targets);
+  };
+  refreshTargets();
   store.setModelLabel(currentModelLabel());
   store.setTrusted(vscode.workspace.isTrusted);
   return [
@@ -76,7 +87,7 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
         provider.resolveWebviewView(view);
       },
     }),
-    vscode.window.onDidChangeActiveTextEditor(() => store.setTargets(activeFileTarget())),
+    onDidChangeActiveFile(refreshTargets),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('rlm')) store.setModelLabel(currentModelLabel());
       if (e.affectsConfiguration('rlm.trajectoryDirectory') || e.affectsConfiguration('rlm.trajectoriesInWorkspace')) {

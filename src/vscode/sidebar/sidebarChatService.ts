@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarState';
 import { folderScope, gatherWithConfirmation, pickFolder } from '../commands/askCommands';
+import type { ConfirmationMemory } from '../commands/askCommands';
 import { requireTrust } from '../commands/commandSupport';
 import { fileContext } from '../context/fileTarget';
 import { RunCancelledError } from '../../core/loop/loopErrors';
@@ -15,6 +16,7 @@ import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionE
 import { deleteHistoryFile, isInsideDirectory, listHistory } from '../history/historyIndex';
 import type { RlmServices } from '../rlmServices';
 import type { ActiveRun } from '../run/activeRun';
+import { awaitTurn } from '../run/busyPrompt';
 import { Conversation } from '../run/conversation';
 import type { GatheredContext } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';
@@ -50,16 +52,25 @@ export class SidebarChatService implements SidebarActions {
     });
   }
 
+  /** Follow-ups about a target already confirmed in this conversation are not asked about again. */
+  private memoryFor(contextKey: string): ConfirmationMemory {
+    const conversation = this.conversation;
+    return { alreadyConfirmed: conversation.isConfirmed(contextKey), confirmed: () => conversation.markConfirmed(contextKey) };
+  }
+
   private gatherFor(target: ChatTarget, settings: RlmSettings): { contextKey: string; gather: (signal: AbortSignal) => Promise<GatheredContext | undefined> } {
     if (target.kind === 'workspace') {
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.length === 0) throw new TargetRefusedError('workspace', 'no-workspace', 'Open a folder or workspace first: there is nothing to ask about.');
-      return { contextKey: 'workspace', gather: (signal) => gatherWithConfirmation(folders.map((folder) => ({ folder })), 'the workspace', settings, signal) };
+      const memory = this.memoryFor('workspace');
+      return { contextKey: 'workspace', gather: (signal) => gatherWithConfirmation(folders.map((folder) => ({ folder })), 'the workspace', settings, signal, memory) };
     }
     const uri = vscode.Uri.parse(target.uri ?? '');
     if (target.kind === 'folder') {
       const scope = folderScope(uri);
-      return { contextKey: `folder:${uri.toString()}`, gather: (signal) => gatherWithConfirmation([scope], scope.label, settings, signal) };
+      const contextKey = `folder:${uri.toString()}`;
+      const memory = this.memoryFor(contextKey);
+      return { contextKey, gather: (signal) => gatherWithConfirmation([scope], scope.label, settings, signal, memory) };
     }
     return { contextKey: `file:${uri.toString()}`, gather: async () => fileContext(uri, settings) };
   }
@@ -83,6 +94,16 @@ export class SidebarChatService implements SidebarActions {
       const settings = readSettings();
       if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
       const { contextKey, gather } = this.gatherFor(target, settings);
+      const queued = (): void => {
+        this.store.updateEntry(id, { status: 'queued', live: { ...entry.live, activity: 'waiting for the other question on this target' } });
+      };
+      if (!(await awaitTurn(this.services.registry, contextKey, question, queued, controller.signal))) {
+        // Not asked: the person dismissed the choice or stopped the wait; it reads like any other stop.
+        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: another question was running on this target', askAgain: true };
+        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
+        return;
+      }
+      if (this.store.entry(id)?.status === 'queued') this.store.updateEntry(id, { status: 'gathering', live: entry.live });
       const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, conversationId: this.store.conversationId, signal: controller.signal });
       if (!run) {
         const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: you cancelled before anything was sent', askAgain: true };

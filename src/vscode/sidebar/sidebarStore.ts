@@ -8,6 +8,10 @@ import type { SavedChat } from './chatPersistence';
 
 export const WORKSPACE_TARGET: ChatTarget = { kind: 'workspace', label: 'Workspace' };
 
+/** The empty chat's invitation: where RLM is most useful is where other assistants give up. */
+const EMPTY_HINT =
+  'Ask about the workspace, a folder or the file in the active tab. Huge files are where RLM shines: even a log too large for the editor to display works, because the model explores it with code in a local Python sandbox instead of reading it whole.';
+
 export class SidebarStore {
   private state: SidebarState;
   private drafts = 0;
@@ -29,6 +33,7 @@ export class SidebarStore {
       trusted: true,
       history: { query: '', items: [], loading: false },
       tab: restored?.tab ?? 'chat',
+      emptyHint: EMPTY_HINT,
     };
   }
 

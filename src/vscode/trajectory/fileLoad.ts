@@ -90,6 +90,11 @@ export class FileLoad {
     return this.builder.tree ?? this.placeholder;
   }
 
+  /** Every top-level run read so far: one, or a conversation's question and follow-ups. */
+  runs(): RunNode[] {
+    return this.builder.roots.length ? this.builder.roots : [this.placeholder];
+  }
+
   info(): RunSourceInfo {
     const header = this.header as { rootModel?: unknown } | undefined;
     return {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { LiveRun } from './liveRunTypes';
 import { TrajectoryEditorProvider, TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE } from './trajectoryEditorProvider';
 import { LivePanels, LIVE_VIEW_TYPE } from './livePanels';
+import { SLICE_SCHEME, sliceProvider } from './referenceOpener';
 
 export type { LiveRun } from './liveRunTypes';
 
@@ -45,6 +46,7 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
     vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider, options),
     vscode.window.registerCustomEditorProvider(TRAJECTORY_ANY_VIEW_TYPE, provider, options),
     vscode.window.registerWebviewPanelSerializer(LIVE_VIEW_TYPE, live),
+    vscode.workspace.registerTextDocumentContentProvider(SLICE_SCHEME, sliceProvider),
     live,
   );
   return {

@@ -9,6 +9,9 @@ import { formatBytes, plural } from '../../shared/format';
 import { describeOutcome } from '../run/runOutcome';
 import { modelLabel, preview, totalsView, type RunSourceInfo } from './runProjection';
 
+/** Files named in the coverage strip's tooltips; the record lists up to 500. */
+const COVERAGE_FILES_SHOWN = 200;
+
 /** One row per sandbox layer, with what was probed at start (docs/security.md). */
 export function protectionsView(p: SandboxProtections | undefined): ProtectionView[] {
   if (!p) return [];
@@ -88,6 +91,10 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     format: info.format,
     problems: info.problems,
     ...(info.loading ? { loading: true } : {}),
+    ...(run.references ? { references: run.references.map((r) => ({ ...r })) } : {}),
+    ...(run.unresolvedReferences?.length ? { unresolvedReferences: run.unresolvedReferences.map((u) => ({ citation: u.citation, reason: u.reason, detail: u.detail })) } : {}),
+    ...(run.coverage ? { coverage: { totalLines: run.coverage.totalLines, seenLines: run.coverage.seenLines, citedLines: run.coverage.citedLines, buckets: run.coverage.buckets.map((b) => ({ ...b })), files: run.coverage.files.slice(0, COVERAGE_FILES_SHOWN).map((f) => ({ ...f })) } } : {}),
+    ...(run.continuedFrom ? { continuedFrom: `${run.continuedFrom.mode === 'fork' ? `forked at turn ${run.continuedFrom.fromTurn ?? '?'} from` : 'continued from'} ${run.continuedFrom.trajectory ?? run.continuedFrom.runId}` } : {}),
   };
 }
 

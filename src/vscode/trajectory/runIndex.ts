@@ -17,7 +17,11 @@ export class RunIndex {
   private calls = new Map<string, SubCallNode>();
   private indexedAt = -1;
 
-  constructor(private readonly getRoot: () => RunNode) {}
+  constructor(
+    private readonly getRoot: () => RunNode,
+    /** Every top-level run when the file holds a conversation (the root among them). */
+    private readonly getRuns?: () => RunNode[],
+  ) {}
 
   run(runId: string): RunNode | undefined {
     // The root is asked for most and needs no index (building one walks the whole tree).
@@ -100,7 +104,8 @@ export class RunIndex {
         }
       });
     };
-    visit(this.getRoot(), undefined);
+    const runs = this.getRuns?.() ?? [];
+    for (const run of runs.includes(this.getRoot()) ? runs : [this.getRoot(), ...runs]) visit(run, undefined);
     this.indexedAt = Date.now();
   }
 }

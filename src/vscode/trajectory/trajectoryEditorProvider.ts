@@ -48,6 +48,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
       extensionUri: this.extensionUri,
       panel,
       root: () => load.root(),
+      runs: () => load.runs(),
       info: () => load.info(),
       isLive: () => false,
       exportBase: document.uri,

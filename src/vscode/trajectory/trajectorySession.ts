@@ -3,6 +3,7 @@
 // webview says `ready` again and gets the full state, which supersedes anything queued.
 // No `vscode` import: the editor provider and the live panel inject posting and the actions.
 import type { RunNode } from '../../core/trajectory/treeTypes';
+import type { Reference } from '../../core/trajectory/events';
 import {
   PAGE,
   TRAJECTORY_PROTOCOL_VERSION,
@@ -17,6 +18,7 @@ import { RunIndex } from './runIndex';
 import { headerView, runModelsAndDepth } from './runHeaderProjection';
 import { cellView, outlineOf, turnSummary, turnView, type RunSourceInfo } from './runProjection';
 import { searchRun } from './runSearch';
+import { conversationView } from './conversationProjection';
 
 export type StateMessage = MessageOf<HostToWebview, 'state'>;
 
@@ -30,11 +32,17 @@ export interface SessionActions {
   /** Lets the user set a price for one of `models` (rlm.prices). */
   setPrice?(models: string[], model?: string): Promise<void>;
   openSetting?(setting: string): Promise<void>;
+  /** Opens a reference of the answer at its line; absent where no editor is at hand. */
+  openReference?(reference: Reference, run: RunNode): Promise<void>;
+  /** Continue or fork the recorded run; absent where the run has no file to replay from. */
+  continueRun?(fork: boolean): Promise<void>;
 }
 
 export interface TrajectorySessionOptions {
   post(message: HostToWebview): void;
   root(): RunNode;
+  /** Every top-level run, when the source holds a conversation (a question and its follow-ups). */
+  runs?(): RunNode[];
   /** Where the run came from; a function because a file being read changes it as it goes. */
   info(): RunSourceInfo;
   /** True while the run is live (Stop is offered and changes are pushed). */
@@ -59,7 +67,7 @@ export class TrajectorySession {
   private embeddedStamp: number | undefined;
 
   constructor(private readonly options: TrajectorySessionOptions) {
-    this.index = new RunIndex(() => options.root());
+    this.index = new RunIndex(() => options.root(), options.runs ? () => options.runs!() : undefined);
   }
 
   /** Handles one raw message from the webview. Invalid messages are logged and answered with a notice. */
@@ -124,7 +132,8 @@ export class TrajectorySession {
     if (!this.modelsCache || this.modelsCache.version !== this.version) {
       this.modelsCache = { version: this.version, value: runModelsAndDepth(run) };
     }
-    return headerView(run, info, this.modelsCache.value);
+    const conversation = conversationView(this.options.runs?.() ?? []);
+    return { ...headerView(run, info, this.modelsCache.value), ...(conversation && { conversation }) };
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
@@ -165,6 +174,21 @@ export class TrajectorySession {
       case 'export':
         await this.options.actions.exportAs(message.format);
         return;
+      case 'continueRun':
+        if (!this.options.actions.continueRun || this.options.isLive()) {
+          this.send({ type: 'notice', level: 'info', message: this.options.isLive() ? 'The run is still going: continue it once it has ended.' : 'This run has no recorded file to continue from.' });
+          return;
+        }
+        await this.options.actions.continueRun(message.fork);
+        return;
+      case 'openReference': {
+        const run = this.index.run(message.runId);
+        const reference = run?.references?.[message.index];
+        if (!run || !reference) throw new Error(`No reference ${message.index + 1} in run ${message.runId}.`);
+        if (!this.options.actions.openReference) throw new Error('Opening a reference is not available here.');
+        await this.options.actions.openReference(reference, this.options.root());
+        return;
+      }
       case 'copy': {
         const text = this.index.text(message.ref);
         if (text === undefined) throw new Error(`Nothing to copy: ${message.ref.kind} of run ${message.ref.runId} was not found.`);

@@ -10,6 +10,7 @@ import type { RunSourceInfo } from './runProjection';
 import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
 import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
+import { openReference } from './referenceOpener';
 
 export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
 
@@ -17,6 +18,8 @@ export interface SetupInput {
   extensionUri: vscode.Uri;
   panel: vscode.WebviewPanel;
   root(): RunNode;
+  /** Every top-level run, when the source holds a conversation; exports include them all. */
+  runs?(): RunNode[];
   info(): RunSourceInfo;
   isLive(): boolean;
   stop?(): void;
@@ -34,7 +37,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-async function exportRun(run: RunNode, format: ExportFormat, base: vscode.Uri | undefined): Promise<void> {
+async function exportRun(runs: RunNode[], format: ExportFormat, base: vscode.Uri | undefined): Promise<void> {
+  const run = runs[0]!;
   const ext = format === 'ipynb' ? 'ipynb' : 'md';
   const stem = base ? base.path.replace(/\.rlm\.jsonl$|\.jsonl$/, '') : `rlm-run-${run.runId}`;
   const defaultUri = base ? base.with({ path: `${stem}.${ext}` }) : undefined;
@@ -46,9 +50,9 @@ async function exportRun(run: RunNode, format: ExportFormat, base: vscode.Uri | 
   if (!target) return;
   if (target.scheme === 'file') {
     // Written in pieces: a long run is never one string in memory.
-    exportToFile(run, format === 'ipynb' ? 'ipynb' : 'md', target.fsPath);
+    exportToFile(runs, format === 'ipynb' ? 'ipynb' : 'md', target.fsPath);
   } else {
-    const text = format === 'ipynb' ? notebookJson(toNotebook(run)) : toMarkdown(run);
+    const text = format === 'ipynb' ? notebookJson(toNotebook(runs)) : toMarkdown(runs);
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   }
   const open = await vscode.window.showInformationMessage(`Exported the run to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
@@ -63,12 +67,13 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
   const session = new TrajectorySession({
     post: (message) => void webview.postMessage(message),
     root: input.root,
+    ...(input.runs && { runs: input.runs }),
     info: input.info,
     isLive: input.isLive,
     log: (message) => input.log.warn(message),
     actions: {
       stop: input.stop,
-      exportAs: (format) => exportRun(input.root(), format, input.exportBase),
+      exportAs: (format) => exportRun(input.runs?.() ?? [input.root()], format, input.exportBase),
       copyText: async (text) => {
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
@@ -76,6 +81,10 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
       ...(input.askAgain ? { askAgain: input.askAgain } : {}),
       setPrice: async (models, model) => void (await promptForPrice(models, model)),
       openSetting: openRlmSetting,
+      ...(input.exportBase?.scheme === 'file'
+        ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
+        : {}),
+      openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
     },
   });
   webview.html = trajectoryHtml({

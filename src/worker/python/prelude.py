@@ -11,6 +11,8 @@
 # closure, default or frame for a cell to walk to. A request is one write(2) of an opcode byte and a
 # payload; a reply is a 4-byte big-endian length and that many bytes, read back with read(2).
 import sys, re, json, ast, traceback, linecache, codecs, time, keyword, os, signal, gc
+from collections import OrderedDict
+from collections.abc import Mapping
 import __main__
 
 DEVICE_PATH = '/dev/rlm'
@@ -83,6 +85,178 @@ class ContextDict(dict):
         return dict(self)
     def __reduce__(self):
         return (dict, (dict(self),))
+
+class ContextBudgetError(MemoryError):
+    """An operation on a lazy context would hold more file text at once than the REPL's budget."""
+
+def _context_call(call):
+    """A request about the bound folder, answered by the host (reads, search): JSON in, JSON out."""
+    reply = json.loads(_device_request(b'B', json.dumps(call).encode('utf-8', 'surrogatepass')))
+    if reply.get('interrupted'):
+        raise KeyboardInterrupt('interrupted while reading context')
+    if not reply.get('ok'):
+        raise OSError('context: ' + str(reply.get('message', 'the host could not answer')))
+    return json.loads(reply['result'][0])
+
+def _context_read(paths):
+    out = _context_call({'kind': 'context_read', 'paths': list(paths)})
+    return out['texts'], out['errors']
+
+def _refcount_baseline():
+    # What sys.getrefcount reports for a text only the eviction code holds (it varies across Python
+    # versions), measured the way _keep measures: an evicted text above it is still held elsewhere.
+    from collections import OrderedDict
+    d = OrderedDict()
+    d['k'] = ''.join(['base', 'line'])
+    _, old = d.popitem(last=False)
+    return sys.getrefcount(old)
+
+class LazyContext(Mapping):
+    """context for a folder larger than the eager limit: a read-only mapping path -> text whose keys
+    are all known, and whose texts are fetched from the host when first read and kept in a least-
+    recently-used cache of at most half the budget. An operation that holds more than the other half
+    in texts read in one cell (a join, a list of every value, dict(context)) stops with
+    ContextBudgetError, which says how to proceed."""
+    _BASE = None
+
+    def __init__(self, names, sizes, fetch, budget):
+        self._names = list(names)
+        self._sizes = dict(zip(self._names, sizes))
+        self._fetch = fetch
+        self.budget = max(1 << 20, int(budget))
+        self._cache = OrderedDict()
+        self._cached = 0
+        self._escaped = 0
+        self._gone = {}
+        self.stats = {'files_read': 0, 'bytes_read': 0}
+        if LazyContext._BASE is None:
+            LazyContext._BASE = _refcount_baseline()
+
+    def __repr__(self):
+        return '<lazy context: %d files, %.1f MB; texts are fetched when read (context_meta() says more)>' % (
+            len(self), sum(self._sizes.values()) / 1e6)
+    __str__ = __repr__
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError('context is read-only; copy the files you need into your own dict')
+    __setitem__ = __delitem__ = _read_only
+
+    def __len__(self):
+        return len(self._names) - len(self._gone)
+
+    def __iter__(self):
+        gone = self._gone
+        for name in self._names:
+            if name not in gone:
+                yield name
+
+    def __contains__(self, path):
+        return path in self._sizes and path not in self._gone
+
+    def planned_bytes(self, path):
+        """The size of the file on disk when the folder was listed (no read)."""
+        return self._sizes[path]
+
+    @property
+    def left_out(self):
+        """Files listed but left out when read (binary by content, unreadable, gone): path -> reason."""
+        return dict(self._gone)
+
+    def __getitem__(self, path):
+        text = self._cache.get(path)
+        if text is not None:
+            self._cache.move_to_end(path)
+            return text
+        if path not in self._sizes:
+            raise KeyError(path)
+        if path in self._gone:
+            raise KeyError('%s was left out when read: %s' % (path, self._gone[path]))
+        self._load([path])
+        text = self._cache.get(path)
+        if text is None:
+            raise KeyError('%s was left out when read: %s' % (path, self._gone.get(path, 'unreadable')))
+        return text
+
+    def _load(self, paths):
+        texts, errors = self._fetch(paths)
+        for i, path in enumerate(paths):
+            text, error = texts[i], errors[i]
+            # The reply's list lets go of each text as it is kept, so eviction sees who else holds it.
+            texts[i] = None
+            if text is None:
+                self._gone[path] = str(error or 'unreadable')
+                continue
+            self.stats['files_read'] += 1
+            self.stats['bytes_read'] += self._sizes.get(path, 0)
+            self._keep(path, text)
+
+    def _keep(self, path, text):
+        self._cache[path] = text
+        self._cached += sys.getsizeof(text)
+        half = self.budget // 2
+        while self._cached > half and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            size = sys.getsizeof(old)
+            self._cached -= size
+            if sys.getrefcount(old) > LazyContext._BASE:
+                self._escaped += size
+            del old
+        if self._escaped > half:
+            held = self._escaped
+            self._escaped = 0
+            raise ContextBudgetError(
+                'this would hold more than %.1f MB of file text at once (%.1f MB already read in this cell and still held). '
+                'context is a lazy folder of %d files, %.1f MB in all: the REPL keeps at most %.1f MB of it. Instead: '
+                'search(pattern, paths=[...]) runs on the host over every file; peek(start, end, path=p) reads a slice; '
+                'iterate and keep only what you need (for path, text in context.items(): ...), or take files in groups '
+                '(paths = list(context)[i:i+500]) and hand each group to llm_query_batched / rlm_query, then combine the answers.'
+                % (half / 1e6, held / 1e6, len(self), sum(self._sizes.values()) / 1e6, self.budget / 1e6))
+
+    def new_cell(self):
+        self._escaped = 0
+
+    def _stream(self, with_keys):
+        names, cache, gone = self._names, self._cache, self._gone
+        batch_bytes = max(1 << 16, self.budget // 8)
+        i, n = 0, len(names)
+        while i < n:
+            batch, total, j = [], 0, i
+            while j < n and len(batch) < 256 and total < batch_bytes:
+                p = names[j]
+                if p not in cache and p not in gone:
+                    batch.append(p)
+                    total += self._sizes[p]
+                j += 1
+            if batch:
+                self._load(batch)
+            for k in range(i, j):
+                p = names[k]
+                if p in gone:
+                    continue
+                text = cache.get(p)
+                if text is None:
+                    text = self[p]
+                else:
+                    cache.move_to_end(p)
+                item = (p, text) if with_keys else text
+                text = None
+                yield item
+                item = None
+            i = j
+
+    def values(self):
+        """Texts in key order, fetched in batches as the iteration reaches them (within the budget)."""
+        return self._stream(False)
+
+    def items(self):
+        """(path, text) in key order, fetched in batches as the iteration reaches them (within the budget)."""
+        return self._stream(True)
+
+    def __copy__(self):
+        return dict(self.items())
+
+    def __reduce__(self):
+        raise TypeError('a lazy context cannot be pickled; copy the files you need into your own dict')
 
 def _rlm_install():
     capture_max_chars = 200_000
@@ -267,7 +441,7 @@ def _rlm_install():
 
     def _text_for(path, who):
         ctx = reserved['context']
-        if isinstance(ctx, dict):
+        if isinstance(ctx, (dict, LazyContext)):
             if path is None:
                 raise ValueError(who + ': context is a dict of files; pass path=<one of context.keys()>')
             if path not in ctx:
@@ -287,7 +461,7 @@ def _rlm_install():
 
     line_blocks = {}
 
-    def _line_blocks(text):
+    def _line_blocks(text, keep=True):
         # Newlines before each 4K block, built once per text: counting from the start for every hit
         # doubled the cost of a search over 50 MB, and 64K blocks still cost ~3 ms per 100 hits.
         entry = line_blocks.get(id(text))
@@ -297,22 +471,60 @@ def _rlm_install():
                 total += text.count('\n', start, start + _LINE_BLOCK)
                 counts.append(total)
             entry = (text, counts)
-            line_blocks[id(text)] = entry
+            if keep:
+                line_blocks[id(text)] = entry
         return entry[1]
 
-    def search(pattern, max_hits=100, path=None):
-        """Regex search over context: a list of {path, line (1-based), start, text (the line, clipped)}."""
-        rx = re.compile(pattern, re.MULTILINE) if isinstance(pattern, str) else pattern
+    def _host_search(ctx, pattern, max_hits, paths):
+        # A lazy folder is searched on the host, over the files as they are on disk, in key order.
+        if isinstance(pattern, str):
+            source, flags = pattern, re.MULTILINE
+        else:
+            source, flags = pattern.pattern, pattern.flags | re.MULTILINE
+        if not isinstance(source, str):
+            raise TypeError('search over a folder takes a str pattern')
+        names = None
+        if paths is not None:
+            names = [paths] if isinstance(paths, str) else [str(p) for p in paths]
+            missing = [p for p in names if p not in ctx]
+            if missing:
+                raise KeyError('search: no file %r in context' % (missing[0],))
+        flag_names = [n for n, f in (('i', re.IGNORECASE), ('s', re.DOTALL), ('x', re.VERBOSE), ('a', re.ASCII)) if flags & f]
+        out = _context_call({'kind': 'context_search', 'pattern': source, 'flags': ''.join(flag_names), 'maxHits': max_hits, 'paths': names})
+        if out.get('fallback'):
+            sys.stderr.write('[rlm] search: %s; scanning the files in Python instead (slower)\n' % out['fallback'])
+            rx = re.compile(source, flags)
+            return _scan(rx, ctx.items() if names is None else ((p, ctx[p]) for p in names), max_hits, False)
+        if out.get('truncated'):
+            sys.stderr.write('[rlm] search: stopped at %d hits (max_hits); narrow the pattern or pass paths=[...] for the rest\n' % max_hits)
+        return out['hits']
+
+    def search(pattern, max_hits=100, path=None, paths=None):
+        """Regex search over context: a list of {path, line (1-based), start, text (the line, clipped)}.
+        Over a folder, `paths` limits it to some files; over a lazy folder it runs on the host."""
         ctx = reserved['context']
+        max_hits = int(max_hits)
+        if isinstance(ctx, LazyContext):
+            if path is not None:
+                paths = [path]
+            return _host_search(ctx, pattern, max_hits, paths)
+        rx = re.compile(pattern, re.MULTILINE) if isinstance(pattern, str) else pattern
         if isinstance(ctx, dict):
-            targets = [(path, _text_for(path, 'search'))] if path is not None else list(ctx.items())
+            if paths is not None and path is None:
+                names = [paths] if isinstance(paths, str) else list(paths)
+                targets = [(p, _text_for(p, 'search')) for p in names]
+            else:
+                targets = [(path, _text_for(path, 'search'))] if path is not None else list(ctx.items())
         else:
             targets = [(None, _text_for(path, 'search'))]
+        return _scan(rx, targets, max_hits)
+
+    def _scan(rx, targets, max_hits, keep_blocks=True):
+        # keep_blocks=False for a lazy folder's texts: the line index would hold each text alive.
         hits = []
-        max_hits = int(max_hits)
         for p, text in targets:
             line, pos = 1, 0
-            blocks = _line_blocks(text) if len(text) > 4 * _LINE_BLOCK else None
+            blocks = _line_blocks(text, keep_blocks) if len(text) > 4 * _LINE_BLOCK else None
             for m in rx.finditer(text):
                 if len(hits) >= max_hits:
                     return hits
@@ -535,9 +747,16 @@ def _rlm_install():
         line_blocks.clear()
         gc.collect()
         binding.clear()
-        binding.update(head=bytearray(), entry=None, shape=None, names=[], texts=[], chars=[], repl=[], scratch=binding.get('scratch'))
+        binding.update(head=bytearray(), entry=None, shape=None, names=[], texts=[], chars=[], repl=[], lazy=None, scratch=binding.get('scratch'))
 
-    def _decode_entry(path, view):
+    def _decode_entry(path, view, kind='F'):
+        if kind == 'Z':
+            binding['lazy'] = json.loads(bytes(view).decode('utf-8'))
+            return
+        if kind == 'L':
+            binding['names'].append(path)
+            binding['chars'].append(int.from_bytes(bytes(view[:4]), 'little'))
+            return
         counter[0] = 0
         text = str(view, 'utf-8', 'rlm_count_replace')
         binding['names'].append(path)
@@ -550,20 +769,34 @@ def _rlm_install():
         if binding['shape'] is None:
             binding['shape'] = 'str' if kind == 'T' else 'dict'
         if len(view) - pos >= size:
-            _decode_entry(path, view[pos:pos + size])
+            _decode_entry(path, view[pos:pos + size], kind)
             return pos + size
-        binding['entry'] = {'path': path, 'buf': bytearray(size), 'filled': 0}
+        binding['entry'] = {'path': path, 'buf': bytearray(size), 'filled': 0, 'kind': kind}
         return pos
 
     def _finish_bind():
         names, texts, chars, repl = binding['names'], binding['texts'], binding['chars'], binding['repl']
+        lazy = binding.get('lazy')
+        if lazy is not None:
+            # A folder larger than the eager limit: keys now, contents over the bridge when first read.
+            ctx = LazyContext(names, chars, _context_read, int(lazy.get('budgetBytes', 64 << 20)))
+            files = [{'path': p, 'chars': c} for p, c in zip(names[:_META_FILES_MAX], chars[:_META_FILES_MAX])]
+            meta = {'type': 'dict', 'mode': 'lazy', 'total_chars': sum(chars), 'file_count': len(ctx),
+                    'files': files, 'files_omitted': max(0, len(names) - _META_FILES_MAX),
+                    'cache_budget_bytes': ctx.budget, 'approximate_chars': True}
+            meta['invalid_utf8_replacements'] = 0
+            state['meta'] = meta
+            binding.update(names=[], texts=[], lazy=None)
+            reserved['context'] = ctx
+            ns['context'] = ctx
+            return json.dumps({'chars': [], 'invalidUtf8Replacements': [], 'lazy': True})
         if binding['shape'] == 'str':
             ctx = texts[0] if texts else ''
             meta = {'type': 'str', 'total_chars': len(ctx), 'file_count': 1}
         else:
             ctx = ContextDict(zip(names, texts))
             files = [{'path': p, 'chars': c} for p, c in zip(names, chars)]
-            meta = {'type': 'dict', 'total_chars': sum(chars), 'file_count': len(ctx),
+            meta = {'type': 'dict', 'mode': 'eager', 'total_chars': sum(chars), 'file_count': len(ctx),
                     'files': files[:_META_FILES_MAX], 'files_omitted': max(0, len(files) - _META_FILES_MAX)}
         meta['invalid_utf8_replacements'] = sum(repl)
         state['meta'] = meta
@@ -591,7 +824,7 @@ def _rlm_install():
                     pos += take
                     if entry['filled'] == len(entry['buf']):
                         binding['entry'] = None
-                        _decode_entry(entry['path'], entry['buf'])
+                        _decode_entry(entry['path'], entry['buf'], entry['kind'])
                         del entry['buf']
                     continue
                 head = binding['head']
@@ -610,9 +843,9 @@ def _rlm_install():
                 if kind == 'A':
                     binding.update(names=[], texts=[], entry=None)
                     return json.dumps({'aborted': True})
-                if kind not in ('T', 'F'):
+                if kind not in ('T', 'F', 'L', 'Z'):
                     raise ValueError('unknown context frame %r' % kind)
-                pos = _open_entry(kind, path if kind == 'F' else None, size, view, pos)
+                pos = _open_entry(kind, path if kind in ('F', 'L') else None, size, view, pos)
             return ''
         finally:
             view.release()
@@ -621,6 +854,8 @@ def _rlm_install():
     def run_cell(code):
         state['cell'] += 1
         n = state['cell']
+        if isinstance(reserved['context'], LazyContext):
+            reserved['context'].new_cell()
         fname = '<cell-%d>' % n
         out, err = Capture('stdout', capture_max_chars), Capture('stderr', capture_max_chars)
         before = set(ns)

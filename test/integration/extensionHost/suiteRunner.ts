@@ -35,7 +35,16 @@ function writeResults(results: ExtensionHostResults): void {
 /** Loads and runs the suite; rejects when any test fails or when no test was registered at all. */
 export function runSuite(modules: readonly SuiteModule[], options: { timeoutMs?: number; grep?: string } = {}): Promise<void> {
   const grep = options.grep ?? process.env.RLM_EXT_TEST_GREP;
-  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: options.timeoutMs ?? 60_000, ...(grep ? { grep } : {}) });
+  // A skipped (pending) test fails: it would otherwise pass silently. In CI an `.only` fails too.
+  const mocha = new Mocha({
+    ui: 'bdd',
+    color: false,
+    reporter: 'spec',
+    timeout: options.timeoutMs ?? 60_000,
+    forbidPending: true,
+    forbidOnly: Boolean(process.env.CI),
+    ...(grep ? { grep } : {}),
+  });
   const started = Date.now();
   const tests: ExtensionHostTestResult[] = [];
   const loadErrors: string[] = [];

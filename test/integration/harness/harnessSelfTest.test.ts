@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -38,9 +39,24 @@ test('startCodeServer says how to prepare code-server when the cache is empty', 
   }
 });
 
-test('findFreePort returns a port that can be bound on 127.0.0.1', async () => {
+test('findFreePort returns a port that can be bound on 127.0.0.1, and a fresh one each time a port is taken', async () => {
   const port = await findFreePort();
   assert.ok(port > 1024 && port < 65536, `port ${port}`);
+  // Bind it, as code-server will: the port must really be free on 127.0.0.1.
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  try {
+    const address = server.address();
+    assert.equal(typeof address === 'object' && address ? address.port : undefined, port);
+    // While it is held, findFreePort must not hand it out again.
+    const another = await findFreePort();
+    assert.notEqual(another, port);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });
 
 test('workbenchUrl encodes the folder and the payload as query parameters', () => {

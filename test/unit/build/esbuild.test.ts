@@ -24,7 +24,7 @@ before(async () => {
 after(() => rm(outdir, { recursive: true, force: true }));
 
 test('buildAll writes the extension, CLI, REPL and webview bundles and copies Pyodide', async () => {
-  assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory']));
+  assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory', 'modelSetup']));
   for (const file of ['extension.js', 'engine.js', 'cli.js', 'replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
     assert.ok((await stat(join(outdir, file))).size > 0, `${file} is missing or empty`);
   }

@@ -49,7 +49,7 @@ describe('rlm ask (dist/cli.js)', () => {
       );
       assert.equal(out.code, 0, out.stderr);
       const json = JSON.parse(out.stdout) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(json), ['answer', 'status', 'forced', 'usage', 'subCalls', 'iterations', 'trajectory']);
+      assert.deepEqual(Object.keys(json), ['answer', 'status', 'forced', 'references', 'unresolvedReferences', 'usage', 'subCalls', 'iterations', 'trajectory']);
       assert.equal(json.answer, 'The file mentions 2 parts');
       assert.equal(json.status, 'completed');
       assert.equal(json.forced, false);
@@ -61,7 +61,15 @@ describe('rlm ask (dist/cli.js)', () => {
       const finished = lines.filter((l) => l.type === 'run.finished');
       assert.equal(finished.length, 1);
       const totals = finished[0]!.totals as Record<string, number>;
-      assert.deepEqual(json.usage, { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, costUsd: totals.costUsd });
+      assert.deepEqual(json.usage, {
+        inputTokens: totals.inputTokens,
+        outputTokens: totals.outputTokens,
+        costUsd: totals.costUsd,
+        cacheReadTokens: totals.cacheReadTokens ?? 0,
+        cacheWriteTokens: totals.cacheWriteTokens ?? 0,
+        savedUsd: totals.savedUsd ?? 0,
+        cachedSubCalls: totals.cachedSubCalls ?? 0,
+      });
       assert.equal(json.subCalls, totals.subCalls);
       assert.equal(json.iterations, totals.iterations);
       const read = await readTrajectory(trajectory);

@@ -65,12 +65,32 @@ test('a missing directory is an empty history; deleting refuses paths outside it
   });
 });
 
-test('trajectory file names sort by time, read by their question and keep ids file-system safe', () => {
+test('trajectory file names read by their question and keep ids file-system safe', () => {
   const at = Date.UTC(2026, 11, 2, 14, 5, 31);
   assert.equal(trajectoryFileName(at, 'run/../x:y'), '2026-12-02T14-05-31-run____x_y.rlm.jsonl');
   assert.equal(trajectoryFileName(at, 'run-1a2b3c4d5e6f', 'Which functions write to the database, and where?'), '2026-12-02T14-05-31-which-functions-write-to-the-database-and-where-3c4d5e6f.rlm.jsonl');
   assert.equal(trajectoryFileName(at, 'run-1', 'Café: ../../etc/passwd?'), '2026-12-02T14-05-31-cafe-etc-passwd-1.rlm.jsonl');
   assert.equal(trajectoryFileName(at, 'run-1', '？？'), '2026-12-02T14-05-31-run-1.rlm.jsonl', 'nothing readable: the id alone');
+});
+
+test('trajectory file names sort by time, whatever the run ids (listHistory keeps the newest files by name)', () => {
+  // Neighbours across every field's carry (second, minute, hour, day, month, year) and digit count,
+  // each with a run id that would sort the other way if the id decided.
+  const times = [
+    Date.UTC(2025, 11, 31, 23, 59, 59),
+    Date.UTC(2026, 0, 1, 0, 0, 0),
+    Date.UTC(2026, 0, 1, 0, 0, 9),
+    Date.UTC(2026, 0, 1, 0, 0, 10),
+    Date.UTC(2026, 0, 1, 9, 59, 59),
+    Date.UTC(2026, 0, 1, 10, 0, 0),
+    Date.UTC(2026, 0, 9, 0, 0, 0),
+    Date.UTC(2026, 0, 10, 0, 0, 0),
+    Date.UTC(2026, 8, 30, 0, 0, 0),
+    Date.UTC(2026, 9, 1, 0, 0, 0),
+  ];
+  const named = times.map((ms, i) => ({ ms, name: trajectoryFileName(ms, `${'zyxwvutsrq'[i]}-run`) }));
+  const byName = [...named].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  assert.deepEqual(byName.map((n) => n.ms), times, `sorted by name: ${byName.map((n) => n.name).join(', ')}`);
 });
 
 test('the trajectory directory: explicit setting, .rlm/runs in the workspace, else extension storage', () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplFactory, RunOptions } from '../../../src/core/loop/loopTypes';
 import type { ModelConfig } from '../../../src/core/models/modelTypes';
+import { NO_CHARGE } from '../../../src/core/models/pricing';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
 import { createBridgeRouter } from '../../../src/core/loop/rlmRun';
 import type { RlmEngine } from '../../../src/vscode/engine/engineTypes';
@@ -98,15 +99,30 @@ test('a hosted endpoint without a key is refused, and the target is released', a
   assert.equal(h.clients[0]?.apiKey, 'sk-test');
 });
 
-test('a run gets the gathered context, the settings limits and a separate sub model', async () => {
-  const h = harness();
-  const s = settings({ 'sub.model': 'small', maxIterations: 7, maxCostUsd: 0.5, cellTimeoutSeconds: 2 });
-  const run = await h.launcher.start({ contextKey: 'k', question: 'what?', settings: s, gather: h.gather });
-  const result = await run?.result;
-  assert.equal(result?.answer, 'answer 1');
-  assert.deepEqual(h.runs[0]?.limits, { maxIterations: 7, maxCostUsd: 0.5, cellTimeoutMs: 2000 });
-  assert.deepEqual(h.clients.map((c) => c.model), ['m', 'small']);
-  assert.equal(h.runs[0]?.context.kind, 'text');
+test('a run gets the question, the gathered context, the settings limits and a separate sub model', async () => {
+  const h = harness({ hang: true });
+  const s = settings({ 'sub.model': 'small', maxIterations: 7, maxCostUsd: 0.5, cellTimeoutSeconds: 2, modelStallTimeoutSeconds: 5, maxResponseMb: 2 });
+  const gathered = await h.gather();
+  const run = await h.launcher.start({ contextKey: 'k', question: 'what?', settings: s, gather: async () => gathered });
+  const options = h.runs[0];
+  assert.ok(run && options, 'the loop was started');
+  assert.equal(options.question, 'what?');
+  assert.equal(options.context, gathered.source, 'the gathered source is bound as it is, not re-read');
+  assert.equal(options.target, gathered.target);
+  assert.deepEqual(options.limits, { maxIterations: 7, maxCostUsd: 0.5, cellTimeoutMs: 2000 });
+  assert.equal(options.repl, h.repl, "the loop's REPLs come from the pool");
+  // The sub model keeps the root's endpoint (its fields were empty) and both get the response limits;
+  // a server on this machine is priced as no charge.
+  const responseLimits = { stallTimeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024 };
+  assert.deepEqual(h.clients, [
+    { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits, pricing: NO_CHARGE },
+    { provider: 'openai', model: 'small', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits, pricing: NO_CHARGE },
+  ]);
+  assert.deepEqual([options.root.model, options.sub?.model], ['m', 'small'], 'each client goes to its role');
+  assert.equal(options.signal?.aborted, false);
+  run.stop();
+  assert.equal(options.signal?.aborted, true, "Stop aborts the loop's signal");
+  await run.result;
 });
 
 test('one run at a time per context: a second request is refused with RunBusyError until the first ends', async () => {

@@ -92,3 +92,43 @@ test('at every tick, the status bar\'s line and the trajectory view\'s header sh
   assert.ok(ticks >= 2, 'ticks during the run and one at its end');
   assert.equal(active.progress.turn, 2);
 });
+
+test('an unknown price stays unknown once seen: known costs add up beside it, in either order, and the live line never says $0', () => {
+  const unknown: RunEvent = { type: 'model.output', runId: 'r', turn: 1, text: 'x', usage: usage(1, 1, null), latencyMs: 1, finishReason: 'stop', requestBytes: 1 };
+  const known: RunEvent = { type: 'model.output', runId: 'r', turn: 1, text: 'x', usage: usage(2, 3, 0.25), latencyMs: 1, finishReason: 'stop', requestBytes: 1 };
+  const progress = (...events: RunEvent[]) => {
+    const tree = new TreeBuilder();
+    [runStarted('r'), { type: 'turn.started', runId: 'r', turn: 1 } as RunEvent, ...events].forEach((e, i) => tree.apply(rec(e, i + 1)));
+    return progressOf(tree.tree, 'x');
+  };
+  const onlyUnknown = progress(unknown);
+  assert.deepEqual([onlyUnknown.costUsd, onlyUnknown.costUnknown], [null, true], 'nothing known yet: no dollar figure at all');
+  assert.equal(formatLiveLine(onlyUnknown), 'turn 1 · 0 sub-calls · 2 tokens · price unknown');
+  const after = progress(unknown, known);
+  assert.deepEqual([after.costUsd, after.costUnknown], [0.25, true], 'a known cost after an unknown one');
+  const before = progress(known, unknown);
+  assert.deepEqual([before.costUsd, before.costUnknown], [0.25, true], 'an unknown cost after a known one');
+  assert.equal(formatLiveLine(before), 'turn 1 · 0 sub-calls · 7 tokens · ≥ $0.25');
+  const free = progress({ ...known, usage: usage(1, 1, 0) } as RunEvent);
+  assert.deepEqual([free.costUsd, free.costUnknown], [0, false], 'a known zero is a real $0');
+});
+
+test("the root's run.finished ends the progress; a child's does not", () => {
+  const tree = new TreeBuilder();
+  const events: RunEvent[] = [
+    runStarted('root'),
+    { type: 'turn.started', runId: 'root', turn: 1 },
+    { type: 'cell.started', runId: 'root', turn: 1, cellId: 'c1', code: 'rlm_query("q")' },
+    { type: 'subcall.started', runId: 'root', cellId: 'c1', callId: 's1', kind: 'rlm_query', depth: 1, model: { provider: 'openai', model: 'sub' }, prompt: 'p' },
+    { ...(runStarted('child') as Extract<RunEvent, { type: 'run.started' }>), depth: 1, parentRunId: 'root', parentCellId: 'c1', parentCallId: 's1' },
+    { type: 'model.output', runId: 'child', turn: 1, text: 'x', usage: usage(5, 5, null), latencyMs: 1, finishReason: 'stop', requestBytes: 1 },
+    finished('child', 'inner'),
+  ];
+  events.forEach((e, i) => tree.apply(rec(e, i + 1)));
+  let p = progressOf(tree.tree, 'x');
+  assert.equal(p.finished, false, "a child's end is not the run's end");
+  assert.deepEqual([p.inputTokens, p.costUsd, p.costUnknown], [5, null, true], "the child's figures count towards the root's");
+  tree.apply(rec(finished('root', 'done'), events.length + 1));
+  p = progressOf(tree.tree, 'x');
+  assert.equal(p.finished, true);
+});

@@ -1,5 +1,6 @@
 // The extension is found, activates without throwing, and exposes what it promises on activation.
 import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RlmExtensionApi } from '../../../../src/vscode/extension';
 import { EXTENSION_ID, activatedExtension } from './suiteHelpers';
@@ -28,7 +29,24 @@ describe('activation', () => {
     assert.ok(api.activationMs < 1000, `loading and activating took ${api.activationMs.toFixed(1)} ms`);
   });
 
-  it('runs with a workspace folder open', () => {
-    assert.ok(vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders.length > 0, 'the suite expects the sample workspace to be open');
+  it('with a folder open, records runs in its storage for this workspace, or in the folder when asked, or where rlm.trajectoryDirectory says', async () => {
+    const { services } = (await activatedExtension()).exports as RlmExtensionApi;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the suite expects the sample workspace to be open');
+    const config = vscode.workspace.getConfiguration('rlm');
+    try {
+      // By default the workspace is left untouched: runs go to the extension's storage for this
+      // workspace (not the global one, so two workspaces never share a history).
+      const byDefault = services.trajectoryDirectory();
+      assert.ok(!byDefault.startsWith(folder.uri.fsPath), `runs are written into the workspace by default: ${byDefault}`);
+      assert.match(byDefault, /workspaceStorage[\\/][^\\/]+[\\/]rlm-tools\.rlm-vscode[\\/]runs$/);
+      await config.update('trajectoriesInWorkspace', true, vscode.ConfigurationTarget.Global);
+      assert.equal(services.trajectoryDirectory(), join(folder.uri.fsPath, '.rlm', 'runs'));
+      await config.update('trajectoryDirectory', 'records/rlm', vscode.ConfigurationTarget.Global);
+      assert.equal(services.trajectoryDirectory(), join(folder.uri.fsPath, 'records', 'rlm'), 'a relative rlm.trajectoryDirectory is under the first folder');
+    } finally {
+      await config.update('trajectoriesInWorkspace', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('trajectoryDirectory', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

@@ -19,7 +19,7 @@ interface ContributedCommand {
 
 interface ContributedSetting {
   key: string;
-  schema: { type?: string | string[]; default?: unknown; description?: string; markdownDescription?: string };
+  schema: { type?: string | string[]; default?: unknown; description?: string; markdownDescription?: string; enum?: unknown[]; minimum?: number; maximum?: number };
 }
 
 interface Manifest {

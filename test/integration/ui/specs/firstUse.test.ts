@@ -1,5 +1,5 @@
 // First use with no model configured: the sidebar and the commands lead into "Configure models...",
-// whose quick pick offers the presets. Nothing fails silently.
+// whose setup screen offers the presets. Nothing fails silently.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openWorkbench } from '../../harness/openWorkbench';
@@ -10,14 +10,12 @@ test('first use without a model leads into Configure models', { timeout: 240_000
   const toast = await workbench.waitForNotification(/No model is configured/, 60_000);
   await workbench.screenshot('no-model-notification');
   await toast.getByRole('button', { name: 'Configure models...' }).click();
-  const rows = workbench.page.locator('.quick-input-list .monaco-list-row');
-  await rows.filter({ hasText: 'Ollama' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-  const labels = await rows.allInnerTexts();
+  const setup = await workbench.getWebviewFrame('[data-testid="root-endpoint"]', 60_000);
+  const labels = await setup.locator('[data-testid="root-endpoint"] option').allInnerTexts();
   for (const preset of ['OpenAI', 'Anthropic', 'OpenRouter', 'Ollama', 'LM Studio', 'vLLM']) {
     assert.ok(labels.some((l) => l.includes(preset)), `preset ${preset} missing from ${labels.join(' | ')}`);
   }
   await workbench.screenshot('configure-models-presets');
-  await workbench.page.keyboard.press('Escape');
 
   await workbench.runCommandFromPalette('RLM: Focus on Chat View');
   const chat = await workbench.getWebviewFrame('[data-testid="no-model"]', 60_000);

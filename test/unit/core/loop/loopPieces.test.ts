@@ -129,4 +129,15 @@ describe('loop pieces', () => {
     assert.match(messages[1]!.content, /Q: Before\?\nA: Yes\./);
     assert.match(messages[1]!.content, /Question: Why\?/);
   });
+
+  it('tells the model which mode a folder context is in, and how to work with a lazy one', () => {
+    const base = { type: 'dict' as const, totalChars: 3e9, totalBytes: 3e9, fileCount: 100_000, prefix: '', files: [], filesOmitted: 100_000, invalidUtf8Replacements: 0 };
+    const lazy = describeContext({ ...base, mode: 'lazy', cacheBudgetBytes: 64 * 1024 * 1024 });
+    assert.match(lazy, /Mode: lazy/);
+    assert.match(lazy, /at most 64 MB/);
+    assert.match(lazy, /search\(pattern, paths=/);
+    assert.match(lazy, /ContextBudgetError/);
+    assert.match(describeContext({ ...base, mode: 'eager' }), /Mode: eager/);
+    assert.doesNotMatch(describeContext(base), /Mode:/);
+  });
 });

@@ -70,6 +70,13 @@ describe('run projection', () => {
     ]);
     const root = turnView(turn, 0)!;
     assert.deepEqual([root.cacheReadTokens, root.savedUsd], [1800, 0.004], 'the root model\'s own cache reads reach its turn');
+    const replayed = buildRun([
+      r.at({ type: 'run.started', runId: 'P', depth: 0, question: 'q', config: syntheticConfig, context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, protections: allLayersOn() }),
+      r.at({ type: 'turn.started', runId: 'P', turn: 1 }),
+      r.at({ type: 'model.output', runId: 'P', turn: 1, text: 'x', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true }),
+    ]);
+    assert.equal(turnView(replayed, 0)!.replayed, true, 'a replayed turn says so in the view');
+    assert.equal(root.replayed, undefined);
   });
 
   it('takes executed code blocks out of the reasoning and keeps other blocks', () => {

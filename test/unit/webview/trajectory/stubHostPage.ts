@@ -25,6 +25,8 @@ export interface StubHost {
 
 export interface StubHostOptions {
   root(): RunNode;
+  /** Every top-level run, for a file holding a conversation. */
+  runs?(): RunNode[];
   info?: RunSourceInfo;
   isLive?(): boolean;
   stop?(): void;
@@ -52,6 +54,7 @@ export async function openStubView(page: Page, options: StubHostOptions): Promis
   const session = new TrajectorySession({
     post,
     root: options.root,
+    ...(options.runs && { runs: options.runs }),
     info: () => options.info ?? { source: 'test.rlm.jsonl', format: 'rlm', problems: { count: 0, first: [] } },
     isLive: options.isLive ?? (() => false),
     actions: sessionActions,

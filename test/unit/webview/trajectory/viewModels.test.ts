@@ -2,7 +2,7 @@
 // labels, search input and Python tokens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TurnSummary } from '../../../../src/shared/trajectoryProtocol';
+import type { TurnSummary, ViewRunStatus } from '../../../../src/shared/trajectoryProtocol';
 import { FollowMode, isAtBottom } from '../../../../webview/trajectory/followMode';
 import { outlineLabel, placeholderText } from '../../../../webview/trajectory/outlineModel';
 import { MAX_HIGHLIGHT_CHARS, highlightPython } from '../../../../webview/trajectory/pythonTokens';
@@ -10,11 +10,26 @@ import { buildFilters, describeResults } from '../../../../webview/trajectory/se
 import { assignLanes, layoutWaterfall, MIN_WIDTH_PCT, placeOnTrack } from '../../../../webview/trajectory/timelineLayout';
 import { slotRange } from '../../../../webview/trajectory/slotRange';
 import { TurnPaging } from '../../../../webview/trajectory/turnPaging';
-import { batchEstimateText, cachedCallText, formatUsage, statusLabel } from '../../../../webview/trajectory/viewFormat';
+import { batchEstimateText, cachedCallText, callFiguresText, formatUsage, statusIcon, statusLabel, turnModelText } from '../../../../webview/trajectory/viewFormat';
 
 describe('viewFormat', () => {
-  it('labels statuses for people', () => {
-    assert.equal(statusLabel('cancelled'), 'Stopped');
+  // Typed as a Record so that a new status fails to compile here until it has a label and an icon.
+  const EXPECTED: Record<ViewRunStatus, { label: string; icon: string }> = {
+    completed: { label: 'Answered', icon: 'pass' },
+    forced: { label: 'Best answer at a limit', icon: 'warning' },
+    cancelled: { label: 'Stopped', icon: 'debug-stop' },
+    limit: { label: 'Stopped at a limit', icon: 'warning' },
+    error: { label: 'Failed', icon: 'error' },
+    running: { label: 'Running', icon: 'loading' },
+    incomplete: { label: 'Incomplete (the file has no end)', icon: 'warning' },
+  };
+
+  it('labels every status for people, each with its own label and an icon', () => {
+    for (const [status, expected] of Object.entries(EXPECTED) as Array<[ViewRunStatus, { label: string; icon: string }]>) {
+      assert.deepEqual({ label: statusLabel(status), icon: statusIcon(status) }, expected, status);
+    }
+    const labels = Object.keys(EXPECTED).map((s) => statusLabel(s as ViewRunStatus));
+    assert.equal(new Set(labels).size, labels.length, `two statuses read the same: ${labels.join(', ')}`);
   });
 });
 
@@ -30,6 +45,19 @@ describe('cache and batch figures in the view', () => {
   it('shows a cached sub-call by what it saved, not by zero tokens', () => {
     assert.equal(cachedCallText(0.0042), 'cached · saved $0.0042');
     assert.equal(cachedCallText(undefined), 'cached', 'no price, no saving to name');
+  });
+
+  it('shows a replayed turn or sub-call as replayed and not billed, never as $0.00; others by their tokens and cost', () => {
+    const totals = { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 1, errors: 0, wallTimeMs: 0, savedUsd: 0.001 };
+    const call = { inputTokens: 0, outputTokens: 0, costUsd: 0, totals };
+    assert.equal(callFiguresText({ ...call, replayed: true }, false), 'replayed from the record · not sent, not billed');
+    assert.equal(callFiguresText({ ...call, cached: true }, false), 'cached · saved $0.0010');
+    assert.equal(callFiguresText({ ...call, inputTokens: 1200, outputTokens: 30, costUsd: null }, false), '1.2k in · 30 out · price unknown');
+    assert.equal(callFiguresText({ ...call, inputTokens: undefined }, false), '', 'still running: no figures yet');
+    const turn = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    assert.equal(turnModelText({ ...turn, replayed: true }, false), 'root model replayed from the record · not sent, not billed');
+    assert.equal(turnModelText({ inputTokens: 2000, outputTokens: 5, costUsd: 0.001, cacheReadTokens: 1800, savedUsd: 0.004 }, false), 'root model 2.0k in · 5 out · $0.0010 · 1.8k cached · saved $0.0040');
+    assert.equal(turnModelText({ inputTokens: 10, outputTokens: 5, costUsd: 0 }, true), 'root model 10 in · 5 out · local (no charge)');
   });
 
   it('says what a large batch was estimated to cost, and that a refused batch sent nothing', () => {

@@ -1,0 +1,104 @@
+// "Continue this run..." and "Fork from this turn...": the VS Code side of `rlm continue`. The record's
+// input is planned again from its paths (workspace-relative), its cells replayed with every sub-call
+// answered from the record, and the follow-up asked in that session (or the root takes over at a turn).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { planPaths } from '../../core/context/contextPlan';
+import { replayPlanOf } from '../../core/replay/replayPlan';
+import type { ReplayInput } from '../../core/loop/replayer';
+import { readTrajectory } from '../../core/trajectory/trajectoryReader';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import type { RlmServices } from '../rlmServices';
+import type { ActiveRun } from '../run/activeRun';
+import { readSettings } from '../settings/readSettings';
+import { isModelConfigured } from '../settings/rlmSettings';
+import { NoModelConfiguredError } from '../errors/extensionErrors';
+import { firstWorkspaceFolders, registerSafeCommand, requireTrust, runAndFollow } from './commandSupport';
+
+/** Arguments for scripts and tests: skips the prompts. */
+interface ContinueOptions {
+  question?: string;
+  fromTurn?: number;
+  allowDivergence?: boolean;
+}
+
+function optionsOf(value: unknown): ContinueOptions {
+  if (typeof value !== 'object' || value === null) return {};
+  const v = value as Record<string, unknown>;
+  return {
+    ...(typeof v.question === 'string' ? { question: v.question } : {}),
+    ...(typeof v.fromTurn === 'number' ? { fromTurn: v.fromTurn } : {}),
+    ...(v.allowDivergence === true ? { allowDivergence: true } : {}),
+  };
+}
+
+async function pickRecord(arg: unknown): Promise<vscode.Uri | undefined> {
+  if (arg instanceof vscode.Uri) return arg;
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'RLM trajectory': ['jsonl'] }, openLabel: 'Continue this run' });
+  return picked?.[0];
+}
+
+/** The folder the record's paths are relative to: the first workspace folder holding them all. */
+function baseFolder(run: RunNode): string {
+  const paths = run.target?.paths ?? [];
+  if (!paths.length || run.target?.kind === 'text') throw new Error('This run\'s input was not a file or folder on disk (an unsaved buffer or a selection), so it cannot be bound again.');
+  for (const folder of firstWorkspaceFolders()) {
+    if (folder.uri.scheme === 'file' && paths.every((p) => existsSync(resolve(folder.uri.fsPath, p)))) return folder.uri.fsPath;
+  }
+  throw new Error(`This run's input (${paths.join(', ')}) is not in this workspace, so it cannot be bound again.`);
+}
+
+async function chooseTurn(run: RunNode): Promise<number | undefined> {
+  const items = run.turns.map((t) => ({ label: `Turn ${t.turn}`, description: t.cells[0]?.code.split('\n').find((l) => l.trim())?.slice(0, 80) ?? '', turn: t.turn }));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Fork from this turn: turns before it are replayed, the root takes over here', ignoreFocusOut: true });
+  return picked?.turn;
+}
+
+async function continueRun(services: RlmServices, arg: unknown, options: ContinueOptions, fork: boolean): Promise<ActiveRun | undefined> {
+  requireTrust();
+  const settings = readSettings();
+  if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
+  const uri = await pickRecord(arg);
+  if (!uri) return undefined;
+  const run = (await readTrajectory(uri.fsPath)).tree;
+  if (!run) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds no run to continue.`);
+  const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : options.fromTurn;
+  if (fork && fromTurn === undefined) return undefined;
+  const question =
+    options.question ??
+    (await vscode.window.showInputBox({
+      title: fork ? `Fork at turn ${fromTurn}` : 'Continue this run',
+      prompt: fork ? 'The question the root goes on with from this turn.' : 'Your follow-up. The recorded cells are replayed first (sub-calls from the record, nothing billed).',
+      value: fork ? run.question : '',
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() === '' ? 'Type a question.' : undefined),
+    }))?.trim();
+  if (!question) return undefined;
+  const cwd = baseFolder(run);
+  const replay: ReplayInput = {
+    plan: replayPlanOf(run, fromTurn),
+    from: { mode: fromTurn !== undefined ? 'fork' : 'continue', trajectory: vscode.workspace.asRelativePath(uri), runId: run.runId, question: run.question, ...(fromTurn !== undefined ? { fromTurn } : {}), allowDivergence: options.allowDivergence ?? false },
+  };
+  return runAndFollow(
+    services,
+    {
+      contextKey: `continue:${uri.toString()}`,
+      question,
+      settings,
+      gather: async () => {
+        const plan = await planPaths(run.target!.paths, { cwd });
+        return { source: { kind: 'plan', plan }, target: plan.target };
+      },
+      replay,
+    },
+    `RLM: ${question}`,
+  );
+}
+
+export function registerContinueCommands(services: RlmServices): vscode.Disposable[] {
+  return [
+    registerSafeCommand(services, 'rlm.continueRun', (arg, opts) => continueRun(services, arg, optionsOf(opts), false)),
+    registerSafeCommand(services, 'rlm.forkRun', (arg, opts) => continueRun(services, arg, optionsOf(opts), true)),
+  ];
+}

@@ -1,0 +1,80 @@
+// A folder or workspace over rlm.contextLimitMb (and within rlm.workspaceLimitGb) is listed, not read:
+// the files findFiles returned after the excludes and .gitignore, with the same per-file checks as the
+// eager gathering (a link leading out, a device, a binary name, over rlm.maxFileSizeKb), become a
+// ContextPlan that the REPL binds lazily. Texts are read from disk when the model uses them, so unsaved
+// editor changes are not seen in this mode.
+import { lstat, realpath } from 'node:fs/promises';
+import { hasBinaryExtension } from '../../core/context/binaryDetection';
+import { ContextTooLargeError } from '../../core/context/contextErrors';
+import type { ContextPlan, PlannedFile, TargetDescription } from '../../core/context/contextTypes';
+import { readLocalFileInto } from '../../core/context/localFileReadSync';
+import { judgeReachedPath } from '../../core/context/pathContainment';
+import { specialKindOf } from '../../core/context/localFileRead';
+
+export interface LazyCandidate {
+  path: string;
+  fsPath: string;
+  root: string;
+  rootReal: string;
+}
+
+interface LazyLimits {
+  maxFileBytes: number;
+  contextLimitBytes: number;
+  workspaceLimitBytes: number;
+}
+
+const CONCURRENCY = 32;
+const MAX_LISTED_SKIPS = 200;
+const HEAD_BYTES = 8 * 1024;
+
+export async function planLazyWorkspace(candidates: readonly LazyCandidate[], limits: LazyLimits, kind: TargetDescription['kind'], labels: string[], isCancelled: () => boolean): Promise<ContextPlan> {
+  const files: Array<PlannedFile | undefined> = new Array(candidates.length);
+  const skipped: TargetDescription['skipped'] = [];
+  const skip = (entry: TargetDescription['skipped'][number]): void => {
+    if (skipped.length < MAX_LISTED_SKIPS) skipped.push(entry);
+  };
+  for (let i = 0; i < candidates.length; i += CONCURRENCY) {
+    if (isCancelled()) throw new Error('cancelled');
+    await Promise.all(
+      candidates.slice(i, i + CONCURRENCY).map(async (c, j) => {
+        if (hasBinaryExtension(c.path)) return skip({ path: c.path, reason: 'binary' });
+        const verdict = await judgeReachedPath(c.fsPath, c.root, c.rootReal);
+        if (verdict) return skip({ path: c.path, reason: verdict.reason, detail: verdict.detail });
+        try {
+          const st = await lstat(c.fsPath);
+          const special = specialKindOf(st);
+          if (special || !st.isFile()) return skip({ path: c.path, reason: 'special', detail: special ?? 'not a regular file' });
+          if (st.size > limits.maxFileBytes) return skip({ path: c.path, reason: 'too-large', bytes: st.size });
+          files[i + j] = { path: c.path, abs: c.fsPath, bytes: st.size };
+        } catch {
+          skip({ path: c.path, reason: 'unreadable' });
+        }
+      }),
+    );
+  }
+  const planned = files.filter((f): f is PlannedFile => f !== undefined).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const totalBytes = planned.reduce((n, f) => n + f.bytes, 0);
+  if (totalBytes > limits.workspaceLimitBytes) throw new ContextTooLargeError(totalBytes, limits.workspaceLimitBytes);
+  const roots = [...new Set(candidates.map((c) => c.rootReal))];
+  const head = new Uint8Array(HEAD_BYTES);
+  let headLength = 0;
+  if (planned[0]) {
+    try {
+      const read = readLocalFileInto(planned[0].abs, head, { head: true, noFollow: true });
+      headLength = read.kind === 'read' ? read.length : 0;
+    } catch {
+      headLength = 0;
+    }
+  }
+  return {
+    shape: 'files',
+    files: planned,
+    head: head.subarray(0, headLength),
+    totalBytes,
+    maxFileBytes: limits.maxFileBytes,
+    maxTotalBytes: limits.contextLimitBytes,
+    lazy: { listLimitBytes: limits.workspaceLimitBytes, roots: await Promise.all(roots.map((r) => realpath(r))) },
+    target: { kind, paths: labels, totalBytes, fileCount: planned.length, skipped },
+  };
+}

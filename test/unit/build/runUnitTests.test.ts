@@ -1,0 +1,59 @@
+// scripts/runUnitTests.mjs, run as `npm test` runs it, on small test files made to look green to Node:
+// a skipped test, a todo, a file that registers no test. Each must fail the run with a sentence naming
+// the file; a file whose test runs stays green. RLM_ALLOW_SKIPS=1 lets skips through locally, never in CI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+const FIXTURES = 'test/fixtures/testRuns';
+
+function runUnitTests(fixture: string, env: Record<string, string> = {}): { status: number | null; output: string } {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  // This test runs under Node's test runner, which marks its children as its own; the run under test
+  // is a top-level run of its own.
+  delete childEnv.NODE_TEST_CONTEXT;
+  if (!('CI' in env)) delete childEnv.CI;
+  const result = spawnSync(process.execPath, ['scripts/runUnitTests.mjs', `${FIXTURES}/${fixture}`], { env: childEnv, encoding: 'utf8', timeout: 60_000 });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+test('a file whose test runs and passes is green', () => {
+  const run = runUnitTests('passing.ts');
+  assert.equal(run.status, 0, run.output);
+  assert.doesNotMatch(run.output, /cannot count as green/);
+});
+
+test('a skipped test fails the run, naming the test and the file', () => {
+  const run = runUnitTests('skipped.ts');
+  assert.equal(run.status, 1, run.output);
+  assert.match(run.output, /skipped\.ts: skipped "is skipped \(not today\)"/);
+});
+
+test('a todo test fails the run', () => {
+  const run = runUnitTests('todo.ts');
+  assert.equal(run.status, 1, run.output);
+  assert.match(run.output, /todo\.ts: todo "will be written one day"/);
+});
+
+test('a file that registers no test fails the run', () => {
+  const run = runUnitTests('empty.ts');
+  assert.equal(run.status, 1, run.output);
+  assert.match(run.output, /empty\.ts: registers no test/);
+});
+
+test('RLM_ALLOW_SKIPS=1 lets a skip through on a local run, but not in CI, and never an empty file', () => {
+  assert.equal(runUnitTests('skipped.ts', { RLM_ALLOW_SKIPS: '1' }).status, 0);
+  const ci = runUnitTests('skipped.ts', { RLM_ALLOW_SKIPS: '1', CI: 'true' });
+  assert.equal(ci.status, 1, ci.output);
+  assert.match(ci.output, /skipped "is skipped/);
+  assert.equal(runUnitTests('empty.ts', { RLM_ALLOW_SKIPS: '1' }).status, 1);
+});
+
+test('a folder with no *.test.ts file under it fails before running anything', () => {
+  // The fixtures folder itself: its files are run only when named.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  const result = spawnSync(process.execPath, ['scripts/runUnitTests.mjs', FIXTURES], { encoding: 'utf8', env });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /No test files found/);
+});

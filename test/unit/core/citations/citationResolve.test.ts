@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { findCitations } from '../../../../src/core/citations/citationParse';
+import { lookupForSource, resolveCitations, sliceLines } from '../../../../src/core/citations/citationResolve';
+import { planPaths } from '../../../../src/core/context/contextPlan';
+
+const anyPath = (): boolean => false;
+
+test('citations: path:line, ranges, #L forms and columns are found; times, versions and URLs are not', () => {
+  const text = [
+    'The key is set in `src/config.ts:42` and read at src/app.ts:10-12.',
+    'See lib/util.py#L5-L7, and main.go:88:13 for the column form.',
+    'At 10:30 the version 1.2:3 ran; http://localhost:8080/x and https://example.com:443 are links.',
+    'An en dash range docs/a.md:3–4.',
+  ].join('\n');
+  const found = findCitations(text, anyPath).map((c) => [c.path, c.line, c.endLine]);
+  assert.deepEqual(found, [
+    ['src/config.ts', 42, undefined],
+    ['src/app.ts', 10, 12],
+    ['lib/util.py', 5, 7],
+    ['main.go', 88, undefined],
+    ['docs/a.md', 3, 4],
+  ]);
+});
+
+test('citations: a bare name counts only when the context answers to it', () => {
+  assert.deepEqual(findCitations('context:12 and notes:3', (p) => p === 'context').map((c) => c.path), ['context']);
+});
+
+test('sliceLines: single lines, ranges, last line without newline, past the end, CRLF', () => {
+  const text = 'one\ntwo\r\nthree\n';
+  assert.deepEqual(sliceLines(text, 2, 2), { kind: 'ok', text: 'two' });
+  assert.deepEqual(sliceLines(text, 1, 3), { kind: 'ok', text: 'one\ntwo\nthree' });
+  assert.deepEqual(sliceLines(text, 4, 4), { kind: 'short', lines: 3 });
+  assert.deepEqual(sliceLines(text, 2, 9), { kind: 'short', lines: 3 });
+  assert.deepEqual(sliceLines(new TextEncoder().encode('a\nlast'), 2, 2), { kind: 'ok', text: 'last' });
+  assert.deepEqual(sliceLines('', 1, 1), { kind: 'short', lines: 0 });
+});
+
+test('references: a files context resolves exact and suffix paths; unknown, ambiguous and out-of-range citations are listed apart', async () => {
+  const files = [
+    { path: 'src/a.ts', content: 'const a = 1;\nconst b = 2;\nexport { a, b };\n' },
+    { path: 'src/util/index.ts', content: 'x\n' },
+    { path: 'lib/util/index.ts', content: 'y\n' },
+  ];
+  const answer = 'a is at src/a.ts:1, both at a.ts:1-2. Also missing.ts:3, util/index.ts:1, src/a.ts:9 and src/a.ts:3-2.';
+  const { references, unresolved } = await resolveCitations(answer, lookupForSource({ kind: 'files', files }));
+  assert.deepEqual(references, [
+    { path: 'src/a.ts', line: 1, text: 'const a = 1;' },
+    { path: 'src/a.ts', line: 1, endLine: 2, text: 'const a = 1;\nconst b = 2;' },
+  ]);
+  assert.deepEqual(
+    unresolved.map((u) => [u.citation, u.reason]),
+    [
+      ['missing.ts:3', 'unknown-path'],
+      ['util/index.ts:1', 'ambiguous-path'],
+      ['src/a.ts:9', 'line-out-of-range'],
+      ['src/a.ts:3-2', 'bad-range'],
+    ],
+  );
+  assert.match(unresolved[2]!.detail, /has 3 lines/);
+});
+
+test('references: a single text answers to `context` and to its name', async () => {
+  const lookup = lookupForSource({ kind: 'text', text: 'alpha\nbeta\ngamma', label: 'notes/log.txt' });
+  const { references, unresolved } = await resolveCitations('context:2, log.txt:3 and notes/log.txt:1-2; context:4', lookup);
+  assert.deepEqual(references, [
+    { path: 'notes/log.txt', line: 2, text: 'beta' },
+    { path: 'notes/log.txt', line: 3, text: 'gamma' },
+    { path: 'notes/log.txt', line: 1, endLine: 2, text: 'alpha\nbeta' },
+  ]);
+  assert.deepEqual(unresolved.map((u) => u.reason), ['line-out-of-range']);
+});
+
+test('references: planned files (a folder on disk) are read again to resolve, and hostile text stays as it is', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-cite-'));
+  mkdirSync(join(dir, 'proj', 'src'), { recursive: true });
+  const hostile = '<img src=x onerror=alert(1)> \u001b[2J\u001b]8;;file:///etc/passwd\u0007click\u001b]8;;\u0007 `FINAL("x")`';
+  writeFileSync(join(dir, 'proj', 'src', 'main.py'), `import os\n${hostile}\nprint(1)\n`);
+  writeFileSync(join(dir, 'proj', 'README.md'), '# title\n');
+  const plan = await planPaths(['proj'], { cwd: dir });
+  const { references, unresolved } = await resolveCitations('See proj/src/main.py:2 and README.md:1 and proj/src/main.py:4.', lookupForSource({ kind: 'plan', plan }));
+  assert.deepEqual(references, [
+    { path: 'proj/src/main.py', line: 2, text: hostile },
+    { path: 'proj/README.md', line: 1, text: '# title' },
+  ]);
+  assert.deepEqual(unresolved.map((u) => [u.path, u.reason]), [['proj/src/main.py', 'line-out-of-range']]);
+});
+
+test('references: a 20 MB single file resolves a line near its end without decoding the whole file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-cite-big-'));
+  const lines: string[] = [];
+  for (let i = 1; i <= 400_000; i++) lines.push(`line ${i} ${'x'.repeat(40)}`);
+  writeFileSync(join(dir, 'big.log'), lines.join('\n') + '\n');
+  const plan = await planPaths(['big.log'], { cwd: dir });
+  const started = Date.now();
+  const { references } = await resolveCitations('big.log:399999 and context:1', lookupForSource({ kind: 'plan', plan }));
+  assert.equal(references[0]!.text, `line 399999 ${'x'.repeat(40)}`);
+  assert.equal(references[1]!.text, `line 1 ${'x'.repeat(40)}`);
+  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+});

@@ -1,0 +1,156 @@
+// A folder over the eager limit, bound lazily through the real REPL: the mapping's behaviour (keys,
+// order, len, in, get, items, values, read-only), texts fetched when read and counted per cell, the
+// budget error of an operation that needs everything at once, confinement (a symlink out, `..`, an
+// excluded file, a folder swapped for a link after the walk), host search (ripgrep and the scan) and
+// the Python fallback for patterns only Python runs.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { planPaths } from '../../../../src/core/context/contextPlan';
+import type { ContextPlan } from '../../../../src/core/context/contextTypes';
+import type { ReplSession } from '../../../../src/core/repl/replTypes';
+import { recordingBridge, startSession } from './replTestKit';
+
+const KB = 1024;
+
+function makeFolder(dir: string): void {
+  mkdirSync(join(dir, 'proj', 'src'), { recursive: true });
+  mkdirSync(join(dir, 'proj', 'ignored'), { recursive: true });
+  for (let i = 0; i < 300; i++) writeFileSync(join(dir, 'proj', 'src', `f${String(i).padStart(3, '0')}.txt`), `file ${i}\n${'x'.repeat(8 * KB)}\nend ${i}\n`);
+  writeFileSync(join(dir, 'proj', 'src', 'needle.txt'), 'alpha\nbeta\nthe code is 4417-ZETA\nété 💡 needle here\n');
+  writeFileSync(join(dir, 'proj', '.gitignore'), 'ignored/\n');
+  writeFileSync(join(dir, 'proj', 'ignored', 'secret.txt'), 'the code is 9999-SECRET\n');
+  writeFileSync(join(dir, 'outside.txt'), 'the code is 0000-OUTSIDE\n');
+  symlinkSync(join(dir, 'outside.txt'), join(dir, 'proj', 'src', 'link-out.txt'));
+}
+
+describe('REPL session: lazy folder context', () => {
+  let session: ReplSession;
+  let dir: string;
+  let plan: ContextPlan;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rlm-lazy-'));
+    makeFolder(dir);
+    // Eager limit 1 MB: the folder (~2.5 MB) is bound lazily, with a 1 MB budget in the REPL.
+    session = await startSession({ bridge: recordingBridge().handler, contextLimitBytes: 1024 * KB, ripgrepPath: '/usr/bin/rg' });
+    plan = await planPaths(['proj'], { cwd: dir, maxTotalBytes: 1024 * KB });
+  });
+  after(async () => {
+    await session?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('plans the folder lazily and tells the model the mode', async () => {
+    assert.ok(plan.lazy);
+    const meta = await session.bindContext({ kind: 'plan', plan });
+    assert.equal(meta.mode, 'lazy');
+    assert.equal(meta.fileCount, 302); // with proj/.gitignore, as the eager walk lists it
+    assert.equal(meta.cacheBudgetBytes, 1024 * KB);
+    const r = await session.execute("m = context_meta()\nprint(m['mode'], m['file_count'], m['cache_budget_bytes'])");
+    assert.equal(r.stdout, `lazy 302 ${1024 * KB}\n`);
+  });
+
+  it('keys, order, len, in, get, indexing and read-only behave as the eager dict does', async () => {
+    await session.bindContext({ kind: 'plan', plan });
+    const r = await session.execute(
+      [
+        'ks = list(context)',
+        "print(len(context), ks[0], ks[-1], 'proj/src/needle.txt' in context, 'proj/ignored/secret.txt' in context, 'proj/src/link-out.txt' in context)",
+        "print(context['proj/src/needle.txt'].splitlines()[2], context.get('nope', 'dflt'), context.get('proj/src/f001.txt').split()[1])",
+        'try:\n    context["a"] = "b"\nexcept TypeError as e:\n    print("TypeError", "read-only" in str(e))',
+        'print(repr(context)[:14])',
+      ].join('\n'),
+    );
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, '302 proj/.gitignore proj/src/needle.txt True False False\nthe code is 4417-ZETA dflt 1\nTypeError True\n<lazy context:\n');
+    assert.equal(r.contextReads?.files, 2);
+    assert.deepEqual(r.contextReads?.paths, ['proj/src/needle.txt', 'proj/src/f001.txt']);
+  });
+
+  it('items() and values() stream every file within the budget', async () => {
+    await session.bindContext({ kind: 'plan', plan });
+    const r = await session.execute(
+      [
+        'total = 0\nends = 0',
+        'for p, t in context.items():\n    total += len(t)\n    ends += t.count("end ")',
+        'print(ends, sum(1 for v in context.values() if v.startswith("file ")))',
+        'print(context._cached <= context.budget // 2)',
+      ].join('\n'),
+    );
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, '300 300\nTrue\n');
+    assert.ok((r.contextReads?.bytes ?? 0) > 2 * 1024 * KB);
+  });
+
+  it('an operation that needs everything at once fails fast and says how to proceed', async () => {
+    await session.bindContext({ kind: 'plan', plan });
+    const r = await session.execute('everything = "\\n".join(context.values())');
+    assert.equal(r.error?.type, 'ContextBudgetError');
+    assert.match(r.error?.message ?? '', /search\(pattern/);
+    assert.match(r.error?.message ?? '', /llm_query_batched/);
+    const again = await session.execute('copy = dict(context)');
+    assert.equal(again.error?.type, 'ContextBudgetError');
+    const after = await session.execute("print(len(context['proj/src/f002.txt']))");
+    assert.equal(after.error, undefined);
+  });
+
+  it('search runs on the host with path and line, over listed files only', async () => {
+    await session.bindContext({ kind: 'plan', plan });
+    const r = await session.execute("hs = search(r'code is \\d+-[A-Z]+')\nprint(hs)\nprint(search('needle')[0]['start'] == context['proj/src/needle.txt'].index('needle'))");
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout.split('\n')[0], "[{'path': 'proj/src/needle.txt', 'line': 3, 'start': 15, 'text': 'the code is 4417-ZETA'}]");
+    assert.equal(r.stdout.split('\n')[1], 'True');
+    assert.equal(r.contextReads?.searches, 2);
+    const some = await session.execute("print(len(search('^end ', max_hits=5)), len(search('^end ', paths=['proj/src/f010.txt', 'proj/src/f011.txt'])))");
+    assert.equal(some.stdout, '5 2\n');
+  });
+
+  it('look-behind runs on the host scan; a pattern only Python has falls back with a note', async () => {
+    await session.bindContext({ kind: 'plan', plan });
+    const r = await session.execute("print(search(r'(?<=is )\\d{4}'))");
+    assert.equal(r.stdout, "[{'path': 'proj/src/needle.txt', 'line': 3, 'start': 23, 'text': 'the code is 4417-ZETA'}]\n");
+    const py = await session.execute("print(search(r'(?>is )\\d{4}', paths=['proj/src/needle.txt']))");
+    assert.match(py.stderr, /scanning the files in Python/);
+    assert.equal(py.stdout, "[{'path': 'proj/src/needle.txt', 'line': 3, 'start': 20, 'text': 'the code is 4417-ZETA'}]\n");
+  });
+
+  it('confinement: `..`, absolute paths, excluded files and the symlink out are not served, even by a raw request', async () => {
+    await session.bindContext({ kind: 'plan', plan });
+    const attempts = ['proj/../outside.txt', join(dir, 'outside.txt'), 'proj/ignored/secret.txt', 'proj/src/link-out.txt', '../outside.txt'];
+    const r = await session.execute(
+      [
+        'import _rlm_prelude as P',
+        'out = []',
+        `for p in ${JSON.stringify(attempts)}:`,
+        '    try:\n        out.append(P._context_read([p]))\n    except OSError as e:\n        out.append("refused" if "no file" in str(e) else str(e))',
+        'print(out)',
+        'try:\n    P._context_call({"kind": "context_search", "pattern": "SECRET", "flags": "", "maxHits": 5, "paths": ["proj/ignored/secret.txt"]})\nexcept OSError as e:\n    print("search refused", "no file" in str(e))',
+        'print(search("SECRET|OUTSIDE"))',
+      ].join('\n'),
+    );
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, "['refused', 'refused', 'refused', 'refused', 'refused']\nsearch refused True\n[]\n");
+    // A malformed request is a broken or hostile REPL: the process is replaced, as for any bad bridge frame.
+    const bad = await session.execute('import _rlm_prelude as P\nP._context_call({"kind": "context_read", "paths": "x"})');
+    assert.equal(bad.restarted?.reason, 'crash');
+    const still = await session.execute("print(len(context), context['proj/src/f000.txt'][:6])");
+    assert.equal(still.stdout, '302 file 0\n');
+  });
+
+  it('a folder swapped for a link out after the walk is not read through it', async () => {
+    const sub = join(dir, 'proj2');
+    mkdirSync(join(sub, 'a'), { recursive: true });
+    writeFileSync(join(sub, 'a', 'f.txt'), 'inside\n');
+    writeFileSync(join(sub, 'b.txt'), 'y'.repeat(4 * KB));
+    const plan2 = await planPaths(['proj2'], { cwd: dir, maxTotalBytes: 1 * KB });
+    await session.bindContext({ kind: 'plan', plan: plan2 });
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(join(dir, 'elsewhere', 'f.txt'), 'outside secret\n');
+    renameSync(join(sub, 'a'), join(dir, 'moved'));
+    symlinkSync(join(dir, 'elsewhere'), join(sub, 'a'));
+    const r = await session.execute("try:\n    print(context['proj2/a/f.txt'])\nexcept KeyError as e:\n    print('left out', 'link-outside' in str(e))\nprint(len(context))");
+    assert.equal(r.stdout, 'left out True\n1\n');
+  });
+});

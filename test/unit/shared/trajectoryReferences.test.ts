@@ -1,0 +1,66 @@
+// References in the trajectory view's protocol: the header carries them (resolved and not), the view
+// opens one by index (never by a path it names), and a large file's slice is the lines around the line.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { HostToWebview } from '../../../src/shared/trajectoryProtocol';
+import { TRAJECTORY_PROTOCOL_VERSION } from '../../../src/shared/trajectoryProtocol';
+import type { Reference } from '../../../src/core/trajectory/events';
+import { TrajectorySession } from '../../../src/vscode/trajectory/trajectorySession';
+import { lineWindow } from '../../../src/core/citations/lineWindow';
+import { syntheticRun } from '../webview/trajectory/runFixtures';
+
+describe('references in the trajectory view', () => {
+  const run = syntheticRun({ cells: 2 });
+  run.references = [{ path: 'src/a.ts', line: 3, text: '<b>not markup</b>' }, { path: 'big.log', line: 9000, endLine: 9002, text: 'x' }];
+  run.unresolvedReferences = [{ citation: 'nope.ts:1', path: 'nope.ts', line: 1, reason: 'unknown-path', detail: 'no file nope.ts in the context' }];
+  run.continuedFrom = { mode: 'fork', runId: 'run-parent', question: 'q', fromTurn: 2, allowDivergence: false, trajectory: 'parent.rlm.jsonl' };
+
+  function harness() {
+    const posted: HostToWebview[] = [];
+    const opened: Reference[] = [];
+    const session = new TrajectorySession({
+      post: (m) => posted.push(m),
+      root: () => run,
+      info: () => ({ source: 'a.rlm.jsonl', format: 'rlm', problems: { count: 0, first: [] } }),
+      isLive: () => false,
+      actions: { exportAs: async () => undefined, copyText: async () => undefined, openReference: async (r) => void opened.push(r) },
+    });
+    return { session, posted, opened };
+  }
+
+  it('the header lists resolved and unresolved references and where the run was forked from', async () => {
+    const h = harness();
+    await h.session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION });
+    const state = h.posted.find((m) => m.type === 'state');
+    assert.ok(state && state.type === 'state');
+    assert.deepEqual(state.header.references, run.references);
+    assert.deepEqual(state.header.unresolvedReferences, [{ citation: 'nope.ts:1', reason: 'unknown-path', detail: 'no file nope.ts in the context' }]);
+    assert.equal(state.header.continuedFrom, 'forked at turn 2 from parent.rlm.jsonl');
+  });
+
+  it('opens a reference by its index; an index past the list or a message naming a path is refused', async () => {
+    const h = harness();
+    await h.session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION });
+    await h.session.handle({ type: 'openReference', runId: run.runId, index: 1 });
+    assert.deepEqual(h.opened, [run.references![1]]);
+    await h.session.handle({ type: 'openReference', runId: run.runId, index: 7 });
+    await h.session.handle({ type: 'openReference', runId: run.runId, path: '/etc/passwd' });
+    assert.equal(h.opened.length, 1);
+    const notices = h.posted.filter((m) => m.type === 'notice').map((m) => (m.type === 'notice' ? m.message : ''));
+    assert.match(notices[0]!, /No reference 8/);
+    assert.match(notices[1]!, /`index` must be a non-negative integer/);
+  });
+
+  it('lineWindow: the lines around a line, clipped at both ends of the file', () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`);
+    const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
+    const mid = lineWindow(bytes, 500, 501, 3);
+    assert.deepEqual([mid.firstLine, mid.lastLine], [497, 504]);
+    assert.equal(mid.text, lines.slice(496, 504).join('\n'));
+    const start = lineWindow(bytes, 2, 2, 5);
+    assert.deepEqual([start.firstLine, start.lastLine], [1, 7]);
+    const end = lineWindow(bytes, 999, 999, 5);
+    assert.deepEqual([end.firstLine, end.lastLine], [994, 1000]);
+    assert.equal(end.text.split('\n').at(-1), 'line 1000');
+  });
+});

@@ -1,0 +1,196 @@
+// The one-screen model setup: where each model runs, its key, its name (picked from the server's
+// list, with prices, or typed), whether sub-calls use a cheaper model, and a cost limit. Every
+// endpoint comes from the host's list; the page knows no provider by name.
+import type { ListedModel, ModelRole, RoleDraft, SetupDraft, SetupEndpointOption, SetupToHost, SetupToPage } from '../../src/shared/modelSetupProtocol';
+
+interface VsCodeApi {
+  postMessage(message: SetupToHost): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+const app = document.getElementById('app') as HTMLElement;
+
+function h(tag: string, props: Record<string, string | boolean | undefined> = {}, ...children: Array<Node | string | null | undefined>): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === false) continue;
+    el.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) el.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  return el;
+}
+
+interface RoleForm {
+  endpoint: HTMLSelectElement;
+  url: HTMLInputElement;
+  urlRow: HTMLElement;
+  key: HTMLInputElement;
+  keyHint: HTMLElement;
+  model: HTMLInputElement;
+  list: HTMLDataListElement;
+  listStatus: HTMLElement;
+  price: HTMLElement;
+  result: HTMLElement;
+  listed: ListedModel[];
+}
+
+let endpoints: SetupEndpointOption[] = [];
+let storedKeys: Record<ModelRole, boolean> = { root: false, sub: false };
+const forms: Partial<Record<ModelRole, RoleForm>> = {};
+let subSeparate: HTMLInputElement;
+let subSection: HTMLElement;
+let maxCost: HTMLInputElement;
+let status: HTMLElement;
+
+function option(id: string): SetupEndpointOption | undefined {
+  return endpoints.find((e) => e.id === id);
+}
+
+function roleDraft(role: ModelRole): RoleDraft {
+  const f = forms[role] as RoleForm;
+  return { endpointId: f.endpoint.value, baseUrl: f.url.value, model: f.model.value, apiKey: f.key.value };
+}
+
+function draft(): SetupDraft {
+  const cost = Number(maxCost.value);
+  return { root: roleDraft('root'), ...(subSeparate.checked ? { sub: roleDraft('sub') } : {}), maxCostUsd: Number.isFinite(cost) && cost > 0 ? cost : 0 };
+}
+
+function showPrice(role: ModelRole): void {
+  const f = forms[role] as RoleForm;
+  const listed = f.listed.find((m) => m.id === f.model.value.trim());
+  f.price.textContent = listed ? listed.price : f.model.value.trim() && f.listed.length ? 'not in the server\'s list (typed by hand)' : '';
+}
+
+function requestModels(role: ModelRole): void {
+  const f = forms[role] as RoleForm;
+  f.listStatus.textContent = 'Asking the server for its models…';
+  api.postMessage({ type: 'listModels', role, draft: roleDraft(role) });
+}
+
+function applyEndpoint(role: ModelRole, changed: boolean): void {
+  const f = forms[role] as RoleForm;
+  const o = option(f.endpoint.value);
+  if (!o) return;
+  f.urlRow.hidden = !o.editableUrl;
+  if (!o.editableUrl) f.url.value = o.baseUrl;
+  f.key.placeholder = (role === 'root' ? storedKeys.root : storedKeys.sub) && !changed ? 'A key is stored (type to replace it)' : o.needsKey ? 'Required: stored in VS Code secret storage' : 'Optional: most local servers need none';
+  f.keyHint.textContent = o.description;
+  if (changed && o.suggestedModel) f.model.value = o.suggestedModel;
+  f.listed = [];
+  f.list.replaceChildren();
+  showPrice(role);
+  if (!o.editableUrl || f.url.value.trim()) requestModels(role);
+  else f.listStatus.textContent = 'Enter the server URL to see its models.';
+}
+
+function roleSection(role: ModelRole, title: string, help: string, value: RoleDraft): HTMLElement {
+  const id = (name: string): string => `${role}-${name}`;
+  const endpoint = h('select', { id: id('endpoint'), 'data-testid': id('endpoint') }) as HTMLSelectElement;
+  for (const e of endpoints) endpoint.append(h('option', { value: e.id, selected: e.id === value.endpointId }, e.label));
+  const url = h('input', { id: id('url'), type: 'url', value: value.baseUrl, placeholder: 'http://localhost:8080/v1', 'data-testid': id('url') }) as HTMLInputElement;
+  const urlRow = h('div', { class: 'row' }, h('label', { for: id('url') }, 'Server URL'), url);
+  const key = h('input', { id: id('key'), type: 'password', autocomplete: 'off', 'data-testid': id('key') }) as HTMLInputElement;
+  const keyHint = h('span', { class: 'hint' });
+  const list = h('datalist', { id: id('models') }) as HTMLDataListElement;
+  const model = h('input', { id: id('model'), value: value.model, list: id('models'), placeholder: 'Pick from the list or type a name', 'data-testid': id('model') }) as HTMLInputElement;
+  const refresh = h('button', { type: 'button', class: 'secondary', title: 'Ask the server for its models again', 'data-testid': id('refresh') }, 'Refresh list');
+  const listStatus = h('div', { class: 'hint', 'data-testid': id('list-status') });
+  const price = h('div', { class: 'price', 'data-testid': id('price') });
+  const result = h('div', { class: 'result', role: 'status', 'data-testid': id('result') });
+  forms[role] = { endpoint, url, urlRow, key, keyHint, model, list, listStatus, price, result, listed: [] };
+  endpoint.addEventListener('change', () => applyEndpoint(role, true));
+  url.addEventListener('change', () => requestModels(role));
+  key.addEventListener('change', () => requestModels(role));
+  model.addEventListener('input', () => showPrice(role));
+  refresh.addEventListener('click', () => requestModels(role));
+  return h(
+    'section',
+    { class: 'role', 'aria-labelledby': id('title') },
+    h('h2', { id: id('title') }, title),
+    h('p', { class: 'help' }, help),
+    h('div', { class: 'row' }, h('label', { for: id('endpoint') }, 'Runs at'), endpoint, keyHint),
+    urlRow,
+    h('div', { class: 'row' }, h('label', { for: id('key') }, 'API key'), key),
+    h('div', { class: 'row' }, h('label', { for: id('model') }, 'Model'), h('div', { class: 'model' }, model, refresh), list),
+    h('div', { class: 'row' }, h('span'), h('div', {}, price, listStatus)),
+    result,
+  );
+}
+
+function render(message: Extract<SetupToPage, { type: 'init' }>): void {
+  endpoints = message.endpoints;
+  storedKeys = message.storedKeys;
+  const rootSection = roleSection('root', 'Root model', 'Writes the Python that explores your files, one cell per turn. A capable model pays off here.', message.draft.root);
+  subSeparate = h('input', { type: 'checkbox', id: 'sub-separate', checked: message.draft.sub !== undefined, 'data-testid': 'sub-separate' }) as HTMLInputElement;
+  subSection = roleSection('sub', 'Sub model', 'Answers the llm_query() calls the code makes over pieces of the input: often dozens per run, so a cheap, fast model is the point of an RLM.', message.draft.sub ?? { ...message.draft.root, apiKey: '' });
+  subSection.hidden = !subSeparate.checked;
+  subSeparate.addEventListener('change', () => {
+    subSection.hidden = !subSeparate.checked;
+    if (subSeparate.checked) requestModels('sub');
+  });
+  maxCost = h('input', { id: 'max-cost', type: 'number', min: '0', step: '0.5', value: String(message.draft.maxCostUsd), 'data-testid': 'max-cost' }) as HTMLInputElement;
+  status = h('div', { class: 'status', role: 'status', 'data-testid': 'status' });
+  const save = h('button', { type: 'button', 'data-testid': 'save' }, 'Save and test');
+  const test = h('button', { type: 'button', class: 'secondary', 'data-testid': 'test' }, 'Test connection');
+  save.addEventListener('click', () => {
+    status.textContent = 'Saving…';
+    api.postMessage({ type: 'save', draft: draft(), thenTest: true });
+  });
+  test.addEventListener('click', () => {
+    // An earlier "Saved" would read as this test's outcome.
+    status.textContent = '';
+    for (const f of Object.values(forms)) if (f) f.result.textContent = 'Testing…';
+    api.postMessage({ type: 'test', draft: draft() });
+  });
+  app.replaceChildren(
+    h('h1', {}, 'RLM models'),
+    h('p', { class: 'help' }, 'Your files stay in a local Python sandbox; the models see only what their code prints and the pieces it sends to sub-calls.'),
+    rootSection,
+    h('div', { class: 'toggle' }, subSeparate, h('label', { for: 'sub-separate' }, 'Use a different, cheaper model for sub-calls')),
+    subSection,
+    h('section', { class: 'role' }, h('h2', {}, 'Cost limit'), h('div', { class: 'row' }, h('label', { for: 'max-cost' }, 'Stop a run at (USD)'), maxCost, h('span', { class: 'hint' }, '0: no limit. Runs on local servers cost nothing.'))),
+    // Kept in view at the bottom, with the outcome beside it, however long the form grows.
+    h('div', { class: 'actions' }, save, test, status),
+  );
+  applyEndpoint('root', false);
+  if (subSeparate.checked) applyEndpoint('sub', false);
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const data = event.data;
+  if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') return;
+  const message = data as SetupToPage;
+  switch (message.type) {
+    case 'init':
+      render(message);
+      return;
+    case 'models': {
+      const f = forms[message.role];
+      if (!f) return;
+      f.listed = message.models;
+      f.list.replaceChildren(...message.models.map((m) => h('option', { value: m.id }, m.price)));
+      f.listStatus.textContent = message.error ?? `${message.models.length} model${message.models.length === 1 ? '' : 's'} listed by the server.`;
+      showPrice(message.role);
+      return;
+    }
+    case 'testResult': {
+      const f = forms[message.role];
+      if (!f) return;
+      f.result.textContent = `${message.ok ? '✓' : '✗'} ${message.message}`;
+      f.result.className = `result ${message.ok ? 'ok' : 'bad'}`;
+      return;
+    }
+    case 'saved':
+      status.textContent = message.message;
+      status.className = 'status ok';
+      return;
+    case 'problem':
+      status.textContent = message.message;
+      status.className = 'status bad';
+      return;
+  }
+});
+
+api.postMessage({ type: 'ready' });

@@ -1,0 +1,40 @@
+// The coverage strip beside the answer: the input as a row of equal runs of lines, each shaded by how
+// much of it the run saw (in cell output or sub-call prompts) and marked where the answer cites it, so
+// a reader sees what the answer rests on and what was never looked at. An estimate (whole-line matches).
+import type { CoverageView } from '../../src/shared/trajectoryProtocol';
+import { el } from '../common/dom';
+
+function fileAt(c: CoverageView, line: number): string {
+  let name = '';
+  for (const f of c.files) if (f.firstLine <= line) name = f.path;
+  return name;
+}
+
+function percent(part: number, whole: number): string {
+  if (whole === 0 || part === 0) return '0%';
+  const p = (100 * part) / whole;
+  return p < 0.1 ? '<0.1%' : `${p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+export function coverageStrip(c: CoverageView): HTMLElement {
+  const strip = el('div', { className: 'coverage-strip', attrs: { role: 'img', 'aria-label': `Coverage: ${percent(c.seenLines, c.totalLines)} of the input's lines were seen, ${c.citedLines} cited` } });
+  const per = c.totalLines / Math.max(1, c.buckets.length);
+  c.buckets.forEach((b, i) => {
+    const from = Math.floor(i * per) + 1;
+    const to = Math.max(from, Math.floor((i + 1) * per));
+    const seen = Math.max(b.cell, b.subcall);
+    const state = b.cited ? 'cited' : seen ? 'seen' : 'unseen';
+    const cell = el('span', {
+      className: `coverage-cell ${state}`,
+      title: `lines ${from}–${to}${fileAt(c, from) ? ` (${fileAt(c, from)})` : ''}: ${b.cell} seen in cell output, ${b.subcall} sent to sub-calls, ${b.cited} cited, of ${b.lines}`,
+    });
+    // Shade by the share seen: one line seen in a large run still shows, faintly.
+    if (state === 'seen') cell.style.opacity = String(0.35 + 0.65 * Math.min(1, seen / Math.max(1, b.lines)));
+    strip.appendChild(cell);
+  });
+  return el('section', { className: 'coverage', attrs: { 'aria-label': 'Coverage of the input' } }, [
+    el('div', { className: 'stat-label', text: 'Coverage of the input (estimate)' }),
+    strip,
+    el('div', { className: 'muted coverage-legend', text: `${percent(c.seenLines, c.totalLines)} of ${c.totalLines.toLocaleString('en-US')} lines seen in cell output or sub-call prompts; ${c.citedLines} cited; blank runs were never looked at.` }),
+  ]);
+}
