@@ -2,7 +2,7 @@
 // the operating-system wrapper that takes its network away (layer 3). Kept apart from the session logic
 // so each choice can be tested on its own.
 import { existsSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 
 export interface LaunchPlan {
   /** The program to spawn and its arguments (Node itself, or a sandbox wrapper around it). */
@@ -64,6 +64,51 @@ function systemWhich(program: string): string | undefined {
 /** Where Unix sockets of other programs usually live: /tmp (X11, VS Code's IPC), /run (D-Bus, Docker). */
 const SOCKET_FOLDERS = ['/tmp', '/var/tmp', '/run', '/var/run', '/dev/shm'];
 
+interface KeptPath {
+  path: string;
+  kind: 'dir' | 'file';
+}
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+interface ShellTools {
+  mount: string;
+  umount: string;
+  mkdir: string;
+}
+
+/**
+ * The shell that runs inside the new namespaces before Node: an empty tmpfs over each plain socket
+ * folder; for a folder that holds the REPL's own files, those files are first bound into a staging spot
+ * inside the first emptied folder, the folder is emptied, and they are bound back at their own paths.
+ * Nothing is staged unless that first tmpfs is really there (so nothing is written to a real folder),
+ * and if binding back fails the folder is shown again rather than leaving a REPL that cannot start.
+ * Programs are called by full path: the REPL's environment, and so this shell's, has no PATH.
+ */
+function isolationScript(tools: ShellTools | undefined, plain: string[], keeping: Array<{ folder: string; keep: KeptPath[] }>): string {
+  const steps: string[] = [];
+  if (tools) {
+    const empty = (folder: string) => `${tools.mount} -t tmpfs -o size=64k,mode=0755 rlm-empty ${quote(folder)} 2>/dev/null`;
+    const [staging] = plain;
+    plain.forEach((folder, index) => steps.push(index === 0 && keeping.length ? `staged=0; ${empty(folder)} && staged=1` : `${empty(folder)} || true`));
+    keeping.forEach(({ folder, keep }, f) => {
+      const spot = (i: number) => quote(`${staging}/.rlm-keep-${f}-${i}`);
+      const park = keep.map((k, i) => `${k.kind === 'dir' ? `${tools.mkdir} -p ${spot(i)}` : `: > ${spot(i)}`} && ${tools.mount} --bind ${quote(k.path)} ${spot(i)}`);
+      const restore = keep.map((k, i) => {
+        const make = k.kind === 'dir' ? `${tools.mkdir} -p ${quote(k.path)}` : `${tools.mkdir} -p ${quote(dirname(k.path))} && : > ${quote(k.path)}`;
+        return `${make} && ${tools.mount} --bind ${spot(i)} ${quote(k.path)}`;
+      });
+      const unpark = keep.map((_, i) => `${tools.umount} ${spot(i)} 2>/dev/null`).join('; ');
+      steps.push(
+        `if [ "$staged" = 1 ] && { ${park.join(' && ')}; } 2>/dev/null && ${empty(folder)}; then { ${restore.join(' && ')}; } 2>/dev/null || ${tools.umount} -l ${quote(folder)}; ${unpark}; fi`,
+      );
+    });
+  }
+  // The shell exports PWD and SHLVL; the REPL's environment must stay empty.
+  steps.push('unset PWD OLDPWD SHLVL _ staged; exec "$@"');
+  return steps.join('; ');
+}
+
 const inside = (path: string, folder: string): boolean => {
   const p = resolve(path);
   return p === folder || p.startsWith(folder.endsWith(sep) ? folder : folder + sep);
@@ -84,23 +129,38 @@ export function planOsIsolation(inputs: LaunchInputs): OsIsolationPlan & { wrap?
     const shell = which('sh');
     const mount = which('mount');
     if (!unshare || !shell) return { kind: 'none', hidden: [], notes: ['`unshare` (util-linux) was not found, so the REPL process keeps the network'] };
-    const needed = [inputs.distDir, inputs.execPath];
-    const candidates = [...SOCKET_FOLDERS, ...(inputs.runtimeDir ? [inputs.runtimeDir] : [])];
-    const hidden: string[] = [];
+    // What the REPL must still see: its bundle folder and the Node binary. When one lives under a socket
+    // folder (a clone or an install under /tmp), that folder is still emptied, and only these paths are
+    // bound back into the empty tmpfs, so nothing else in it (X11, VS Code or agent sockets) is reachable.
+    const needed: KeptPath[] = [
+      { path: resolve(inputs.distDir), kind: 'dir' },
+      { path: resolve(inputs.execPath), kind: 'file' },
+    ];
+    const candidates = [...SOCKET_FOLDERS, ...(inputs.runtimeDir ? [inputs.runtimeDir] : [])].filter((folder) => existsSync(folder));
+    const plain: string[] = [];
+    const keeping: Array<{ folder: string; keep: KeptPath[] }> = [];
     const notes: string[] = [];
     for (const folder of candidates) {
-      if (!existsSync(folder)) continue;
-      const holder = needed.find((path) => inside(path, folder));
-      if (holder) notes.push(`${folder} stays visible: the REPL needs ${holder}`);
-      else hidden.push(folder);
+      const keep = needed.filter((n) => inside(n.path, folder));
+      if (keep.length === 0) plain.push(folder);
+      else if (keep.some((n) => n.path === folder)) notes.push(`${folder} stays visible: the REPL needs all of it`);
+      else keeping.push({ folder, keep });
     }
-    if (!mount) notes.push('`mount` was not found, so socket folders stay visible');
-    const mounts = mount ? hidden.map((folder) => `${mount} -t tmpfs -o size=64k,mode=0755 rlm-empty '${folder.replace(/'/g, `'\\''`)}' 2>/dev/null || true`).join('; ') : '';
-    // The shell exports PWD and SHLVL; the REPL's environment must stay empty.
-    const script = `${mounts}${mounts ? '; ' : ''}unset PWD OLDPWD SHLVL _; exec "$@"`;
+    // The REPL's own files are parked in the first emptied folder while the one they live in is emptied.
+    const canKeep = plain.length > 0;
+    const hidden = [...plain];
+    for (const { folder, keep } of keeping) {
+      if (canKeep) hidden.push(folder);
+      else notes.push(`${folder} stays visible: the REPL needs ${keep.map((k) => k.path).join(' and ')}, and no other folder could hold them while it is emptied`);
+    }
+    const umount = which('umount');
+    const mkdir = which('mkdir');
+    const tools = mount && umount && mkdir ? { mount, umount, mkdir } : undefined;
+    if (!tools) notes.push('`mount`, `umount` or `mkdir` was not found, so socket folders stay visible');
+    const script = isolationScript(tools, tools ? plain : [], tools && canKeep ? keeping : []);
     return {
       kind: 'linux-namespaces',
-      hidden: mount ? hidden : [],
+      hidden: tools ? hidden : [],
       notes,
       wrap: (program, args) => ({ command: unshare, args: ['--user', '--map-root-user', '--net', '--mount', '--', shell, '-c', script, 'rlm-repl', program, ...args] }),
     };

@@ -50,15 +50,36 @@ test('on Linux the process runs in new user, network and mount namespaces, with 
   const script = plan.args[7]!;
   assert.ok(plan.os.hidden.includes('/tmp'), 'the temporary folder (X11, VS Code and agent sockets) is hidden');
   assert.match(script, /mount -t tmpfs .* '\/tmp'/);
-  assert.match(script, /unset PWD OLDPWD SHLVL _; exec "\$@"$/);
+  assert.match(script, /unset PWD OLDPWD SHLVL _ staged; exec "\$@"$/);
   assert.deepEqual(plan.args.slice(8, 10), ['rlm-repl', '/usr/bin/node']);
   assert.equal(plan.args.at(-1), '/ext/dist/replProcess.js');
 });
 
-test('a socket folder that holds the REPL files stays visible, and the plan says why', () => {
-  const plan = planLaunch({ ...base, useOsIsolation: true, distDir: '/tmp/build/dist' });
-  assert.ok(!plan.os.hidden.includes('/tmp'));
-  assert.ok(plan.os.notes.some((n) => /\/tmp stays visible: the REPL needs \/tmp\/build\/dist/.test(n)));
+test('a socket folder that holds the REPL files is still emptied: only those files are bound back into it', () => {
+  const plan = planLaunch({ ...base, useOsIsolation: true, distDir: '/tmp/build/dist', execPath: '/tmp/node-v20/bin/node' });
+  assert.ok(plan.os.hidden.includes('/tmp'), JSON.stringify(plan.os));
+  assert.deepEqual(plan.os.notes, []);
+  const script = plan.args[7]!;
+  // Staged in the first plain folder, and only when its tmpfs is really there.
+  const staging = plan.os.hidden[0]!;
+  assert.notEqual(staging, '/tmp');
+  assert.match(script, new RegExp(`staged=0; /usr/bin/mount -t tmpfs [^;]* '${staging}' 2>/dev/null && staged=1`));
+  assert.match(script, /if \[ "\$staged" = 1 \]/);
+  assert.match(script, /--bind '\/tmp\/build\/dist' '[^']*\.rlm-keep-0-0'/);
+  assert.match(script, /--bind '\/tmp\/node-v20\/bin\/node' '[^']*\.rlm-keep-0-1'/);
+  assert.match(script, /mount -t tmpfs [^;]* '\/tmp' 2>\/dev\/null; then/);
+  assert.match(script, /--bind '[^']*\.rlm-keep-0-0' '\/tmp\/build\/dist'/);
+  assert.match(script, /\|\| \/usr\/bin\/umount -l '\/tmp'/, 'a failed bind-back shows the folder again rather than breaking the start');
+});
+
+test('a socket folder that is itself the REPL folder, or with nowhere to stage, stays visible and the plan says why', () => {
+  const whole = planLaunch({ ...base, useOsIsolation: true, distDir: '/tmp' });
+  assert.ok(!whole.os.hidden.includes('/tmp'));
+  assert.ok(whole.os.notes.some((n) => /\/tmp stays visible: the REPL needs all of it/.test(n)));
+  const noTools = planLaunch({ ...base, useOsIsolation: true, which: (p) => (p === 'mount' ? undefined : `/usr/bin/${p}`) });
+  assert.deepEqual(noTools.os.hidden, []);
+  assert.ok(noTools.os.notes.some((n) => /socket folders stay visible/.test(n)));
+  assert.match(noTools.args[7]!, /^unset PWD OLDPWD SHLVL _ staged; exec "\$@"$/);
 });
 
 test('macOS uses sandbox-exec with a profile that denies the network; elsewhere, or without the tools, the layer is off with a reason', () => {

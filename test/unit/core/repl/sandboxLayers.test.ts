@@ -5,12 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { ReplSession, SandboxLayerId } from '../../../../src/core/repl/replTypes';
-import { FULL_GRAPH_WALK, hostListener, startSession } from './replTestKit';
+import { FULL_GRAPH_WALK, hostListener, repoRoot, startSession } from './replTestKit';
 import type { HostListener } from './replTestKit';
 
 const layer = (s: ReplSession, id: SandboxLayerId) => s.protections.layers.find((l) => l.id === id)!;
@@ -258,6 +258,56 @@ describe('layer 3 alone: the operating system gives the REPL process no network,
     assert.match((await run(session, 'print(outcome)')).out, /error ENETUNREACH|error ECONNREFUSED/);
     assert.equal((await run(session, 'print(uds)')).out, "['ENOENT']");
     assert.equal(listener.connections, 0);
+    assert.equal(unixConnections, 0);
+  });
+});
+
+describe('layer 3 alone, with the REPL installed under /tmp: the rest of /tmp is still hidden', () => {
+  // A clone or an install under /tmp used to keep all of /tmp visible, and with it every socket there.
+  const installDir = mkdtempSync(join(tmpdir(), 'rlm-install-'));
+  const distCopy = join(installDir, 'dist');
+  const nodeCopy = join(installDir, 'bin', 'node');
+  const neighbour = mkdtempSync(join(tmpdir(), 'rlm-neighbour-'));
+  const socketPath = join(neighbour, 'agent.sock');
+  let unixServer: Server | undefined;
+  let unixConnections = 0;
+  let session: ReplSession | undefined;
+  before(async () => {
+    mkdirSync(distCopy, { recursive: true });
+    for (const file of ['replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', 'pyodide']) cpSync(join(repoRoot, 'dist', file), join(distCopy, file), { recursive: true });
+    mkdirSync(dirname(nodeCopy), { recursive: true });
+    copyFileSync(process.execPath, nodeCopy);
+    chmodSync(nodeCopy, 0o755);
+    unixServer = createServer((s) => {
+      unixConnections++;
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
+    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true } });
+  });
+  after(async () => {
+    await session?.close();
+    await new Promise((resolve) => unixServer?.close(resolve));
+    rmSync(installDir, { recursive: true, force: true });
+    rmSync(neighbour, { recursive: true, force: true });
+  });
+
+  it('starts from its own files there, and cannot reach a socket elsewhere in /tmp', async (t) => {
+    if (!session) {
+      t.diagnostic('this machine forbids unprivileged namespaces: layer 3 cannot be shown here');
+      assert.equal(namespacesWork(), false);
+      return;
+    }
+    const os = layer(session, 'os');
+    assert.equal(os.on, true, JSON.stringify(os));
+    assert.deepEqual([layer(session, 'python').on, layer(session, 'runtime').on], [false, false], 'layers 1 and 2 are off for this test');
+    assert.ok(!os.notes.some((n) => /stays visible/.test(n)), JSON.stringify(os.notes));
+    await run(
+      session,
+      ['import js', 'from pyodide.ffi import create_proxy', 'uds = []', `u = js.process.getBuiltinModule('net').connect(${JSON.stringify(socketPath)})`, "u.on('error', create_proxy(lambda e: uds.append(str(e.code))))", "u.on('connect', create_proxy(lambda *a: uds.append('connected')))"].join('\n'),
+    );
+    await pause(500);
+    assert.equal((await run(session, 'print(uds)')).out, "['ENOENT']");
     assert.equal(unixConnections, 0);
   });
 });
