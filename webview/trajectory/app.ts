@@ -8,6 +8,7 @@ import { nextFocusable } from './keyboardNav';
 import { OutlinePanel } from './outlinePanel';
 import { SearchPanel } from './searchPanel';
 import { TurnList, type ListMode } from './turnList';
+import { OutlineSync } from './outlineSync';
 import { renderTurn } from './turnView';
 import type { RenderContext } from './renderContext';
 import { clearSearchHighlight, highlightMatch } from './searchHighlight';
@@ -39,6 +40,7 @@ export class TrajectoryApp {
   private readonly saved: SavedState | undefined;
   private width: WidthClass = 'wide';
   private readonly legend = new TimelineLegend();
+  private readonly outlineSync: OutlineSync;
 
   constructor(
     private readonly root: HTMLElement,
@@ -62,6 +64,25 @@ export class TrajectoryApp {
         this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true }));
       },
       () => Boolean(this.header?.pricing.rootLocal && this.header.pricing.subLocal),
+    );
+    const list = this.list;
+    const outline = this.outline;
+    this.outlineSync = new OutlineSync(
+      {
+        get length() {
+          return list.count;
+        },
+        set: (from, summaries) => {
+          list.setOutline(from, summaries);
+          outline.update(from, summaries);
+        },
+      },
+      async (from) => {
+        const runId = this.header?.runId;
+        if (runId === undefined) return undefined;
+        const answer = await this.bridge.request({ type: 'requestOutline', runId, from, count: PAGE.outlineChunk });
+        return answer.type === 'outline' && runId === this.header?.runId ? { from: answer.from, outline: answer.outline } : undefined;
+      },
     );
     this.searchSlot = el('div', { className: 'search' });
     this.scroller.append(this.headerSlot, this.legend.element, this.list.element);
@@ -151,8 +172,7 @@ export class TrajectoryApp {
     this.list.followEnabled = m.live;
     this.renderHeader();
     this.saveSoon();
-    this.list.setOutline(0, m.outline);
-    this.outline.update(0, m.outline);
+    const filled = this.outlineSync.reset(m.outline, m.turnCount);
     if (first && this.saved && this.saved.scrollTop > 0) {
       // A re-created view goes back to where the user was, once the slots down to there exist.
       this.list.follow.stop();
@@ -163,23 +183,9 @@ export class TrajectoryApp {
       if (this.live) this.list.keepFollowing();
       else this.list.follow.stop();
     }
-    void this.loadOutline(m.header.runId, m.outline.length, m.turnCount);
+    filled.catch((error: unknown) => this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`));
     if (typeof requestIdleCallback === 'function') requestIdleCallback(() => this.ensureSearch(), { timeout: 1000 });
     else setTimeout(() => this.ensureSearch(), 200);
-  }
-
-  /** Fetches the rest of the outline after the first turns were asked for, a chunk at a time. */
-  private async loadOutline(runId: string, from: number, total: number): Promise<void> {
-    try {
-      for (let at = from; at < total; at += PAGE.outlineChunk) {
-        const answer = await this.bridge.request({ type: 'requestOutline', runId, from: at, count: PAGE.outlineChunk });
-        if (answer.type !== 'outline' || runId !== this.header?.runId) return;
-        this.list.setOutline(answer.from, answer.outline);
-        this.outline.update(answer.from, answer.outline);
-      }
-    } catch (error) {
-      this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 
   private onUpdate(m: MessageOf<HostToWebview, 'update'>): void {
@@ -190,8 +196,9 @@ export class TrajectoryApp {
     this.live = m.live;
     this.list.followEnabled = m.live;
     this.renderHeader();
-    this.list.setOutline(m.outlineFrom, m.outline);
-    this.outline.update(m.outlineFrom, m.outline);
+    this.outlineSync
+      .update(m.outlineFrom, m.outline)
+      .catch((error: unknown) => this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`));
     this.list.invalidate(ended && this.list.count > 0 ? [...m.changedTurns, this.list.count - 1] : m.changedTurns);
     this.list.keepFollowing();
   }

@@ -111,7 +111,9 @@ function cacheStat(h: RunHeaderView): HTMLElement | null {
 export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, now: number): HTMLElement {
   const root = el('header', { className: `run-header status-${h.status} tone-${h.outcome.tone}`, attrs: { id: 'run-header' } });
   root.appendChild(outcomeLine(ctx, h, live));
-  if (h.status === 'running') {
+  // A recorded file still being read is not a running run: no live line, no clock running from its start.
+  const running = h.status === 'running' && !h.loading;
+  if (running) {
     // The same line, from the same figures, as the status bar, the notification and the chat.
     const line = liveLineOf(h.totals, h.iterations, h.pricing.rootLocal && h.pricing.subLocal, '');
     root.appendChild(el('div', { className: 'live-figures', attrs: { 'data-testid': 'live-figures' }, text: formatLiveLine(line) }));
@@ -137,7 +139,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Tokens', `${formatTokenCount(h.totals.inputTokens)} in · ${formatTokenCount(h.totals.outputTokens)} out`),
       costStat(ctx, h),
       cacheStat(h),
-      stat('Time', formatDuration(h.status === 'running' ? wall : h.totals.wallTimeMs || wall)),
+      stat('Time', running ? formatDuration(wall) : h.totals.wallTimeMs ? formatDuration(h.totals.wallTimeMs) : h.loading ? '…' : formatDuration(wall)),
     ]),
   );
   if (h.conversation) root.appendChild(conversationView(ctx, h.conversation, h.pricing.rootLocal && h.pricing.subLocal));

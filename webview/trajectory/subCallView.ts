@@ -39,7 +39,7 @@ function callSummary(call: SubCallView, local: boolean): HTMLElement {
     call.cached ? el('span', { className: 'badge cached', text: 'cached', title: 'Answered from the sub-call cache: no request was sent', attrs: { 'data-testid': 'cached-call' } }) : null,
     call.replayed ? el('span', { className: 'badge replayed', text: 'replayed', title: 'Answered from the recorded run: not sent, not billed' }) : null,
     el('span', { className: 'call-preview', text: call.prompt.text.slice(0, 120).replace(/\s+/g, ' ') }),
-    el('span', { className: 'call-metrics', text: [usage, formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
+    el('span', { className: 'call-metrics', text: [usage, call.replayed ? '' : formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
     call.child
       ? el('span', { className: 'call-metrics rolled', text: `total ${formatUsage(call.totals, local)}`, title: 'Rolled up over everything under this call' })
       : null,
