@@ -73,6 +73,8 @@ interface AskSample {
   peakMb: number;
   answer: string;
   cell: string;
+  /** The first request went out before the walk ended, with what it had found (contextShown.listing). */
+  partial: boolean;
 }
 
 async function askFigures(dir: string, big: string, small: string): Promise<BenchFigure[]> {
@@ -101,8 +103,10 @@ async function askFigures(dir: string, big: string, small: string): Promise<Benc
     const code = await new Promise<number | null>((done) => child.on('exit', done));
     clearInterval(timer);
     if (code !== 0) throw new Error(`rlm ask ${path} exited ${code}: ${stderr.trim()}`);
-    const cells = readFileSync(trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; stdout?: string }).filter((l) => l.type === 'cell.finished');
-    return { firstRequestMs: firstAt - started, peakMb: peak / MB, answer: stdout.trim(), cell: cells[0]?.stdout ?? '' };
+    const records = readFileSync(trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; stdout?: string; contextShown?: { listing?: string } });
+    const cells = records.filter((l) => l.type === 'cell.finished');
+    const partial = records.some((l) => l.type === 'run.started' && l.contextShown?.listing === 'partial');
+    return { firstRequestMs: firstAt - started, peakMb: peak / MB, answer: stdout.trim(), cell: cells[0]?.stdout ?? '', partial };
   };
   const figures: BenchFigure[] = [];
   try {
@@ -114,7 +118,7 @@ async function askFigures(dir: string, big: string, small: string): Promise<Benc
     const peak = median(samples.map((s) => s.peakMb));
     const inRepl = median(samples.map((s) => Number(s.cell.split(' ')[1] ?? NaN)));
     figures.push({ group: GROUP, name: 'rlm ask finds the needle by search() (right answer in every run)', value: samples.filter((s) => s.answer === NEEDLE).length, unit: 'x', runs: RUNS, target: `${RUNS} of ${RUNS}`, met: right, note: `answers: ${samples.map((s) => s.answer).join(', ')}; mode ${samples[0]?.cell.split(' ')[0]}` });
-    figures.push({ group: GROUP, name: 'first root request after the command starts, 2 GB folder', value: Math.round(first), unit: 'ms', runs: RUNS, target: '≤ 2000 ms', met: first <= 2000, note: `runs ${samples.map((s) => Math.round(s.firstRequestMs)).join(', ')} ms; includes walking 100,000 files` });
+    figures.push({ group: GROUP, name: 'first root request after the command starts, 2 GB folder', value: Math.round(first), unit: 'ms', runs: RUNS, target: '≤ 2000 ms', met: first <= 2000, note: `runs ${samples.map((s) => Math.round(s.firstRequestMs)).join(', ')} ms; sent with the walk's partial figures in ${samples.filter((s) => s.partial).length} of ${RUNS} (a walk still going 1.2 s after the start goes on beside the request)` });
     figures.push({ group: GROUP, name: 'peak memory of all processes together, 2 GB folder', value: Math.round(peak), unit: 'MB', runs: RUNS, target: '≤ 1024 MB', met: peak <= 1024, note: 'summed RSS of rlm, its REPL and ripgrep, sampled every 10 ms' });
     figures.push({ group: GROUP, name: 'search() as the cell sees it, 2 GB folder', value: Math.round(inRepl), unit: 'ms', runs: RUNS, note: 'timed in Python around search(): bridge, ripgrep over the planned files in batches, hits back' });
 

@@ -5,8 +5,9 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
 import { planPaths } from '../core/context/contextPlan';
-import type { ContextPlan } from '../core/context/contextTypes';
+import type { ContextPlan, ContextSource, PendingContext, PlanProgress } from '../core/context/contextTypes';
 import type { SkipReason, TargetDescription } from '../core/context/contextTypes';
+import { DEFAULT_CONTEXT_LIMIT_BYTES, partialPreview } from '../core/repl/contextEncoding';
 import { LoopError } from '../core/loop/loopErrors';
 import type { RunResult } from '../core/loop/loopTypes';
 import { createRlmRun } from '../core/loop/rlmRun';
@@ -48,9 +49,21 @@ export interface AskDeps {
   /** Ends the process at once (second Ctrl-C, or a cancel that does not finish in time). */
   exitNow?: (code: number) => void;
   now?: () => number;
+  /** Milliseconds since the command started; default performance.now() (since the process started). */
+  uptimeMs?: () => number;
 }
 
 const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
+/**
+ * The root's first request leaves by this time after the command started, even while a large folder
+ * is still being walked (with the figures found so far, marked partial); a walk that ends sooner is
+ * waited for. At least FIRST_REQUEST_MIN_WALK_MS of walking is always allowed, so a small folder is
+ * described whole however slowly the process started.
+ */
+const FIRST_REQUEST_BY_MS = 1200;
+const FIRST_REQUEST_MIN_WALK_MS = 500;
+/** The walk's time slice once the first request is going out beside it (see PlanProgress.sliceMs). */
+const WALK_SLICE_MS_WHILE_SENDING = 1;
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
 const CANCEL_GRACE_MS = 1500;
 
@@ -112,24 +125,38 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
   }
 
   // Only a walk and stat here: the files are read while they are bound, after the first request left.
-  let plan: ContextPlan;
-  try {
-    plan = await planPaths(args.paths, { cwd: deps.cwd, ...args.input });
-  } catch (error) {
-    if (!(error instanceof ContextReadError)) throw error;
-    deps.stderr.write(`rlm ask: ${error.message}\n`);
-    // A device, FIFO or socket is a wrong argument, like a bad flag: refused before anything is read.
-    return error instanceof SpecialFileError ? EXIT.usage : EXIT.error;
-  }
-  if (plan.lazy) {
-    const rg = ripgrepOnPath(deps.env);
-    say(`rlm: ${plan.target.fileCount} files, ${(plan.totalBytes / 1e9).toFixed(2)} GB: over the eager limit of ${Math.round(plan.maxTotalBytes / 2 ** 20)} MB, so files are read when used and search() runs on the host (${rg ? `ripgrep: ${rg}` : 'a streamed scan; install ripgrep for speed'})`);
-  }
-  const unusual = unusualSkips(plan.target.skipped);
-  if (unusual && !args.verbose) say(`rlm: skipped ${unusual} (--verbose lists them)`);
-  if (args.verbose) {
-    say(`rlm: ${plan.lazy ? 'listing' : 'reading'} ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
-    for (const skipped of plan.target.skipped) say(skippedLine(skipped));
+  // A walk that outlasts FIRST_REQUEST_BY_MS goes on while the first request leaves (PendingContext).
+  const walkProgress: PlanProgress = { fileCount: 0, totalBytes: 0, firstFiles: [] };
+  const walking = planPaths(args.paths, { cwd: deps.cwd, ...args.input, progress: walkProgress });
+  const walked = walking.then(
+    (plan) => ({ plan }),
+    (error: unknown) => ({ error }),
+  );
+  let walkEnded: { plan: ContextPlan } | { error: unknown } | undefined;
+  void walked.then((ended) => (walkEnded = ended));
+  const uptime = deps.uptimeMs ?? (() => performance.now());
+  let timer: NodeJS.Timeout | undefined;
+  const due = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(FIRST_REQUEST_MIN_WALK_MS, FIRST_REQUEST_BY_MS - uptime()))));
+  const settled = await Promise.race([walked, due.then(() => undefined)]);
+  let context: ContextSource | PendingContext;
+  let target: TargetDescription | undefined;
+  if (settled) {
+    clearTimeout(timer);
+    if ('error' in settled) return walkFailed(settled.error, deps);
+    describePlan(settled.plan, args, deps, say);
+    context = { kind: 'plan', plan: settled.plan };
+    target = settled.plan.target;
+  } else {
+    walkProgress.sliceMs = WALK_SLICE_MS_WHILE_SENDING;
+    context = {
+      kind: 'pending',
+      ready: walking.then((plan) => {
+        describePlan(plan, args, deps, say);
+        return { context: { kind: 'plan', plan }, target: plan.target };
+      }),
+      previewDue: Promise.resolve(),
+      soFar: () => partialPreview(walkProgress, args.input.maxTotalBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES),
+    };
   }
 
   const trajectoryPath = resolve(deps.cwd, args.trajectory ?? defaultTrajectoryPath(now()));
@@ -165,8 +192,8 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     const subCallCache = cliCacheUse({ ...args.cache, ...(args.cache.dir ? { dir: resolve(deps.cwd, args.cache.dir) } : {}) }, deps.cwd, { env: deps.env, platform: deps.platform ?? process.platform, home: deps.home ?? homedir() });
     const run = createRlmRun({
       question: args.question,
-      context: { kind: 'plan', plan },
-      target: plan.target,
+      context,
+      ...(target ? { target } : {}),
       root,
       sub,
       limits: args.limits,
@@ -205,6 +232,12 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       else if (note) say(note);
     }
     result = await run.run();
+    // A walk that failed after the first request left ended the run: said as before, not as a run error.
+    if (walkEnded && 'error' in walkEnded) {
+      progress?.stop();
+      writer?.close({ status: 'error' });
+      return walkFailed(walkEnded.error, deps);
+    }
   } catch (error) {
     writer?.abort(oneLine(error));
     progress?.stop();
@@ -262,6 +295,27 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
     }
   } else if (args.verbose) say(`rlm: trajectory: ${trajectory}`);
   return code;
+}
+
+function walkFailed(error: unknown, deps: AskDeps): number {
+  if (!(error instanceof ContextReadError)) throw error;
+  deps.stderr.write(`rlm ask: ${error.message}\n`);
+  // A device, FIFO or socket is a wrong argument, like a bad flag: refused before anything is read.
+  return error instanceof SpecialFileError ? EXIT.usage : EXIT.error;
+}
+
+/** What the walk found, said once it ended: the lazy binding, unusual skips, and with --verbose every skip. */
+function describePlan(plan: ContextPlan, args: AskArgs, deps: AskDeps, say: (text: string) => void): void {
+  if (plan.lazy) {
+    const rg = ripgrepOnPath(deps.env);
+    say(`rlm: ${plan.target.fileCount} files, ${(plan.totalBytes / 1e9).toFixed(2)} GB: over the eager limit of ${Math.round(plan.maxTotalBytes / 2 ** 20)} MB, so files are read when used and search() runs on the host (${rg ? `ripgrep: ${rg}` : 'a streamed scan; install ripgrep for speed'})`);
+  }
+  const unusual = unusualSkips(plan.target.skipped);
+  if (unusual && !args.verbose) say(`rlm: skipped ${unusual} (--verbose lists them)`);
+  if (args.verbose) {
+    say(`rlm: ${plan.lazy ? 'listing' : 'reading'} ${plan.target.fileCount} file(s), ${plan.target.totalBytes} bytes`);
+    for (const skipped of plan.target.skipped) say(skippedLine(skipped));
+  }
 }
 
 const UNUSUAL: Partial<Record<SkipReason, [string, string]>> = {

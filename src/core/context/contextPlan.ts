@@ -15,7 +15,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
-import type { ContextPlan, PlannedFile, SkipReason, TargetDescription } from './contextTypes';
+import type { ContextPlan, PlannedFile, PlanProgress, SkipReason, TargetDescription } from './contextTypes';
 import { specialKindOf } from './localFileRead';
 import type { SpecialKind } from './localFileRead';
 import { readLocalFileInto } from './localFileReadSync';
@@ -61,6 +61,8 @@ export interface PlanOptions {
    * refused. Default 16 GB; set it to maxTotalBytes or below to refuse every folder over the eager limit.
    */
   maxListedBytes?: number;
+  /** Updated as the walk goes, for a first request sent before it ends (askCommand.ts). */
+  progress?: PlanProgress;
   fs?: ContextFs;
 }
 
@@ -77,6 +79,9 @@ interface Walk {
   cwd: string;
   maxFileBytes: number;
   maxTotalBytes: number;
+  /** Past this the walk stops: the folder is refused, however much more it holds. */
+  listLimit: number;
+  progress: PlanProgress | undefined;
   files: PlannedFile[];
   skipped: Skipped[];
   totalBytes: number;
@@ -92,11 +97,14 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   if (paths.length === 0) throw new TypeError('planPaths: no paths given');
   const fs = options.fs ?? nodeContextFs;
   const cwd = options.cwd ?? process.cwd();
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
   const walk: Walk = {
     fs,
     cwd,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-    maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES,
+    maxTotalBytes,
+    listLimit: Math.max(maxTotalBytes, options.maxListedBytes ?? DEFAULT_MAX_LISTED_BYTES),
+    progress: options.progress,
     files: [],
     skipped: [],
     totalBytes: 0,
@@ -125,12 +133,11 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
       const real = fs.realpath(entry.abs);
       if (!walk.seen.has(real)) {
         walk.seen.add(real);
-        walk.files.push({ path: displayPath(cwd, entry.abs), abs: entry.abs, bytes: entry.stat.size });
-        walk.totalBytes += entry.stat.size;
+        addFile(walk, { path: displayPath(cwd, entry.abs), abs: entry.abs, bytes: entry.stat.size });
       }
     }
   }
-  const listLimit = Math.max(walk.maxTotalBytes, options.maxListedBytes ?? DEFAULT_MAX_LISTED_BYTES);
+  const listLimit = walk.listLimit;
   if (walk.totalBytes > listLimit) throw new ContextTooLargeError(walk.totalBytes, listLimit, largestParts(walk.files));
   const lazy = walk.totalBytes > walk.maxTotalBytes;
   if (walk.files.length === 0) throw new NoReadableFilesError(paths, walk.skipped.length);
@@ -171,7 +178,7 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
 
 /** `dir` is the path as shown (through any link the user named); `dirReal` and `rootReal` are resolved. */
 async function walkFolder(walk: Walk, dir: string, dirReal: string, layers: GitignoreLayers, rootReal: string): Promise<void> {
-  await walk.slicer.yieldIfDue();
+  await walk.slicer.yieldIfDue(walk.progress?.sliceMs);
   let entries: Entry[];
   try {
     entries = walk.fs.readdir(dir);
@@ -229,8 +236,23 @@ function planFile(walk: Walk, abs: string, shown: string, real: string): void {
     walk.skipped.push({ path: shown, reason: 'too-large', bytes: st.size });
     return;
   }
-  walk.files.push({ path: shown, abs, bytes: st.size });
-  walk.totalBytes += st.size;
+  addFile(walk, { path: shown, abs, bytes: st.size });
+}
+
+/** How many files the first request may list before the walk ends (as many as the metadata shows). */
+const PROGRESS_FILES = 100;
+
+function addFile(walk: Walk, file: PlannedFile): void {
+  walk.files.push(file);
+  walk.totalBytes += file.bytes;
+  const progress = walk.progress;
+  if (progress) {
+    progress.fileCount = walk.files.length;
+    progress.totalBytes = walk.totalBytes;
+    if (progress.firstFiles.length < PROGRESS_FILES) progress.firstFiles.push(file);
+  }
+  // A folder past what may be listed is refused now: walking the rest of a huge tree would only say so later.
+  if (walk.totalBytes > walk.listLimit) throw new ContextTooLargeError(walk.totalBytes, walk.listLimit, largestParts(walk.files), true);
 }
 
 /** Why a symlink inside a folder is not followed, in the words the skipped list shows. */

@@ -18,6 +18,34 @@ export type ContextSource =
   /** Files on this machine, read while they are bound: the host never holds them whole (contextPlan.ts). */
   | { kind: 'plan'; plan: ContextPlan };
 
+/**
+ * A folder still being walked when the run starts (a large one: the walk of 100,000 files takes
+ * seconds on a busy machine). The root's first request goes out with what the walk found so far
+ * once `previewDue` resolves; `context` is bound from `ready`. The walk's error, if any, ends the run.
+ */
+export interface PendingContext {
+  kind: 'pending';
+  ready: Promise<{ context: ContextSource; target: TargetDescription }>;
+  /** Resolves when the first request should stop waiting for `ready`. */
+  previewDue: Promise<void>;
+  /** The metadata of what was found so far (`listing: 'partial'`); undefined while nothing was found. */
+  soFar(): ContextMetadata | undefined;
+}
+
+/** How far a walk has got: updated as it runs, read for a first request sent before it ends. */
+export interface PlanProgress {
+  fileCount: number;
+  totalBytes: number;
+  /** The first files found, in walk order (at most 100). */
+  firstFiles: PlannedFile[];
+  /**
+   * Set by the caller once a request goes out while the walk runs on the same thread: the walk then
+   * gives the event loop a turn this often (in ms), so each step of sending is not held up behind a
+   * slice of walking (on a loaded machine a slice of 8 ms of CPU can take 100 ms).
+   */
+  sliceMs?: number;
+}
+
 /** A file to read while binding: shown as `path`, read from `abs`, `bytes` long when planned. */
 export interface PlannedFile {
   path: string;
@@ -81,6 +109,12 @@ export interface ContextMetadata {
    */
   mode?: 'eager' | 'lazy';
   cacheBudgetBytes?: number;
+  /**
+   * `partial`: sent while the folder was still being walked. The counts are at least these, the
+   * files are the first found, and the mode (absent unless already over the eager limit) is decided
+   * when the walk ends; the root is told the final figures with its first observation.
+   */
+  listing?: 'partial';
   /** Files of the source left out while binding (found binary or unreadable when read). */
   leftOut?: TargetDescription['skipped'];
 }

@@ -5,9 +5,9 @@ export class TimeSlicer {
 
   constructor(private readonly sliceMs = 8) {}
 
-  /** Resolves at once within a slice; after it, on the next turn of the event loop. */
-  async yieldIfDue(): Promise<void> {
-    if (performance.now() - this.sliceStart < this.sliceMs) return;
+  /** Resolves at once within a slice; after it, on the next turn of the event loop. `sliceMs` overrides the slice length. */
+  async yieldIfDue(sliceMs = this.sliceMs): Promise<void> {
+    if (performance.now() - this.sliceStart < sliceMs) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.sliceStart = performance.now();
   }

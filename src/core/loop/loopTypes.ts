@@ -1,6 +1,6 @@
 // The public shape of one RLM run: what callers pass in and what they get back. The loop itself is
 // an async iterable of EventRecords plus run(), after the Anthropic SDK's tool runner.
-import type { ContextSource, TargetDescription } from '../context/contextTypes';
+import type { ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
 import type { ReplayInput } from './replayer';
@@ -49,7 +49,8 @@ export interface ReplFactory {
 
 export interface RunOptions {
   question: string;
-  context: ContextSource;
+  /** A pending context (a folder still being walked) lets the first request go out before the walk ends. */
+  context: ContextSource | PendingContext;
   target?: TargetDescription;
   root: ModelClient;
   /** Defaults to root. */

@@ -70,32 +70,45 @@ export function systemPrompt(facts: PromptFacts): string {
 export function describeContext(meta: ContextMetadata): string {
   // Before binding, character counts are estimated from byte sizes (the first request does not wait).
   const about = meta.approximate ? 'about ' : '';
-  const lines = [
-    `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${about}${formatCount(meta.totalChars)} characters ` +
-      `(${formatCount(meta.totalBytes)} bytes)${meta.type === 'dict' ? ` in ${formatCount(meta.fileCount)} files` : ''}.`,
-  ];
+  const partial = meta.listing === 'partial';
+  const lines = partial
+    ? [
+        // Sent before the walk of a large folder ended: the figures are a floor, and say so.
+        `\`context\` is a dict of path -> text. Its folder was still being listed when this was sent: so far ${formatCount(meta.fileCount)} files, ` +
+          `${formatCount(meta.totalBytes)} bytes, and more may come. The full figures come with your first observation, and \`context_meta()\` has them.`,
+      ]
+    : [
+        `\`context\` is a ${meta.type === 'str' ? 'str' : 'dict of path -> text'} with ${about}${formatCount(meta.totalChars)} characters ` +
+          `(${formatCount(meta.totalBytes)} bytes)${meta.type === 'dict' ? ` in ${formatCount(meta.fileCount)} files` : ''}.`,
+      ];
   if (meta.mode === 'lazy') {
     // The model must know the mapping is lazy before it writes `"".join(context.values())`.
-    const budget = meta.cacheBudgetBytes ? `${formatCount(Math.round(meta.cacheBudgetBytes / (1024 * 1024)))} MB` : 'a bounded amount';
-    lines.push(
-      `Mode: lazy. This folder is larger than the REPL holds at once: \`context\` is a read-only mapping whose file texts are fetched when read, and at most ${budget} of them are kept. ` +
-        'Keys, len, `in`, get, items() and values() work (items/values stream file by file). Use `search(pattern, paths=[...])`, which runs on the host over every file at native speed, ' +
-        'then read the files or `peek` the lines it points to; process files in groups (e.g. `list(context)[i:i+500]`) and hand groups to sub-calls. ' +
-        'Anything that holds every text at once (joining all values, `dict(context)`) stops with ContextBudgetError.',
-    );
+    lines.push(lazyModeLine(meta));
   } else if (meta.mode === 'eager') {
     lines.push('Mode: eager (every file is in memory).');
+  } else if (partial) {
+    lines.push('Mode: decided when the listing ends: eager (every file in memory) if the folder fits, else lazy (texts fetched when read; use search()). `context_meta()` says which.');
   }
   if (meta.invalidUtf8Replacements > 0) {
     lines.push(`${formatCount(meta.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   }
   if (meta.type === 'dict' && meta.files.length > 0) {
-    lines.push(meta.approximate ? 'Files (path: size; characters may be fewer):' : 'Files (path: characters):');
+    lines.push(partial ? 'Files found so far (path: size):' : meta.approximate ? 'Files (path: size; characters may be fewer):' : 'Files (path: characters):');
     for (const file of meta.files) lines.push(`- ${file.path}: ${formatCount(file.chars)}`);
     if (meta.filesOmitted > 0) lines.push(`- ... and ${formatCount(meta.filesOmitted)} more (see context_meta())`);
   }
-  lines.push(`It begins with: ${JSON.stringify(meta.prefix)}`);
+  if (!partial) lines.push(`It begins with: ${JSON.stringify(meta.prefix)}`);
   return lines.join('\n');
+}
+
+function lazyModeLine(meta: ContextMetadata): string {
+  const budget = meta.cacheBudgetBytes ? `${formatCount(Math.round(meta.cacheBudgetBytes / (1024 * 1024)))} MB` : 'a bounded amount';
+  return (
+    `Mode: lazy. This folder is larger than the REPL holds at once: \`context\` is a read-only mapping whose file texts are fetched when read, and at most ${budget} of them are kept. ` +
+    'Keys, len, `in`, get, items() and values() work (items/values stream file by file). Use `search(pattern, paths=[...])`, which runs on the host over every file at native speed, ' +
+    'then read the files or `peek` the lines it points to; process files in groups (e.g. `list(context)[i:i+500]`) and hand groups to sub-calls. ' +
+    'Anything that holds every text at once (joining all values, `dict(context)`) stops with ContextBudgetError.'
+  );
 }
 
 /** Files named in a note, at most this many. */
@@ -113,9 +126,11 @@ export function boundNote(shown: ContextMetadata, bound: ContextMetadata): strin
     const names = left.slice(0, NOTE_FILES_MAX).map((s) => `${s.path} (${s.reason})`).join(', ');
     parts.push(`${formatCount(left.length)} file${left.length === 1 ? ' was' : 's were'} left out when read: ${names}${left.length > NOTE_FILES_MAX ? `, and ${formatCount(left.length - NOTE_FILES_MAX)} more` : ''}.`);
   }
-  if (bound.totalChars !== shown.totalChars || bound.fileCount !== shown.fileCount) {
+  if (shown.listing === 'partial' || bound.totalChars !== shown.totalChars || bound.fileCount !== shown.fileCount) {
     parts.push(`\`context\` holds ${formatCount(bound.totalChars)} characters${bound.type === 'dict' ? ` in ${formatCount(bound.fileCount)} files` : ''}.`);
   }
+  // Left open in a first request sent before the walk ended.
+  if (shown.listing === 'partial' && shown.mode === undefined && bound.mode) parts.push(bound.mode === 'lazy' ? lazyModeLine(bound) : 'Mode: eager (every file is in memory).');
   if (bound.invalidUtf8Replacements > 0) parts.push(`${formatCount(bound.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   return parts.length ? `(Now bound: ${parts.join(' ')})` : undefined;
 }

@@ -1,7 +1,7 @@
 // One run of the RLM loop, root or child: bind `context`, then turn after turn call the root model,
 // run the first code block, and feed back only the code and a truncated observation, until the REPL
 // reports a final answer or a limit, an error or the signal ends the run.
-import type { ContextMetadata, ContextSource, TargetDescription } from '../context/contextTypes';
+import type { ContextMetadata, ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
 import type { BridgeHandler, CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
 import type { EventOf, LimitKind, Reference, UnresolvedCitation } from '../trajectory/events';
@@ -31,7 +31,8 @@ import type { ReplayInput } from './replayer';
 export interface RunInput {
   runId: string;
   question: string;
-  context: ContextSource;
+  /** Pending only for a root run (RunOptions.context); resolved before `context` is bound. */
+  context: ContextSource | PendingContext;
   target?: TargetDescription;
   priorTurns?: Array<{ question: string; answer: string }>;
   depth: number;
@@ -75,6 +76,9 @@ class RunDriver {
   private replayer?: Replayer;
   /** The root's reading of the input, for the coverage strip (child runs read pieces, not the input). */
   private readonly coverage?: CoverageTracker;
+  /** What is bound, and what the user pointed at: the input's, or a pending context's once its walk ended. */
+  private context?: ContextSource;
+  private target?: TargetDescription;
   /** The first live turn: after the replayed ones. */
   private firstTurn = 1;
   /** Replayed turns not counted against maxIterations (a continued run has its own turns). */
@@ -94,15 +98,21 @@ class RunDriver {
     try {
       // The first request needs only the question and what is known of `context` without binding it,
       // so it goes out now, while a REPL is taken and `context` is read and bound (docs: speed).
-      const preview = previewMetadata(this.input.context);
+      const given = this.input.context;
+      const pending = given.kind === 'pending' ? given : undefined;
+      const preview = given.kind === 'pending' ? await this.previewPending(given) : this.resolved({ context: given, target: this.input.target });
       this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns);
       // A replay decides the first request (what the cells left), so nothing goes out early then.
       if (this.input.replay) this.replayer = new Replayer(this.tree, this.input.runId, () => this.cellId, this.input.replay);
       else this.early = startRootCall(this.tree, this.input, this.history);
       let opened: { metadata: ContextMetadata; protections: SandboxProtections };
       try {
+        // A folder still being walked: its binding waits for the walk (the request above did not).
+        if (pending && !this.context) this.resolved(await raceAbort(pending.ready, this.input.signal, () => undefined));
         opened = await this.open(preview);
       } catch (error) {
+        // A walk that failed after the first request left: the run is recorded as started, then failed.
+        this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
         await this.settleEarly();
         throw error;
       }
@@ -130,9 +140,9 @@ class RunDriver {
     // Printed output is never an answer: it is kept, labelled, as the run's partial findings.
     const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
     let cited: { references: Reference[]; unresolvedReferences: UnresolvedCitation[] } | Record<string, never> = {};
-    if (answer) {
+    if (answer && this.context) {
       this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
-      const lookup = lookupForSource(this.input.context);
+      const lookup = lookupForSource(this.context);
       const resolved = await this.resolveReferences(answer.text, lookup);
       if (resolved) {
         this.tree.events.emit({ type: 'references', runId, references: resolved.references, unresolved: resolved.unresolved });
@@ -146,9 +156,38 @@ class RunDriver {
     return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, ...cited, totals };
   }
 
+  /**
+   * The first request's view of a folder still being walked: the whole plan if the walk ends before
+   * `previewDue`, else what it found so far (or, if it found nothing yet, the plan when it ends).
+   */
+  private async previewPending(pending: PendingContext): Promise<ContextMetadata> {
+    const { signal } = this.input;
+    // Awaited below or, if the run is cancelled first, never: its failure must not go unhandled.
+    pending.ready.catch(() => undefined);
+    const first = await raceAbort(Promise.race([pending.ready, pending.previewDue.then(() => undefined)]), signal, () => undefined);
+    if (first) return this.resolved(first);
+    const soFar = pending.soFar();
+    if (soFar) return soFar;
+    return this.resolved(await raceAbort(pending.ready, signal, () => undefined));
+  }
+
+  /** Keeps what is bound (and its target), and returns the metadata the root may be shown before binding. */
+  private resolved(ready: { context: ContextSource; target?: TargetDescription | undefined }): ContextMetadata {
+    this.context = ready.context;
+    this.target = ready.target;
+    return previewMetadata(ready.context);
+  }
+
   /** The answer's citations against the bound `context`; a failure to read is said, not thrown. */
   private async emitCoverage(lookup: CitationLookup, references: Reference[]): Promise<void> {
     if (!this.coverage) return;
+    const plan = this.context?.kind === 'plan' ? this.context.plan : undefined;
+    if (plan?.lazy) {
+      // Scanning a folder over the eager limit would read gigabytes after the answer was found, and
+      // hold up the answer that long; each cell.finished record's contextReads says which files were read.
+      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'coverage-unavailable', detail: `the input is bound lazily (${plan.files.length} files, ${plan.totalBytes} bytes): coverage is computed only for inputs bound whole` });
+      return;
+    }
     try {
       const coverage = await this.coverage.compute(lookup.paths.map((path) => ({ path, read: () => lookup.readOnce(path) })), references);
       this.tree.events.emit({ type: 'coverage', runId: this.input.runId, coverage });
@@ -225,7 +264,7 @@ class RunDriver {
       this.cleanups.push(
         session.onOutput((event) => tree.events.emit({ type: 'cell.output', runId: input.runId, cellId: this.cellId, stream: event.stream, text: event.text })),
       );
-      const metadata = await raceAbort(session.bindContext(input.context), input.signal, () => undefined);
+      const metadata = await raceAbort(session.bindContext(this.context!), input.signal, () => undefined);
       return { metadata, protections: session.protections };
     } catch (error) {
       this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
@@ -238,7 +277,8 @@ class RunDriver {
     this.started = true;
     const { input, tree } = this;
     // Files left out while reading are part of what the target skipped.
-    const target = input.target && context.leftOut?.length ? { ...input.target, fileCount: context.fileCount, totalBytes: context.totalBytes, skipped: [...input.target.skipped, ...context.leftOut] } : input.target;
+    const given = this.target ?? input.target;
+    const target = given && context.leftOut?.length ? { ...given, fileCount: context.fileCount, totalBytes: context.totalBytes, skipped: [...given.skipped, ...context.leftOut] } : given;
     tree.events.emit({
       type: 'run.started',
       runId: input.runId,

@@ -2,7 +2,7 @@
 // and the sizes Python reports after decoding; and the preview, from what is known before binding (byte
 // sizes, a prefix), which lets the root's first request go out while `context` is still being bound.
 import { isAscii } from 'node:buffer';
-import type { ContextMetadata, ContextSource } from '../context/contextTypes';
+import type { ContextMetadata, ContextSource, PlanProgress } from '../context/contextTypes';
 import type { StreamedContext } from './contextStream';
 import type { BoundSummary } from './replProtocol';
 
@@ -101,6 +101,29 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
     invalidUtf8Replacements: 0,
     ...(isText ? {} : { mode: 'eager' as const }),
     ...(exact ? {} : { approximate: true }),
+  };
+}
+
+/**
+ * What the root is shown when its first request goes out before the walk of a large folder ends: the
+ * files and bytes found so far, marked `listing: 'partial'`. Lazy once what was found passes the eager
+ * limit; until then the mode is left open. No prefix: the first file in path order is not known yet.
+ */
+export function partialPreview(progress: PlanProgress, eagerLimitBytes: number): ContextMetadata | undefined {
+  if (progress.fileCount === 0) return undefined;
+  const files = progress.firstFiles.slice(0, META_FILES_MAX);
+  return {
+    type: 'dict',
+    totalChars: progress.totalBytes,
+    totalBytes: progress.totalBytes,
+    fileCount: progress.fileCount,
+    prefix: '',
+    files: files.map((f) => ({ path: f.path, chars: f.bytes })),
+    filesOmitted: Math.max(0, progress.fileCount - files.length),
+    invalidUtf8Replacements: 0,
+    approximate: true,
+    listing: 'partial',
+    ...(progress.totalBytes > eagerLimitBytes ? { mode: 'lazy' as const, cacheBudgetBytes: eagerLimitBytes } : {}),
   };
 }
 

@@ -1,4 +1,6 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from '../../../src/vscode/models/modelPresets';
 import { ApiKeyStore, describeKeySlot, secretKeyName } from '../../../src/vscode/models/secretKeys';
@@ -78,4 +80,18 @@ test('rlm.prices: USD per million tokens by model, checked, and injected into th
   assert.deepEqual(pricingFor(cached.root, cached.prices), { pricing: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 } });
   assert.throws(() => read({ prices: { mystery: { input: 1, output: 1, cacheRead: -0.1 } } }), /cacheRead/);
   assert.throws(() => read({ prices: { mystery: { input: 1, output: 1, cacheWrite: '1' } } }), SettingsError);
+});
+
+test('the Settings UI order of every rlm.* setting is its own, so the editor shows them in a fixed order', () => {
+  const root = join(__dirname, '../../..');
+  const properties = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { order?: number }> } } }).contributes.configuration.properties;
+  const byOrder = new Map<number, string[]>();
+  for (const [name, spec] of Object.entries(properties)) {
+    assert.equal(typeof spec.order, 'number', `${name} has an order`);
+    byOrder.set(spec.order!, [...(byOrder.get(spec.order!) ?? []), name]);
+  }
+  const shared = [...byOrder.values()].filter((names) => names.length > 1);
+  assert.deepEqual(shared, [], 'no two settings share an order');
+  // The limits on what is sent read from the smallest to the largest.
+  assert.ok(properties['rlm.contextLimitMb']!.order! < properties['rlm.workspaceLimitGb']!.order!);
 });
