@@ -15,7 +15,9 @@ export type ChatToHost =
   /** Set a price for a model of an entry whose cost reads "price unknown". */
   | { type: 'chat.setPrice'; entryId: string }
   /** Open the setting that limited an entry's run. */
-  | { type: 'chat.openSetting'; entryId: string };
+  | { type: 'chat.openSetting'; entryId: string }
+  /** Opens the entry's `index`-th reference at its line (the host looks it up: the view names no path). */
+  | { type: 'chat.openReference'; entryId: string; index: number };
 
 /** One entry changed (streaming text, live line, answer): cheaper than resending the whole state. */
 export type ChatToWebview = { type: 'chat.entry'; entry: ChatEntry };

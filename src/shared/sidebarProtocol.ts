@@ -35,6 +35,7 @@ const SHAPES: { [T in SidebarToHostType]: Fields } = {
   'chat.newConversation': {},
   'chat.viewTrajectory': { entryId: isString },
   'chat.copyAnswer': { entryId: isString },
+  'chat.openReference': { entryId: isString, index: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 },
   'chat.configureModels': {},
   'chat.askAgain': { entryId: isString },
   'chat.setPrice': { entryId: isString },
@@ -43,6 +44,7 @@ const SHAPES: { [T in SidebarToHostType]: Fields } = {
   'history.refresh': {},
   'history.open': { path: isNonEmptyString },
   'history.delete': { path: isNonEmptyString },
+  'history.continue': { path: isNonEmptyString, fork: (v) => typeof v === 'boolean' },
 };
 
 /** Thrown for a message from the webview that does not match the protocol; carries what was wrong. */

@@ -146,6 +146,8 @@ export interface TurnSummary {
   firstLine: string;
   /** What the turn is about: the model's stated intent (its first sentence), else the cell's first meaningful line. */
   label: string;
+  /** A turn of the user's own cells (labelled "You"). */
+  author?: 'user';
 }
 
 interface ChildRunRef {
@@ -174,6 +176,8 @@ export interface SubCallView {
   cached?: boolean;
   /** Answered from the record a continued run replayed: nothing sent, nothing billed. */
   replayed?: boolean;
+  /** Made by the user's own cell: billed to the user. */
+  author?: 'user';
   startedAt: number;
   finishedAt?: number;
   totals: NodeTotals;
@@ -195,6 +199,8 @@ export type SubCallEntry =
 
 export interface CellView {
   cellId: string;
+  /** The user's own cell, run in the run's REPL from the view. */
+  author?: 'user';
   code: TextPreview;
   startedAt: number;
   finishedAt?: number;
@@ -256,6 +262,8 @@ export interface TurnView {
   streaming?: string;
   /** Live, and the model has not sent a word of this turn yet: it is thinking. */
   waiting?: boolean;
+  /** A turn of the user's own cells: no model reply, labelled "You". */
+  author?: 'user';
 }
 
 export interface SearchFilters {
@@ -280,6 +288,17 @@ export interface SearchHit {
 }
 
 export type ExportFormat = 'ipynb' | 'markdown';
+
+/**
+ * Whether the user can run a cell of their own in the run's REPL now. `waiting`: the run (or a follow-up)
+ * is using it. `gone`: the REPL has ended (the run failed, the view was closed, the file was opened from
+ * disk); `replayable` when the run can be replayed from its file into a new session (nothing re-billed).
+ */
+export type UserCellState =
+  | { status: 'ready' }
+  | { status: 'running' }
+  | { status: 'waiting'; reason: string }
+  | { status: 'gone'; reason: string; replayable: boolean };
 
 /** The id of the page's JSON block carrying the first `state` (the webview reads it before saying `ready`). */
 export const INITIAL_STATE_ID = 'rlm-initial-state';
@@ -311,7 +330,10 @@ export type WebviewToHost =
   /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
   | { type: 'openReference'; runId: string; index: number }
   /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */
-  | { type: 'continueRun'; fork: boolean };
+  | { type: 'continueRun'; fork: boolean }
+  /** Runs the user's own Python in the run's REPL (or, when it is gone, replays the run first). */
+  | { type: 'runUserCell'; code: string }
+  | { type: 'stopUserCell' };
 
 export type HostToWebview =
   /**
@@ -350,7 +372,9 @@ export type HostToWebview =
     }
   /** Live: model text streamed so far for a turn not yet complete (the full text, not a delta). */
   | { type: 'streaming'; runId: string; turnIndex: number; text: string }
-  | { type: 'notice'; level: 'info' | 'error'; message: string };
+  | { type: 'notice'; level: 'info' | 'error'; message: string }
+  /** Whether the cell input at the bottom can run now (sent after `ready` and on every change). */
+  | { type: 'userCell'; state: UserCellState };
 
 export type MessageOf<U extends { type: string }, T extends U['type']> = Extract<U, { type: T }>;
 

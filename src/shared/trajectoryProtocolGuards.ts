@@ -53,6 +53,9 @@ function checkRef(ref: unknown, raw: unknown): TextRef {
 }
 
 /** Returns the message typed, or throws InvalidViewMessageError saying which field is wrong. */
+/** Longest cell the user can send from the view (a paste of a whole file is not a cell). */
+const USER_CELL_MAX_CHARS = 200_000;
+
 export function parseWebviewMessage(raw: unknown): WebviewToHost {
   need(isObj(raw), 'a message must be an object', raw);
   const m = raw as Obj;
@@ -113,6 +116,11 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost {
       break;
     case 'continueRun':
       need(typeof m.fork === 'boolean', '`fork` must be true or false', raw);
+      break;
+    case 'runUserCell':
+      need(isStr(m.code) && m.code.length <= USER_CELL_MAX_CHARS, `\`code\` must be a string of at most ${USER_CELL_MAX_CHARS} characters`, raw);
+      break;
+    case 'stopUserCell':
       break;
     case 'openReference':
       need(isStr(m.runId), '`runId` must be a string', raw);

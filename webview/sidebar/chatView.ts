@@ -56,6 +56,7 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
     const answer = el('div', { className: 'answer markdown', attrs: { 'data-testid': 'answer' } });
     renderMarkdown(document, answer, entry.answer);
     body.append(answer);
+    if (entry.references?.length) body.append(referenceList(entry, host));
   } else if (active) {
     body.append(working(entry));
   }
@@ -70,4 +71,19 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   if (entry.answer !== undefined) actions.append(actionButton('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer', focusKey: key('copy') }));
   if (!active && entry.live.costUnknown) actions.append(actionButton('Set a price…', () => host.post({ type: 'chat.setPrice', entryId: entry.id }), { icon: 'tag', testId: 'set-price', focusKey: key('price'), title: entry.unpricedModels?.length ? `No price is known for ${entry.unpricedModels.join(', ')}` : 'No price is known for a model of this run' }));
   return el('article', { className: `entry tone-${active ? 'running' : (outcome?.tone ?? 'neutral')}`, attrs: { 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' } }, [question, target, liveLine(entry, active), body, actions]);
+}
+
+/** The answer's citations as links that open the file at the line; the cited text beside each. */
+function referenceList(entry: ChatEntry, host: HostChannel): HTMLElement {
+  const list = el('ol', { className: 'references', attrs: { 'data-testid': 'references', 'aria-label': 'References' } });
+  entry.references!.forEach((reference, index) => {
+    const label = `${reference.path}:${reference.line}${reference.endLine !== undefined ? `-${reference.endLine}` : ''}`;
+    const link = el('a', { className: 'reference-link', text: label, title: `Open ${label}`, attrs: { href: '#' } });
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      host.post({ type: 'chat.openReference', entryId: entry.id, index });
+    });
+    list.append(el('li', {}, [link, el('span', { className: 'reference-text', text: reference.text.length > 120 ? `${reference.text.slice(0, 119)}…` : reference.text })]));
+  });
+  return list;
 }

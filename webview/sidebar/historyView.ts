@@ -12,13 +12,17 @@ function itemView(item: HistoryItem, host: HostChannel, now: number, followUp: b
   const title = actionButton(item.question, open, { title: `Open this run (${item.path})`, focusKey: `history:${item.path}` });
   title.classList.add('history-question');
   const running = item.status === 'running';
-  return el('div', { className: `history-item${followUp ? ' follow-up' : ''}`, attrs: { role: 'listitem', 'data-testid': 'history-item' } }, [
+  // Right-click: Continue this run… / Fork from this turn… (package.json webview/context), given the file.
+  const menuContext = JSON.stringify({ webviewSection: 'historyItem', trajectoryPath: item.path, preventDefaultContextMenuItems: true });
+  return el('div', { className: `history-item${followUp ? ' follow-up' : ''}`, attrs: { role: 'listitem', 'data-testid': 'history-item', 'data-vscode-context': menuContext } }, [
     followUp ? el('div', { className: 'follow-up-mark' }, [icon('reply'), ' Follow-up']) : null,
     title,
     el('div', { className: 'history-meta' }, [running ? spinner() : null, `${running ? ' ' : ''}${relativeTime(item.startedAt, now)} · ${statusText({ status: item.status })}${item.targetLabel ? ` · ${item.targetLabel}` : ''}`]),
     item.answerPreview ? el('div', { className: 'history-preview', text: item.answerPreview, title: item.answerPreview }) : null,
     el('div', { className: 'entry-actions' }, [
       actionButton('Open', open, { icon: 'go-to-file', focusKey: `history-open:${item.path}` }),
+      actionButton('Continue…', () => host.post({ type: 'history.continue', path: item.path, fork: false }), { icon: 'comment-discussion', testId: 'history-continue', focusKey: `history-continue:${item.path}` }),
+      actionButton('Fork…', () => host.post({ type: 'history.continue', path: item.path, fork: true }), { icon: 'repo-forked', testId: 'history-fork', focusKey: `history-fork:${item.path}` }),
       actionButton('Delete', () => host.post({ type: 'history.delete', path: item.path }), { icon: 'trash', testId: 'history-delete', focusKey: `history-delete:${item.path}` }),
     ]),
   ]);

@@ -14,6 +14,7 @@ import type { RenderContext } from './renderContext';
 import { clearSearchHighlight, highlightMatch } from './searchHighlight';
 import { TimelineLegend } from './timelineLegend';
 import { watchWidth, type WidthClass } from './widthMode';
+import { UserCellInput } from './userCellInput';
 
 interface SavedState {
   scrollTop: number;
@@ -41,6 +42,7 @@ export class TrajectoryApp {
   private width: WidthClass = 'wide';
   private readonly legend = new TimelineLegend();
   private readonly outlineSync: OutlineSync;
+  private readonly userCell: UserCellInput;
 
   constructor(
     private readonly root: HTMLElement,
@@ -90,7 +92,8 @@ export class TrajectoryApp {
       this.width = mode;
       if (mode === 'wide') this.root.classList.remove('outline-open');
     });
-    this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.notices);
+    this.userCell = new UserCellInput(bridge);
+    this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.userCell.element, this.notices);
     if (this.saved?.outlineHidden) this.root.classList.add('outline-hidden');
     if (this.saved?.mode) this.setMode(this.saved.mode);
     this.scroller.addEventListener('scroll', () => this.saveSoon(), { passive: true });
@@ -108,6 +111,7 @@ export class TrajectoryApp {
       if (m.runId === this.header?.runId) this.list.setStreaming(m.turnIndex, m.text);
     });
     bridge.on('notice', (m) => this.notify(m.level, m.message));
+    bridge.on('userCell', (m) => this.userCell.setState(m.state));
   }
 
   private ensureSearch(): SearchPanel {

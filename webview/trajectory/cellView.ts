@@ -10,7 +10,8 @@ import { batchEstimateText, formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 export function cellView(ctx: RenderContext, cell: CellView, runId: string, turnNumber: number): HTMLElement {
-  const section = el('section', { className: `cell${cell.error ? ' has-error' : ''}${cell.running ? ' running' : ''}`, attrs: { tabindex: '0', 'aria-label': `Cell of turn ${turnNumber}` } });
+  const user = cell.author === 'user';
+  const section = el('section', { className: `cell${user ? ' user-cell-run' : ''}${cell.error ? ' has-error' : ''}${cell.running ? ' running' : ''}`, attrs: { tabindex: '0', 'aria-label': user ? 'Your cell' : `Cell of turn ${turnNumber}` } });
   section.dataset.cellId = cell.cellId;
   const flags = [
     cell.running ? el('span', { className: 'badge', text: 'running' }) : null,
@@ -22,6 +23,7 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
   section.appendChild(
     el('div', { className: 'cell-head' }, [
       icon(cell.error ? 'error' : cell.running ? 'loading' : 'code', cell.running ? 'codicon-modifier-spin' : ''),
+      user ? el('span', { className: 'badge user', text: 'You' }) : null,
       el('span', { className: 'cell-title', text: cell.outIndex !== undefined ? `In [${cell.outIndex}]` : 'Cell' }),
       ...flags,
       el('span', { className: 'cell-metrics', text: `${formatDuration(cell.durationMs)}${cell.totals.subCalls ? ` · ${plural(cell.totals.subCalls, 'sub-call')} · ${formatUsage(cell.totals, ctx.rootHeader().pricing.subLocal)}` : ''}` }),

@@ -17,16 +17,19 @@ export function outlineLabel(s: TurnSummary, local = false): OutlineLabel {
   if (s.errors) classes.push('has-error');
   if (s.final) classes.push('is-final');
   if (s.running) classes.push('is-running');
+  if (s.author === 'user') classes.push('is-user');
   const marks = `${s.errors ? '⚠ ' : ''}${s.final ? '✓ ' : ''}${s.running ? '… ' : ''}`;
   const about = s.label || s.firstLine || (s.running ? 'thinking' : 'no code');
+  // A user's cell reads as theirs: "You" where a root turn has its number.
+  const who = s.author === 'user' ? 'Your cell' : `Turn ${s.turn}`;
   const duration = s.finishedAt !== undefined ? formatDuration(s.finishedAt - s.startedAt) : 'running';
-  const title = `Turn ${s.turn}: ${about}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local), duration].join(', ')}`;
-  return { number: String(s.turn), text: `${marks}${about}`, title, classes };
+  const title = `${who}: ${about}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local), duration].join(', ')}`;
+  return { number: s.author === 'user' ? 'You' : String(s.turn), text: `${marks}${about}`, title, classes };
 }
 
 /** The one line an unloaded turn shows until its body arrives. */
 export function placeholderText(s: TurnSummary): string {
-  const parts = [`Turn ${s.turn}`, plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call')];
+  const parts = [s.author === 'user' ? 'You' : `Turn ${s.turn}`, plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call')];
   if (s.errors) parts.push(plural(s.errors, 'error'));
   const about = s.label || s.firstLine;
   return `${parts.join(' · ')}${about ? ` — ${about}` : ''}`;

@@ -38,6 +38,7 @@ function callSummary(call: SubCallView, local: boolean): HTMLElement {
     call.fallback ? el('span', { className: 'badge warn', text: `fallback: ${call.fallback}` }) : null,
     call.cached ? el('span', { className: 'badge cached', text: 'cached', title: 'Answered from the sub-call cache: no request was sent', attrs: { 'data-testid': 'cached-call' } }) : null,
     call.replayed ? el('span', { className: 'badge replayed', text: 'replayed', title: 'Answered from the recorded run: not sent, not billed' }) : null,
+    call.author === 'user' ? el('span', { className: 'badge user', text: 'yours', title: 'Made by your own cell: billed to you' }) : null,
     el('span', { className: 'call-preview', text: call.prompt.text.slice(0, 120).replace(/\s+/g, ' ') }),
     el('span', { className: 'call-metrics', text: [usage, call.replayed ? '' : formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
     call.child

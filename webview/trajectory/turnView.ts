@@ -38,6 +38,14 @@ export function turnHeader(ctx: RenderContext, turn: TurnView): HTMLElement {
   const pricing = ctx.rootHeader().pricing;
   const model = turnModelText(turn, pricing.rootLocal);
   const modelUsage = model && !turn.replayed ? `${model} · ${formatDuration(turn.latencyMs)}` : model;
+  if (turn.author === 'user') {
+    return el('header', { className: 'turn-head' }, [
+      el('h2', { className: 'user-label' }, [icon('account'), ' You']),
+      el('span', { className: 'turn-metrics', text: 'your own cell, run in the run\'s REPL' }),
+      turn.totals.errors ? el('span', { className: 'badge error', text: plural(turn.totals.errors, 'error') }) : null,
+      turn.totals.subCalls ? el('span', { className: 'turn-metrics', text: `${plural(turn.totals.subCalls, 'sub-call')} (yours) · ${formatUsage(turn.totals, pricing.subLocal)}` }) : null,
+    ]);
+  }
   return el('header', { className: 'turn-head' }, [
     el('h2', { text: `Turn ${turn.turn}` }),
     turn.forcedFinal ? el('span', { className: 'badge warn', text: 'asked for its best answer' }) : null,
@@ -67,7 +75,8 @@ function noticeTitle(kind: string): string {
 }
 
 export function renderTurn(ctx: RenderContext, turn: TurnView): HTMLElement {
-  const article = el('article', { className: 'turn', attrs: { 'aria-label': `Turn ${turn.turn}` } });
+  const user = turn.author === 'user';
+  const article = el('article', { className: user ? 'turn user-turn' : 'turn', attrs: { 'aria-label': user ? 'Your cell' : `Turn ${turn.turn}` } });
   article.dataset.runId = turn.runId;
   article.dataset.index = String(turn.index);
   article.appendChild(turnHeader(ctx, turn));
@@ -80,6 +89,6 @@ export function renderTurn(ctx: RenderContext, turn: TurnView): HTMLElement {
   }
   for (const notice of turn.notices) article.appendChild(el('div', { className: 'note warn' }, [icon('info'), ` ${noticeTitle(notice.kind)}: ${notice.message}`]));
   for (const cell of turn.cells) article.appendChild(cellView(ctx, cell, turn.runId, turn.turn));
-  if (!reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) article.appendChild(emptyTurnNote(ctx, turn));
+  if (!user && !reasoning && turn.streaming === undefined && turn.cells.length === 0 && turn.notices.length === 0) article.appendChild(emptyTurnNote(ctx, turn));
   return article;
 }

@@ -4,6 +4,7 @@ import type { ContextSource, PendingContext, TargetDescription } from '../contex
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
 import type { ReplayInput } from './replayer';
+import type { UserCellNote } from './userCell';
 import type { BridgeHandler, ReplSession } from '../repl/replTypes';
 import type { EventRecord, LimitKind, Reference, RunStatus, UnresolvedCitation, UsageTotals } from '../trajectory/events';
 
@@ -67,6 +68,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Earlier questions and answers in the same conversation, given to the root as prior turns. */
   priorTurns?: Array<{ question: string; answer: string }>;
+  /** Cells the user ran in this session since the last answer (runUserCell's notes): the root is shown them. */
+  userCells?: UserCellNote[];
   /** Re-run a recorded run's cells first, answering their sub-calls from the record (`rlm continue`). */
   replay?: ReplayInput;
   /** The sub-call cache of this workspace, and how this run uses it; absent: every sub-call is sent. */

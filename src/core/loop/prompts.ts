@@ -39,7 +39,7 @@ export function systemPrompt(facts: PromptFacts): string {
     '',
     'Available in the REPL:',
     '- `context`: a str, or a dict mapping file path to file text for several files.',
-    '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice.',
+    '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice (a str; printed, it shows its path and line numbers).',
     '- `search(pattern, max_hits=100, path=None, paths=None)`: regex hits as dicts with path, line, start, text.',
     '- `llm_query(prompt)`: asks a sub model and returns its reply as a str.',
     `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,
@@ -143,6 +143,7 @@ export function initialMessages(
   question: string,
   meta: ContextMetadata,
   priorTurns: Array<{ question: string; answer: string }> = [],
+  userCells: ReadonlyArray<{ code: string; observation: string }> = [],
 ): ChatMessage[] {
   const parts: string[] = [];
   if (priorTurns.length > 0) {
@@ -152,11 +153,25 @@ export function initialMessages(
     }
     parts.push('');
   }
+  if (userCells.length > 0) parts.push(userCellsNote(userCells), '');
   parts.push(`Question: ${question}`, '', describeContext(meta), '', 'Start by writing code to look at `context`.');
   return [
     { role: 'system', content: systemPrompt(facts) },
     { role: 'user', content: parts.join('\n') },
   ];
+}
+
+/** User cells shown to the root at most (the latest); their observations are truncated like the root's own. */
+const USER_CELLS_MAX = 10;
+
+/** The cells the user ran in the REPL since the last answer: what they looked at and what they left. */
+export function userCellsNote(cells: ReadonlyArray<{ code: string; observation: string }>): string {
+  const shown = cells.slice(-USER_CELLS_MAX);
+  const parts = [
+    `Since then the user ran ${formatCount(cells.length)} cell${cells.length === 1 ? '' : 's'} of their own in this REPL (the variables they set are in the session)${cells.length > shown.length ? `; the last ${shown.length}` : ''}:`,
+  ];
+  for (const cell of shown) parts.push('```repl\n' + cell.code + '\n```', cell.observation);
+  return parts.join('\n');
 }
 
 /** Names listed in the replay note, at most this many. */

@@ -33,6 +33,8 @@ export class Replayer {
   private active = false;
   private recorded: RecordedSubCall[] = [];
   private cellDiverged?: string;
+  /** Set while a user's cell is replayed: its sub-calls are the user's again. */
+  private author?: 'user';
   /** Names the replayed cells bound, for the root's first message. */
   readonly variables = new Set<string>();
 
@@ -57,15 +59,17 @@ export class Replayer {
   }
 
   /** Runs one recorded cell through `run` (the loop's own cell step), answering its sub-calls from the record. */
-  async replayCell(turn: number, cell: ReplayCell, run: (code: string) => Promise<CellResult>): Promise<CellResult> {
+  async replayCell(turn: number, cell: ReplayCell, run: (code: string) => Promise<CellResult>, author?: 'user'): Promise<CellResult> {
     this.recorded = [...cell.subCalls];
     this.cellDiverged = undefined;
     this.active = true;
+    this.author = author;
     let result: CellResult;
     try {
       result = await run(cell.code);
     } finally {
       this.active = false;
+      this.author = undefined;
     }
     for (const name of result.newVariables) this.variables.add(name);
     const cellId = this.cellId();
@@ -105,7 +109,7 @@ export class Replayer {
   private emitReplayed(recorded: RecordedSubCall): string {
     const { tree } = this;
     const callId = tree.newId('call');
-    tree.events.emit({ type: 'subcall.started', runId: this.runId, callId, cellId: this.cellId(), kind: recorded.kind, depth: 1, model: recorded.model, prompt: recorded.prompt });
+    tree.events.emit({ type: 'subcall.started', runId: this.runId, callId, cellId: this.cellId(), kind: recorded.kind, depth: 1, model: recorded.model, prompt: recorded.prompt, ...(this.author ? { author: this.author } : {}) });
     tree.events.emit({
       type: 'subcall.finished',
       runId: this.runId,

@@ -64,6 +64,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
       context: options.context,
       ...(options.target ? { target: options.target } : {}),
       ...(options.priorTurns ? { priorTurns: options.priorTurns } : {}),
+      ...(options.userCells?.length ? { userCells: options.userCells } : {}),
       depth: 0,
       meter,
       signal: controller.signal,

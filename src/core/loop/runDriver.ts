@@ -27,6 +27,7 @@ import type { UsageMeter } from './usageMeter';
 import { ZERO_USAGE } from './usageMeter';
 import { Replayer } from './replayer';
 import type { ReplayInput } from './replayer';
+import type { UserCellNote } from './userCell';
 
 export interface RunInput {
   runId: string;
@@ -35,6 +36,8 @@ export interface RunInput {
   context: ContextSource | PendingContext;
   target?: TargetDescription;
   priorTurns?: Array<{ question: string; answer: string }>;
+  /** The user's own cells in this session since the last answer, shown to the root with the question. */
+  userCells?: UserCellNote[];
   depth: number;
   meter: UsageMeter;
   signal: AbortSignal;
@@ -101,7 +104,7 @@ class RunDriver {
       const given = this.input.context;
       const pending = given.kind === 'pending' ? given : undefined;
       const preview = given.kind === 'pending' ? await this.previewPending(given) : this.resolved({ context: given, target: this.input.target });
-      this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns);
+      this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns, this.input.userCells);
       // A replay decides the first request (what the cells left), so nothing goes out early then.
       if (this.input.replay) this.replayer = new Replayer(this.tree, this.input.runId, () => this.cellId, this.input.replay);
       else this.early = startRootCall(this.tree, this.input, this.history);
@@ -119,7 +122,8 @@ class RunDriver {
       this.emitStarted(opened.metadata, opened.protections, preview);
       this.boundNote = prompts.boundNote(preview, opened.metadata);
       if (this.replayer) await this.replay(this.replayer, opened.metadata);
-      const ended = await this.turns();
+      // Replayed only to give the user the session: no question goes to the root.
+      const ended = this.input.replay?.from.mode === 'session' ? {} : await this.turns();
       answer = ended.answer;
       if (!ended.limit) outcome = { status: 'completed' };
       else {
@@ -305,13 +309,20 @@ class RunDriver {
     const { plan, from } = replayer.input;
     replayer.checkContext(plan.turns[0]?.turn ?? 1, bound);
     const history: ChatMessage[] = [];
+    // The user's own cells of the record: replayed as theirs, and shown to the root as theirs.
+    const userCells: UserCellNote[] = [];
     try {
       for (const recorded of plan.turns) {
+        const author = recorded.author;
         tree.events.emit({ type: 'turn.started', runId: input.runId, turn: recorded.turn });
-        tree.events.emit({ type: 'model.output', runId: input.runId, turn: recorded.turn, text: recorded.modelText ?? '', usage: ZERO_USAGE, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true });
+        if (!author) tree.events.emit({ type: 'model.output', runId: input.runId, turn: recorded.turn, text: recorded.modelText ?? '', usage: ZERO_USAGE, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true });
         for (const cell of recorded.cells) {
-          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code));
-          history.push({ role: 'assistant', content: '```repl\n' + cell.code + '\n```' }, { role: 'user', content: buildObservation(result, tree.limits.observationMaxChars) });
+          const result = await replayer.replayCell(recorded.turn, cell, (code) => this.runCell(recorded.turn, code, author), author);
+          const observation = buildObservation(result, tree.limits.observationMaxChars);
+          if (author) {
+            userCells.push({ code: cell.code, observation });
+            history.push({ role: 'user', content: prompts.userCellsNote([{ code: cell.code, observation }]) });
+          } else history.push({ role: 'assistant', content: '```repl\n' + cell.code + '\n```' }, { role: 'user', content: buildObservation(result, tree.limits.observationMaxChars) });
         }
       }
     } finally {
@@ -321,13 +332,14 @@ class RunDriver {
     }
     const last = plan.turns.at(-1)?.turn ?? 0;
     this.firstTurn = last + 1;
+    if (from.mode === 'session') return;
     if (from.mode === 'fork') {
       this.history.push(...history);
       return;
     }
     this.turnOffset = last;
     const prior = [...(input.priorTurns ?? []), ...(plan.answer !== undefined ? [{ question: plan.question, answer: plan.answer }] : [])];
-    this.history = prompts.initialMessages(this.promptFacts(), input.question, bound, prior);
+    this.history = prompts.initialMessages(this.promptFacts(), input.question, bound, prior, [...userCells, ...(input.userCells ?? [])]);
     const first = this.history.at(-1);
     if (first) first.content += `\n\n${prompts.replayNote(plan.turns.reduce((n, t) => n + t.cells.length, 0), [...replayer.variables])}`;
   }
@@ -493,11 +505,11 @@ class RunDriver {
     return callRootModel(this.tree, this.input, this.history, turn, forcedFinal);
   }
 
-  private async runCell(turn: number, code: string): Promise<CellResult> {
+  private async runCell(turn: number, code: string, author?: 'user'): Promise<CellResult> {
     const session = this.session;
     if (!session) throw new LoopError('no REPL session is open');
     this.cellId = this.tree.newId('cell');
-    const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code);
+    const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code, author);
     this.coverage?.noteCellOutput(cell.stdout);
     if (cell.stdout.trim()) this.partial = prompts.clip(cell.stdout.trim(), PARTIAL_MAX_CHARS);
     if (cell.answerDraft?.trim()) this.draft = cell.answerDraft;

@@ -6,10 +6,11 @@ import type { SharedBudget } from './budget';
 import type { ReplFactory, RunLimits, SubCallCacheUse } from './loopTypes';
 
 export class EventStamp {
-  private seq = 0;
   constructor(
     private readonly now: () => number,
     private readonly sink: (record: EventRecord) => void,
+    /** The last seq already in the stream: a user's cell appends to a finished run's records. */
+    private seq = 0,
   ) {}
 
   emit(event: RunEvent): void {

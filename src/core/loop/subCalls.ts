@@ -34,6 +34,8 @@ export interface SubCallScope {
   runSignal: AbortSignal;
   /** The cell running now: bridge calls only happen while a cell runs. */
   cellId: () => string;
+  /** Set for a user's cell: its sub-calls are recorded as the user's. */
+  author?: 'user';
   startChild: (input: ChildRunInput) => Promise<RunResult>;
 }
 
@@ -167,6 +169,7 @@ async function runLlmQuery(
     depth: scope.depth + 1,
     model: modelRef(client),
     prompt,
+    ...(scope.author ? { author: scope.author } : {}),
   });
   const started = tree.now();
   const finish = (response: string | undefined, error: unknown, usage: TokenUsage): string => {
@@ -251,6 +254,7 @@ async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosit
     depth: childDepth,
     model: modelRef(tree.root),
     prompt: item.prompt,
+    ...(scope.author ? { author: scope.author } : {}),
   });
   tree.events.emit({ type: 'child.started', runId: scope.runId, callId, childRunId });
   const started = tree.now();

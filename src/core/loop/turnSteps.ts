@@ -77,8 +77,8 @@ export async function callRootModel(tree: RunTree, run: RunRef, history: ChatMes
   return finishRootCall(tree, run, startRootCall(tree, run, history), turn, forcedFinal);
 }
 
-export async function runReplCell(tree: RunTree, run: RunRef, session: ReplSession, cellId: string, turn: number, code: string): Promise<CellResult> {
-  tree.events.emit({ type: 'cell.started', runId: run.runId, turn, cellId, code });
+export async function runReplCell(tree: RunTree, run: RunRef, session: ReplSession, cellId: string, turn: number, code: string, author?: 'user'): Promise<CellResult> {
+  tree.events.emit({ type: 'cell.started', runId: run.runId, turn, cellId, code, ...(author ? { author } : {}) });
   const cell = await session.execute(code, { signal: run.signal, timeoutMs: tree.limits.cellTimeoutMs });
   tree.events.emit({ type: 'cell.finished', runId: run.runId, cellId, ...withoutUndefined(cell) });
   if (cell.restarted) tree.events.emit({ type: 'fallback', runId: run.runId, kind: 'repl-restart', detail: `${cell.restarted.reason}: ${cell.restarted.detail}` });

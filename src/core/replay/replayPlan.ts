@@ -25,6 +25,8 @@ interface ReplayTurn {
   turn: number;
   /** The root's reply that turn, shown again (marked replayed) in the new record. */
   modelText?: string;
+  /** A turn of the user's own cells (run from the view after the run): replayed as theirs. */
+  author?: 'user';
   cells: ReplayCell[];
 }
 
@@ -62,7 +64,9 @@ export function replayPlanOf(run: RunNode, fromTurn?: number): ReplayPlan {
   const upto = fromTurn === undefined ? Infinity : fromTurn - 1;
   const turns: ReplayTurn[] = run.turns
     .filter((t) => t.turn <= upto)
-    .map((t) => ({ turn: t.turn, ...(t.modelText !== undefined ? { modelText: t.modelText } : {}), cells: t.cells.filter((c) => c.finishedAt !== undefined || c.stdout !== undefined).map(replayCell) }));
+    .map((t) => ({ turn: t.turn, ...(t.modelText !== undefined ? { modelText: t.modelText } : {}), ...(t.author === 'user' ? { author: 'user' as const } : {}), cells: t.cells.filter((c) => (c.finishedAt !== undefined || c.stdout !== undefined) && !stoppedUserCell(c)).map(replayCell) }))
+    // A user's turn left with nothing to replay is left out.
+    .filter((t) => t.author !== 'user' || t.cells.length > 0);
   return {
     runId: run.runId,
     question: run.question,
@@ -70,6 +74,14 @@ export function replayPlanOf(run: RunNode, fromTurn?: number): ReplayPlan {
     turns,
     ...(run.context ? { contextChars: run.context.totalChars, contextFiles: run.context.fileCount } : {}),
   };
+}
+
+/**
+ * A user's cell they stopped, or that hit the cell timeout, was an experiment cut short: replaying it
+ * would only run to the timeout again. (The root's cut cells are replayed, as its next turns read them.)
+ */
+function stoppedUserCell(cell: CellNode): boolean {
+  return cell.author === 'user' && (cell.interrupted === true || cell.timedOut === true);
 }
 
 function replayCell(cell: CellNode): ReplayCell {

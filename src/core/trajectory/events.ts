@@ -62,7 +62,8 @@ export interface UnresolvedCitation {
  * new question asked; `fork`: turns 1..fromTurn-1 were replayed and the root took over at fromTurn.
  */
 export interface ContinuedFrom {
-  mode: 'continue' | 'fork';
+  /** 'session': only replayed, so the user can run their own cells in it; no question was asked. */
+  mode: 'continue' | 'fork' | 'session';
   /** The parent trajectory, as the user named it. */
   trajectory?: string;
   runId: string;
@@ -166,7 +167,11 @@ export type RunEvent =
       /** The corrective text appended to the root's history. */
       message: string;
     }
-  | { type: 'cell.started'; runId: string; turn: number; cellId: string; code: string }
+  /**
+   * `author: 'user'`: a cell the user ran in the run's REPL themselves (after the run, from its view), in a
+   * turn of its own after the root's turns; absent: the root model's cell (and in files before user cells).
+   */
+  | { type: 'cell.started'; runId: string; turn: number; cellId: string; code: string; author?: 'user' }
   /** Streamed output; persisted only through cell.finished. */
   | { type: 'cell.output'; runId: string; cellId: string; stream: 'stdout' | 'stderr'; text: string }
   /** The cell's CellResult as the REPL reported it (one declaration: CellResult). */
@@ -184,6 +189,8 @@ export type RunEvent =
       depth: number;
       model: ModelRef;
       prompt: string;
+      /** Made by a user's cell (see cell.started): the user's own sub-call, billed like any other. */
+      author?: 'user';
     }
   | {
       type: 'subcall.finished';

@@ -265,6 +265,7 @@ function summaryMarkdown(run: RunNode, label?: { index: number; count: number })
 function turnMarkdown(turn: TurnNode, level: number): string {
   const reasoning = reasoningText(turn);
   const notices = turn.notices.map((n) => `> **${markdownText(n.kind)}:** ${markdownText(oneLine(n.message))}`);
+  if (turn.author === 'user') return [`${'#'.repeat(level)} You (your own cell, turn ${turn.turn})`, '', totalsLine(turn.totals)].join('\n');
   return [`${'#'.repeat(level)} Turn ${turn.turn}`, '', reasoning ? markdownText(reasoning) : '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
 }
 

@@ -127,7 +127,7 @@ type Opts = Required<MarkdownExportOptions>;
 function appendTurns(out: LineSink, run: RunNode, level: number, opts: Opts): void {
   const h = '#'.repeat(Math.min(level, 6));
   for (const turn of run.turns) {
-    out.push(`${h} Turn ${turn.turn}`, '');
+    out.push(turn.author === 'user' ? `${h} You (your own cell, turn ${turn.turn})` : `${h} Turn ${turn.turn}`, '');
     const reasoning = reasoningText(turn);
     if (reasoning) out.push(quote(markdownText(reasoning)), '');
     for (const n of turn.notices) out.push(`> **${markdownText(n.kind)}:** ${markdownText(n.message.replace(/\n/g, ' '))}`, '');

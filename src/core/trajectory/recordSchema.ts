@@ -103,7 +103,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
   'model.delta': { turn: 'number', text: 'string' },
   'model.output': { turn: 'number', text: 'string', usage: USAGE, latencyMs: opt('number'), finishReason: opt('string'), requestBytes: opt('number'), forcedFinal: opt('boolean'), replayed: opt('boolean') },
   'protocol.notice': { turn: 'number', kind: 'string', message: 'string' },
-  'cell.started': { turn: 'number', cellId: 'string', code: 'string' },
+  'cell.started': { turn: 'number', cellId: 'string', code: 'string', author: opt('string') },
   'cell.output': { cellId: 'string', stream: 'string', text: 'string' },
   'cell.finished': {
     cellId: 'string',
@@ -135,6 +135,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     depth: opt('number'),
     model: MODEL_REF,
     prompt: 'string',
+    author: opt('string'),
   },
   'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string'), cached: opt('boolean'), replayed: opt('boolean') },
   'replay.diverged': { turn: 'number', cellId: opt('string'), kind: 'string', detail: 'string', continued: opt('boolean') },

@@ -99,8 +99,12 @@ export class TreeBuilder {
       case 'cell.started': {
         if (!this.run(r.runId)) return this.orphan(r);
         const turnId = this.ensureTurn(r.runId, r.turn, r.ts);
-        const cell: CellNode = { cellId: r.cellId, turn: r.turn, code: r.code, startedAt: r.ts, subCalls: [], totals: emptyNodeTotals() };
-        this.turn(r.runId, r.turn)!.cells.push(cell);
+        const user = r.author === 'user';
+        const cell: CellNode = { cellId: r.cellId, turn: r.turn, code: r.code, ...(user && { author: 'user' as const }), startedAt: r.ts, subCalls: [], totals: emptyNodeTotals() };
+        const turn = this.turn(r.runId, r.turn)!;
+        // A user's turn holds only the user's cells; a root turn that gets one is never relabelled.
+        if (user && turn.cells.length === 0 && turn.modelText === undefined) turn.author = 'user';
+        turn.cells.push(cell);
         const id = cellNodeId(r.runId, r.cellId);
         this.nodes.set(id, { item: { kind: 'cell', node: cell, runId: r.runId }, parent: turnId, startedAt: r.ts, finished: () => cell.finishedAt !== undefined });
         return { changed: this.touch(id, r.ts) };
@@ -243,6 +247,7 @@ export class TreeBuilder {
       depth: r.depth,
       model: r.model,
       prompt: r.prompt,
+      ...(r.author === 'user' && { author: 'user' as const }),
       startedAt: r.ts,
       totals: emptyNodeTotals(),
     };

@@ -26,7 +26,7 @@ type CellFinished = Extract<RunEvent, { type: 'cell.finished' }>;
 
 /** What the cell's events say (declared once, in CellResult), plus its place in the tree. */
 export interface CellNode
-  extends Pick<CellStarted, 'cellId' | 'turn' | 'code'>,
+  extends Pick<CellStarted, 'cellId' | 'turn' | 'code' | 'author'>,
     Partial<Pick<CellFinished, 'stdout' | 'stderr' | 'stdoutChars' | 'stderrChars' | 'stdoutCutAt' | 'stderrCutAt' | 'error' | 'newVariables' | 'durationMs' | 'outIndex' | 'final' | 'timedOut' | 'interrupted' | 'restarted'>> {
   startedAt: number;
   finishedAt?: number;
@@ -49,6 +49,8 @@ export interface TurnNode {
   forcedFinal?: boolean;
   /** A turn of the parent record, re-run by `rlm continue`: its reply was not sent again. */
   replayed?: boolean;
+  /** A turn holding a cell the user ran themselves (no model reply): shown as theirs. */
+  author?: 'user';
   notices: Array<{ kind: string; message: string }>;
   cells: CellNode[];
   totals: NodeTotals;

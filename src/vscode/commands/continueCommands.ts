@@ -11,6 +11,7 @@ import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import type { RlmServices } from '../rlmServices';
 import type { ActiveRun } from '../run/activeRun';
+import type { RunRequest } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
 import { NoModelConfiguredError } from '../errors/extensionErrors';
@@ -21,7 +22,11 @@ interface ContinueOptions {
   question?: string;
   fromTurn?: number;
   allowDivergence?: boolean;
+  /** The user's cell to run once the run is replayed (Run your cell in a replay). */
+  code?: string;
 }
+
+type Mode = 'continue' | 'fork' | 'session';
 
 function optionsOf(value: unknown): ContinueOptions {
   if (typeof value !== 'object' || value === null) return {};
@@ -30,11 +35,16 @@ function optionsOf(value: unknown): ContinueOptions {
     ...(typeof v.question === 'string' ? { question: v.question } : {}),
     ...(typeof v.fromTurn === 'number' ? { fromTurn: v.fromTurn } : {}),
     ...(v.allowDivergence === true ? { allowDivergence: true } : {}),
+    ...(typeof v.code === 'string' ? { code: v.code } : {}),
   };
 }
 
 async function pickRecord(arg: unknown): Promise<vscode.Uri | undefined> {
   if (arg instanceof vscode.Uri) return arg;
+  // A History item (its inline action, or its context menu: the webview item's data) names its file.
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { trajectoryPath?: unknown }).trajectoryPath === 'string') {
+    return vscode.Uri.file((arg as { trajectoryPath: string }).trajectoryPath);
+  }
   const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'RLM trajectory': ['jsonl'] }, openLabel: 'Continue this run' });
   return picked?.[0];
 }
@@ -55,7 +65,7 @@ async function chooseTurn(run: RunNode): Promise<number | undefined> {
   return picked?.turn;
 }
 
-async function continueRun(services: RlmServices, arg: unknown, options: ContinueOptions, fork: boolean): Promise<ActiveRun | undefined> {
+async function continueRun(services: RlmServices, arg: unknown, options: ContinueOptions, mode: Mode): Promise<ActiveRun | undefined> {
   requireTrust();
   const settings = readSettings();
   if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
@@ -63,9 +73,14 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
   if (!uri) return undefined;
   const run = (await readTrajectory(uri.fsPath)).tree;
   if (!run) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds no run to continue.`);
-  const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : options.fromTurn;
+  if (run.status === 'running' || run.status === 'incomplete') {
+    if (mode !== 'session' || run.turns.length === 0) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds a run that has not finished: continue it once it has ended.`);
+  }
+  const fork = mode === 'fork';
+  const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : mode === 'session' ? undefined : options.fromTurn;
   if (fork && fromTurn === undefined) return undefined;
   const question =
+    mode === 'session' ? `Your cells, in a replay of: ${run.question}` :
     options.question ??
     (await vscode.window.showInputBox({
       title: fork ? `Fork at turn ${fromTurn}` : 'Continue this run',
@@ -78,27 +93,41 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
   const cwd = baseFolder(run);
   const replay: ReplayInput = {
     plan: replayPlanOf(run, fromTurn),
-    from: { mode: fromTurn !== undefined ? 'fork' : 'continue', trajectory: vscode.workspace.asRelativePath(uri), runId: run.runId, question: run.question, ...(fromTurn !== undefined ? { fromTurn } : {}), allowDivergence: options.allowDivergence ?? false },
+    from: { mode: mode === 'session' ? 'session' : fromTurn !== undefined ? 'fork' : 'continue', trajectory: vscode.workspace.asRelativePath(uri), runId: run.runId, question: run.question, ...(fromTurn !== undefined ? { fromTurn } : {}), allowDivergence: options.allowDivergence ?? false },
   };
-  return runAndFollow(
-    services,
-    {
-      contextKey: `continue:${uri.toString()}`,
-      question,
-      settings,
-      gather: async () => {
-        const plan = await planPaths(run.target!.paths, { cwd });
-        return { source: { kind: 'plan', plan }, target: plan.target };
-      },
-      replay,
+  const request = {
+    contextKey: `continue:${uri.toString()}`,
+    question,
+    settings,
+    gather: async () => {
+      const plan = await planPaths(run.target!.paths, { cwd });
+      return { source: { kind: 'plan' as const, plan }, target: plan.target };
     },
-    `RLM: ${question}`,
-  );
+    replay,
+  };
+  if (mode === 'session') return replayForCell(services, request, options.code);
+  return runAndFollow(services, request, `RLM: ${question}`);
+}
+
+/** Replays the run into a new REPL (its view opens), then runs the user's cell there. */
+async function replayForCell(services: RlmServices, request: RunRequest, code: string | undefined): Promise<ActiveRun | undefined> {
+  const active = await services.launcher.start(request);
+  if (!active) return undefined;
+  services.log.info(`Run ${active.runId} replays ${request.replay?.from.trajectory ?? 'a record'} for the user's cells`);
+  services.views?.openLive(active);
+  const result = await active.result;
+  if (result.status !== 'completed') {
+    const why = result.error ? `${result.error.message}` : `it ended ${result.status}`;
+    throw new Error(`The run could not be replayed, so your cell did not run: ${why}`);
+  }
+  if (code?.trim()) await active.userCells?.run(code);
+  return active;
 }
 
 export function registerContinueCommands(services: RlmServices): vscode.Disposable[] {
   return [
-    registerSafeCommand(services, 'rlm.continueRun', (arg, opts) => continueRun(services, arg, optionsOf(opts), false)),
-    registerSafeCommand(services, 'rlm.forkRun', (arg, opts) => continueRun(services, arg, optionsOf(opts), true)),
+    registerSafeCommand(services, 'rlm.continueRun', (arg, opts) => continueRun(services, arg, optionsOf(opts), 'continue')),
+    registerSafeCommand(services, 'rlm.forkRun', (arg, opts) => continueRun(services, arg, optionsOf(opts), 'fork')),
+    registerSafeCommand(services, 'rlm.runCellInReplay', (arg, opts) => continueRun(services, arg, optionsOf(opts), 'session')),
   ];
 }

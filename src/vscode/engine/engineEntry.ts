@@ -2,6 +2,7 @@
 // first use (see loadEngineBundle) so that activation stays light.
 import { createBridgeRouter, createRlmRun } from '../../core/loop/rlmRun';
 import { createModelClient } from '../../core/models/createModelClient';
+import { runUserCell } from '../../core/loop/userCell';
 import { ReplPool } from '../../core/repl/replPool';
 import { SubCallCache } from '../../core/models/subCallCache';
 import { createReplSession } from '../../core/repl/replSession';
@@ -9,6 +10,7 @@ import type { RlmEngine } from './engineTypes';
 
 export const engine: RlmEngine = {
   createRlmRun,
+  runUserCell,
   createBridgeRouter,
   createModelClient: (config) => createModelClient(config),
   createSubCallCache: (options) => new SubCallCache(options),

@@ -3,6 +3,7 @@
 import type { BridgeRouter, ReplFactory, RlmRun, RunOptions } from '../../core/loop/loopTypes';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import type { SubCallCache } from '../../core/models/subCallCache';
+import type { UserCellOptions, UserCellResult } from '../../core/loop/userCell';
 
 export interface ReplPool extends ReplFactory {
   /** Starts a never-used session ahead of need, so the next acquire() takes it at once. */
@@ -25,6 +26,8 @@ interface ReplPoolOptions {
 
 export interface RlmEngine {
   createRlmRun(options: RunOptions): RlmRun;
+  /** The user's own cell in a finished run's REPL (see core/loop/userCell.ts). */
+  runUserCell(options: UserCellOptions): Promise<UserCellResult>;
   createBridgeRouter(): BridgeRouter;
   createModelClient(config: ModelConfig): ModelClient;
   createReplPool(options: ReplPoolOptions): ReplPool;

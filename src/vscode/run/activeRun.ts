@@ -7,7 +7,7 @@ import { RunCancelledError } from '../../core/loop/loopErrors';
 import type { RlmRun, RunResult } from '../../core/loop/loopTypes';
 import type { EventRecord } from '../../core/trajectory/events';
 import { TreeBuilder, type ApplyResult } from '../../core/trajectory/treeBuilder';
-import type { LiveRun, SharedRunTree } from '../trajectory/liveRunTypes';
+import type { LiveRun, SharedRunTree, UserCellHost } from '../trajectory/liveRunTypes';
 import { activityAfter, progressOf } from './runProgress';
 import type { RunProgress } from './runProgress';
 
@@ -37,6 +37,8 @@ interface ActiveRunOptions {
   now: () => number;
   /** Injected timer for the tick (tests pass a manual one). */
   setTimer?: SetTimer;
+  /** The file stays open after the run, for the user's own cells (closeRecord() closes it). */
+  holdRecord?: boolean;
 }
 
 type Listener = (record: EventRecord, applied: ApplyResult) => void;
@@ -54,6 +56,10 @@ export class ActiveRun implements LiveRun {
   private cancelTick: (() => void) | undefined;
   private activity = 'starting the Python sandbox';
   private thrown: unknown;
+  private lastSeq = 0;
+  private recordClosed = false;
+  /** Runs the user's own cells in this run's REPL after it (set by the launcher). */
+  userCells?: UserCellHost;
 
   constructor(private readonly options: ActiveRunOptions) {
     this.runId = options.run.runId;
@@ -103,10 +109,29 @@ export class ActiveRun implements LiveRun {
     this.options.controller.abort(new RunCancelledError('stopped by the user'));
   }
 
+  /** The seq of the last record of the run's stream: records appended later follow it. */
+  get lastRecordSeq(): number {
+    return this.lastSeq;
+  }
+
+  /** Adds a record after the run (a user's cell): to the file, the views and the progress. */
+  append(record: EventRecord): void {
+    if (record.seq <= this.lastSeq) throw new Error(`record ${record.type} has seq ${record.seq}, not after ${this.lastSeq}`);
+    this.deliver(record);
+  }
+
+  /** Closes the file kept open by holdRecord; later records reach the views only. */
+  async closeRecord(): Promise<void> {
+    if (this.recordClosed) return;
+    this.recordClosed = true;
+    await this.options.sink?.close().catch(() => undefined);
+  }
+
   private deliver(record: EventRecord): void {
+    this.lastSeq = Math.max(this.lastSeq, record.seq);
     // Streamed deltas are not kept: model.output and cell.finished carry the whole text.
     if (record.type !== 'model.delta' && record.type !== 'cell.output') this.recorded.push(record);
-    this.options.sink?.write(record);
+    if (!this.recordClosed) this.options.sink?.write(record);
     const applied = this.tree.apply(record);
     this.activity = activityAfter(this.activity, record, this.tree.tree?.runId);
     for (const listener of [...this.listeners]) {
@@ -143,7 +168,8 @@ export class ActiveRun implements LiveRun {
       failure = error;
       this.thrown = error;
     } finally {
-      await this.options.sink?.close().catch(() => undefined);
+      // A run whose REPL is kept for the user's cells keeps its file open until that ends too.
+      if (!this.options.holdRecord || failure !== undefined) await this.closeRecord();
     }
     const result = finished ? resultOf(finished) : this.failedResult(failure);
     if (!finished) this.activity = 'finished';

@@ -3,6 +3,7 @@
 import type { BridgeRouter, ReplFactory } from '../../core/loop/loopTypes';
 import type { RunStatus } from '../../core/trajectory/events';
 import type { ReplSession } from '../../core/repl/replTypes';
+import type { UserCellNote } from '../../core/loop/userCell';
 
 interface ConversationDeps {
   repl: () => Promise<ReplFactory>;
@@ -13,6 +14,15 @@ interface RunSessionOptions {
   session: ReplSession;
   sessionBridge: BridgeRouter;
   priorTurns: Array<{ question: string; answer: string }>;
+  /** The user's own cells since the last question: the root is shown them with the next one. */
+  userCells?: UserCellNote[];
+}
+
+/** The warm session as a user's cell needs it. */
+export interface WarmSession {
+  session: ReplSession;
+  router: BridgeRouter;
+  factory: ReplFactory;
 }
 
 /** Most prior turns given to the root; older ones are dropped (the oldest first). */
@@ -23,6 +33,13 @@ export class Conversation {
   private readonly turns: Array<{ question: string; answer: string }> = [];
   /** Targets whose "Bind N files?" the user already answered with Ask in this conversation. */
   private readonly confirmed = new Set<string>();
+  /** The user's cells since the last question was asked. */
+  private userCells: UserCellNote[] = [];
+  /** Runs using the session now (prepared, not finished): a user's cell waits for them. */
+  private running = 0;
+  private readonly listeners = new Set<() => void>();
+  /** Settles when the user's cell running now ends: a question waits for it (one REPL, one cell at a time). */
+  private userCell: Promise<void> | undefined;
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -34,8 +51,25 @@ export class Conversation {
     return this.warm !== undefined;
   }
 
+  /** True while a question of this conversation is using the session. */
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  /** The warm session, if any (a user's cell runs in it). */
+  get warmSession(): WarmSession | undefined {
+    return this.warm && { session: this.warm.session, router: this.warm.router, factory: this.warm.factory };
+  }
+
+  /** Told when the session ends or a question starts or finishes using it. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** The session for a run about `contextKey`: the warm one when the target is unchanged, else a new one. */
   async prepare(contextKey: string, signal?: AbortSignal): Promise<RunSessionOptions> {
+    while (this.userCell) await this.userCell;
     if (this.warm && this.warm.contextKey !== contextKey) await this.endSession();
     if (!this.warm) {
       const factory = await this.deps.repl();
@@ -43,7 +77,32 @@ export class Conversation {
       const session = await factory.acquire({ bridge: router.handler, ...(signal ? { signal } : {}) });
       this.warm = { contextKey, session, router, factory };
     }
-    return { session: this.warm.session, sessionBridge: this.warm.router, priorTurns: this.turns.slice(-MAX_PRIOR_TURNS) };
+    // The user's cells belong with this question; a later one is told of cells run after it.
+    const userCells = this.userCells;
+    this.userCells = [];
+    this.running += 1;
+    this.changed();
+    return { session: this.warm.session, sessionBridge: this.warm.router, priorTurns: this.turns.slice(-MAX_PRIOR_TURNS), ...(userCells.length ? { userCells } : {}) };
+  }
+
+  /** The session is running a user's cell until the returned function is called; questions wait. */
+  claim(): () => void {
+    let done!: () => void;
+    const claimed = new Promise<void>((resolve) => (done = resolve));
+    this.userCell = claimed;
+    this.running += 1;
+    this.changed();
+    return () => {
+      if (this.userCell === claimed) this.userCell = undefined;
+      this.running = Math.max(0, this.running - 1);
+      done();
+      this.changed();
+    };
+  }
+
+  /** A cell the user ran in the session: the next question's root sees it. */
+  noteUserCell(note: UserCellNote): void {
+    this.userCells.push(note);
   }
 
   /** Takes over the answered turns of a conversation shown again after a window reload. */
@@ -65,13 +124,21 @@ export class Conversation {
     if (answer !== undefined && (status === 'completed' || status === 'forced' || status === 'limit')) {
       this.turns.push({ question, answer });
     }
+    this.running = Math.max(0, this.running - 1);
     if (status === 'error') await this.endSession();
+    this.changed();
   }
 
   async endSession(): Promise<void> {
     const warm = this.warm;
     this.warm = undefined;
+    this.userCells = [];
     if (warm) await warm.factory.release(warm.session).catch(() => undefined);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 
   /** Ends the REPL and forgets the turns. */

@@ -2,7 +2,7 @@
 // builds the model clients with their keys, and hands the loop's events to an ActiveRun.
 // No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
-import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
+import type { ReplFactory, RlmRun, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelConfig } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import type { ReplayInput } from '../../core/loop/replayer';
@@ -13,6 +13,8 @@ import { MissingApiKeyError, NoModelConfiguredError } from '../errors/extensionE
 import { ActiveRun } from './activeRun';
 import type { TrajectorySink } from './activeRun';
 import type { Conversation } from './conversation';
+import { OwnSession } from './ownSession';
+import { RunSession } from './runSession';
 import type { RunRegistry } from './runRegistry';
 
 export interface GatheredContext {
@@ -77,6 +79,16 @@ export async function modelConfigFor(
 }
 
 export class RunLauncher {
+  /** A run that cannot be created gives the conversation's session back (it was prepared for it). */
+  private createRun(request: RunRequest, create: () => RlmRun): RlmRun {
+    try {
+      return create();
+    } catch (error) {
+      void request.conversation?.finish(request.question, 'error', undefined);
+      throw error;
+    }
+  }
+
   private last: RunRequest | undefined;
 
   constructor(private readonly deps: RunLauncherDeps) {}
@@ -104,28 +116,33 @@ export class RunLauncher {
       const root = engine.createModelClient(rootConfig);
       const sub = subConfig ? engine.createModelClient(subConfig) : undefined;
       const cache = settings.subCallCache.enabled ? engine.createSubCallCache({ dir: this.deps.subCallCacheDir(), maxBytes: settings.subCallCache.maxBytes }) : undefined;
+      // A run outside a chat keeps its own REPL after it, for the user's cells.
+      const pool = await this.deps.replPool();
+      const own = request.conversation ? undefined : new OwnSession(pool, () => engine.createBridgeRouter());
       const sessionOptions = request.conversation ? await request.conversation.prepare(request.contextKey, controller.signal) : undefined;
-      const run = engine.createRlmRun({
+      const limits = settings.limits satisfies Partial<RunLimits>;
+      const run = this.createRun(request, () => engine.createRlmRun({
         question: request.question,
         context: gathered.source,
         target: gathered.target,
         root,
         ...(sub ? { sub } : {}),
-        limits: settings.limits satisfies Partial<RunLimits>,
-        repl: await this.deps.replPool(),
+        limits,
+        repl: own ? own.factory : pool,
         signal: controller.signal,
         ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
         ...(sessionOptions ?? {}),
         ...(request.replay ? { replay: request.replay } : {}),
-      });
+      }));
       const sink = this.deps.openSink(run.runId, [rootConfig.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
-      const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, ...(sink ? { sink } : {}) });
+      const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, holdRecord: true, ...(sink ? { sink } : {}) });
+      const subCallCache = cache ? { cache, mode: request.cache ?? 'use' as const } : undefined;
+      const conversation = request.conversation;
+      const source = conversation ?? own!;
+      active.userCells = new RunSession({ run: active, conversation: source, owned: conversation === undefined, runUserCell: (options) => engine.runUserCell(options), sub: sub ?? root, root, limits, ...(subCallCache ? { subCallCache } : {}) });
       this.deps.registry.track(request.contextKey, active);
       this.last = request;
-      const conversation = request.conversation;
-      if (conversation) {
-        void active.result.then((result) => conversation.finish(request.question, result.status, result.answer));
-      }
+      void active.result.then((result) => (conversation ? conversation.finish(request.question, result.status, result.answer) : own!.finish(result.status)));
       return active;
     } finally {
       release();

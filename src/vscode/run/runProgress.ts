@@ -36,13 +36,14 @@ function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
   return config !== undefined && isNoChargeEndpoint(config.root.baseUrl) && isNoChargeEndpoint(config.sub.baseUrl);
 }
 
-/** The figures of `run` (the root of the tree) as every surface shows them. O(1): no walk of the tree. */
+/** The figures of `run` (the root of the tree) as every surface shows them; no walk below its turns. */
 export function progressOf(run: RunNode | undefined, activity: string): RunProgress {
   if (!run) return { ...initialProgress(), activity };
   const last = run.turns[run.turns.length - 1];
   return {
     rootRunId: run.runId,
-    ...liveLineOf(run.totals, run.turns.length, runIsLocal(run), activity),
+    // The root's turns, as the view's header counts them: the user's own cells are not iterations.
+    ...liveLineOf(run.totals, run.turns.filter((t) => t.author !== 'user').length, runIsLocal(run), activity),
     streamingText: last?.modelText ?? '',
     finished: run.status !== 'running',
   };

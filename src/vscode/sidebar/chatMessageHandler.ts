@@ -48,6 +48,13 @@ export async function handleChatMessage(message: ChatToHost, store: SidebarStore
       if (answer !== undefined) await actions.copyText(answer);
       return;
     }
+    case 'chat.openReference': {
+      const entry = store.entry(message.entryId);
+      const reference = entry?.references?.[message.index];
+      if (!entry || !reference) throw new Error(`No reference ${message.index + 1} in that answer.`);
+      await actions.openReference(entry, reference);
+      return;
+    }
     case 'chat.configureModels':
       await actions.configureModels();
       return;

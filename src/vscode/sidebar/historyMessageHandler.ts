@@ -63,6 +63,9 @@ export class HistoryController {
       case 'history.open':
         await this.actions.openHistoryItem(message.path);
         return;
+      case 'history.continue':
+        await this.actions.continueHistoryItem(message.path, message.fork);
+        return;
       case 'history.delete':
         if (await this.actions.deleteHistoryItem(message.path)) {
           this.all = this.all.filter((i) => i.path !== message.path);

@@ -11,6 +11,8 @@ export interface SidebarActions {
   /** Ends the conversation's warm REPL. */
   endConversation(): Promise<void>;
   viewTrajectory(entry: ChatEntry): Promise<void>;
+  /** Opens one of the answer's references at its line (a huge file as a read-only slice). */
+  openReference(entry: ChatEntry, reference: NonNullable<ChatEntry['references']>[number]): Promise<void>;
   copyText(text: string): Promise<void>;
   configureModels(): Promise<void>;
   /** Asks the entry's question again, about its target, in the current conversation. */
@@ -21,6 +23,8 @@ export interface SidebarActions {
   openSetting(setting: string): Promise<void>;
   listHistory(): Promise<HistoryItem[]>;
   openHistoryItem(path: string): Promise<void>;
+  /** Continue this run… or Fork from this turn… on a recorded run of the history. */
+  continueHistoryItem(path: string, fork: boolean): Promise<void>;
   /** Asks the user to confirm, then deletes; resolves false when they decline. */
   deleteHistoryItem(path: string): Promise<boolean>;
   /** Where handler failures are reported (log + a message to the user). */

@@ -26,11 +26,21 @@ import type { SidebarActions } from './sidebarActions';
 import type { SidebarStore } from './sidebarStore';
 import { EntryFollower } from './entryFollower';
 import { priorTurnsOf } from './chatPersistence';
+import { openReference } from '../trajectory/referenceOpener';
+
+/** The answer's resolved citations, from the run's `references` record. */
+function referencesOf(run: ActiveRun): NonNullable<ChatEntry['references']> {
+  const record = run.records().find((r) => r.type === 'references' && r.runId === run.runId);
+  if (record?.type !== 'references') return [];
+  return record.references.map((r) => ({ path: r.path, line: r.line, ...(r.endLine !== undefined ? { endLine: r.endLine } : {}), text: r.text }));
+}
 
 export class SidebarChatService implements SidebarActions {
   private conversation: Conversation;
   private readonly controllers = new Map<string, AbortController>();
   private readonly runs = new Map<string, ActiveRun>();
+  /** This conversation's finished runs: their views run the user's cells in the chat's REPL. */
+  private readonly finishedRuns = new Map<string, ActiveRun>();
   private nextEntry = 0;
 
   constructor(
@@ -119,12 +129,14 @@ export class SidebarChatService implements SidebarActions {
       // A loop that threw carries the typed error, which says more than the recorded kind.
       if (run.error !== undefined && result.status === 'error') outcome.detail = describeError(run.error).text;
       const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
+      const references = referencesOf(run);
       this.store.updateEntry(id, {
         status: result.status,
         outcome,
         ...(result.answer !== undefined ? { answer: result.answer } : {}),
         ...(result.answer === undefined && result.partial !== undefined ? { partial: result.partial } : {}),
         ...(unpriced.length ? { unpricedModels: unpriced } : {}),
+        ...(references.length ? { references } : {}),
         finishedAt: Date.now(),
       });
       void this.refreshHistory();
@@ -138,6 +150,8 @@ export class SidebarChatService implements SidebarActions {
       this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', outcome, finishedAt: Date.now() });
     } finally {
       this.controllers.delete(id);
+      const run = this.runs.get(id);
+      if (run) this.finishedRuns.set(id, run);
       this.runs.delete(id);
     }
   }
@@ -174,17 +188,22 @@ export class SidebarChatService implements SidebarActions {
   async endConversation(): Promise<void> {
     const old = this.conversation;
     this.conversation = this.newConversation();
+    this.finishedRuns.clear();
     await old.end();
   }
 
   async viewTrajectory(entry: ChatEntry): Promise<void> {
-    const run = this.runs.get(entry.id);
+    const run = this.runs.get(entry.id) ?? this.finishedRuns.get(entry.id);
     if (run && this.services.views) {
       this.services.views.openLive(run);
       return;
     }
     if (!entry.trajectoryPath) throw new Error('This question has no recorded trajectory (it did not start a run).');
     await this.services.openTrajectory(entry.trajectoryPath);
+  }
+
+  async openReference(entry: ChatEntry, reference: NonNullable<ChatEntry['references']>[number]): Promise<void> {
+    await openReference({ ...reference }, entry.trajectoryPath);
   }
 
   async copyText(text: string): Promise<void> {
@@ -206,6 +225,11 @@ export class SidebarChatService implements SidebarActions {
   async openHistoryItem(path: string): Promise<void> {
     if (!isInsideDirectory(this.services.trajectoryDirectory(), path)) throw new Error(`${path} is not in the run history folder.`);
     await this.services.openTrajectory(path);
+  }
+
+  async continueHistoryItem(path: string, fork: boolean): Promise<void> {
+    if (!isInsideDirectory(this.services.trajectoryDirectory(), path)) throw new Error(`${path} is not in the run history folder.`);
+    await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', vscode.Uri.file(path));
   }
 
   async deleteHistoryItem(path: string): Promise<boolean> {

@@ -18,7 +18,7 @@ export function conversationView(runs: RunNode[]): ConversationView | undefined 
         ...(run.answer !== undefined && { answer: preview(run.answer, 2000) }),
         status: run.status,
         forced: run.forced,
-        iterations: run.turns.length,
+        iterations: run.turns.filter((t) => t.author !== 'user').length,
         totals: totalsView(run.totals),
         ...(session !== undefined && { session }),
       };

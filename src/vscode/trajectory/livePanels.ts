@@ -2,9 +2,10 @@
 // the run is gone, so a revived panel reopens the run's trajectory file (saved in the webview state).
 import * as vscode from 'vscode';
 import { LiveFeed } from './liveFeed';
-import type { LiveRun } from './liveRunTypes';
+import type { LiveRun, UserCellHost } from './liveRunTypes';
+import type { UserCellActions } from './trajectorySession';
 import { FileLoad } from './fileLoad';
-import { setUpTrajectoryWebview, webviewOptions, type ViewLog } from './webviewSetup';
+import { replayAndRun, setUpTrajectoryWebview, webviewOptions, type ViewLog } from './webviewSetup';
 
 export const LIVE_VIEW_TYPE = 'rlm.trajectoryLive';
 
@@ -16,6 +17,19 @@ interface RevivedState {
 export function titleFor(question: string): string {
   const short = question.replace(/\s+/g, ' ').trim();
   return `RLM: ${short.length > 40 ? `${short.slice(0, 39)}…` : short || 'run'}`;
+}
+
+/** A live run's cell input: its REPL while it is kept, else a replay of its file into a new one. */
+function liveUserCell(host: UserCellHost, record: vscode.Uri | undefined): UserCellActions {
+  return {
+    state: () => host.state(),
+    run: async (code) => {
+      const state = host.state();
+      if (state.status === 'gone' && state.replayable && record) await replayAndRun(record, code);
+      else await host.run(code);
+    },
+    stop: () => host.stop(),
+  };
 }
 
 export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, vscode.Disposable {
@@ -55,6 +69,10 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     });
     feed.start();
     panel.title = titleFor(feed.root().question);
+    const record = run.trajectoryPath ? vscode.Uri.file(run.trajectoryPath) : undefined;
+    const host = run.userCells;
+    // The run's REPL stays open for the user's cells while this view is.
+    const letGo = host?.retain();
     const setup = setUpTrajectoryWebview({
       extensionUri: this.extensionUri,
       panel,
@@ -62,7 +80,8 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       info: () => ({ source: run.trajectoryPath ?? 'live', format: 'live', problems: { count: 0, first: [] } }),
       isLive: () => feed.isLive(),
       stop: () => run.stop(),
-      exportBase: run.trajectoryPath ? vscode.Uri.file(run.trajectoryPath) : undefined,
+      exportBase: record,
+      ...(host ? { userCell: liveUserCell(host, record) } : {}),
       log: this.log,
       ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });
@@ -71,8 +90,11 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     panel.onDidChangeViewState(() => {
       if (panel.active && run.trajectoryPath) this.activePath = run.trajectoryPath;
     });
+    const unwatch = host?.onChange(() => setup.session.pushUserCellState());
     panel.onDidDispose(() => {
       if (this.activePath === run.trajectoryPath) this.activePath = undefined;
+      unwatch?.();
+      letGo?.();
       feed.dispose();
       setup.disposable.dispose();
       this.panels.delete(run.runId);

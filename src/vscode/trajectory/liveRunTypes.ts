@@ -14,6 +14,23 @@ export interface SharedRunTree {
   /** Fires when every surface should redraw: at most every few hundred milliseconds, and at the end. */
   onTick(listener: () => void): () => void;
 }
+import type { UserCellState } from '../../shared/trajectoryProtocol';
+
+/**
+ * The user's own cells in a run's REPL, for the run's view: the REPL stays open while a view holds it
+ * (retain) and the run's conversation keeps it; the cells' records join the run's.
+ */
+export interface UserCellHost {
+  state(): UserCellState;
+  /** Told whenever state() may have changed. */
+  onChange(listener: () => void): () => void;
+  /** Runs `code` now; throws when state() is not 'ready' (its reason is the message). */
+  run(code: string): Promise<void>;
+  /** Interrupts the user's cell running now, if any. */
+  stop(): void;
+  /** Keeps the REPL open while a view is open; call the returned function when it closes. */
+  retain(): () => void;
+}
 
 /**
  * A run in progress, as the view sees it. The extension wraps its RlmRun in this.
@@ -36,4 +53,6 @@ export interface LiveRun {
   readonly question?: string;
   /** When present, a view follows this tree instead of building its own from the records. */
   readonly shared?: SharedRunTree;
+  /** Present when the user can run their own cells in the run's REPL. */
+  readonly userCells?: UserCellHost;
 }

@@ -75,7 +75,8 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     subModel: modelLabel(run.config?.sub),
     models: modelsAndDepth.models,
     maxDepth: modelsAndDepth.maxDepth,
-    iterations: run.turns.length,
+    // The root's turns: the user's own cells after the run are not iterations of the loop.
+    iterations: run.turns.filter((t) => t.author !== 'user').length,
     totals: totalsView(run.totals),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
@@ -94,7 +95,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     ...(run.references ? { references: run.references.map((r) => ({ ...r })) } : {}),
     ...(run.unresolvedReferences?.length ? { unresolvedReferences: run.unresolvedReferences.map((u) => ({ citation: u.citation, reason: u.reason, detail: u.detail })) } : {}),
     ...(run.coverage ? { coverage: { totalLines: run.coverage.totalLines, seenLines: run.coverage.seenLines, citedLines: run.coverage.citedLines, buckets: run.coverage.buckets.map((b) => ({ ...b })), files: run.coverage.files.slice(0, COVERAGE_FILES_SHOWN).map((f) => ({ ...f })) } } : {}),
-    ...(run.continuedFrom ? { continuedFrom: `${run.continuedFrom.mode === 'fork' ? `forked at turn ${run.continuedFrom.fromTurn ?? '?'} from` : 'continued from'} ${run.continuedFrom.trajectory ?? run.continuedFrom.runId}` } : {}),
+    ...(run.continuedFrom ? { continuedFrom: `${run.continuedFrom.mode === 'fork' ? `forked at turn ${run.continuedFrom.fromTurn ?? '?'} from` : run.continuedFrom.mode === 'session' ? 'replayed, for your own cells, from' : 'continued from'} ${run.continuedFrom.trajectory ?? run.continuedFrom.runId}` } : {}),
   };
 }
 

@@ -47,7 +47,8 @@ function firstLine(code: string): string {
 
 export function turnSummary(turn: TurnNode, index: number, runFinished: boolean): TurnSummary {
   const first = turn.cells[0];
-  const running = !runFinished && (turn.cells.length === 0 ? turn.modelText === undefined : turn.cells.some((c) => c.finishedAt === undefined));
+  // A user's cell runs after the run has finished.
+  const running = turn.author === 'user' ? turn.cells.some((c) => c.finishedAt === undefined) : !runFinished && (turn.cells.length === 0 ? turn.modelText === undefined : turn.cells.some((c) => c.finishedAt === undefined));
   const finishedAt = turn.cells.reduce<number | undefined>((max, c) => (c.finishedAt !== undefined && (max === undefined || c.finishedAt > max) ? c.finishedAt : max), undefined);
   return {
     index,
@@ -62,6 +63,7 @@ export function turnSummary(turn: TurnNode, index: number, runFinished: boolean)
     costUsd: turn.totals.costUsd,
     firstLine: first ? firstLine(first.code) : '',
     label: turnLabel(turn),
+    ...(turn.author === 'user' ? { author: 'user' as const } : {}),
   };
 }
 
@@ -115,6 +117,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     fallback: call.fallback,
     ...(call.cached ? { cached: true } : {}),
     ...(call.replayed ? { replayed: true } : {}),
+    ...(call.author === 'user' ? { author: 'user' as const } : {}),
     startedAt: call.startedAt,
     finishedAt: call.finishedAt,
     totals: totalsView(call.totals),
@@ -178,6 +181,7 @@ export function cellView(cell: CellNode, observationMaxChars: number | undefined
   const shown = cell.subCalls.length > maxSubCalls ? cell.subCalls.slice(0, maxSubCalls) : cell.subCalls;
   return {
     cellId: cell.cellId,
+    ...(cell.author === 'user' ? { author: 'user' as const } : {}),
     code: preview(cell.code, 20_000),
     startedAt: cell.startedAt,
     finishedAt: cell.finishedAt,
@@ -232,5 +236,6 @@ export function turnView(run: RunNode, index: number): TurnView | undefined {
     totals: totalsView(turn.totals),
     streaming: streaming ? turn.modelText : undefined,
     ...(run.status === 'running' && turn.usage === undefined && turn.modelText === undefined ? { waiting: true } : {}),
+    ...(turn.author === 'user' ? { author: 'user' as const } : {}),
   };
 }

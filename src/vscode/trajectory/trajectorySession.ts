@@ -11,6 +11,7 @@ import {
   type HostToWebview,
   type MessageOf,
   type RunHeaderView,
+  type UserCellState,
   type WebviewToHost,
 } from '../../shared/trajectoryProtocol';
 import { parseWebviewMessage } from '../../shared/trajectoryProtocolGuards';
@@ -36,6 +37,15 @@ export interface SessionActions {
   openReference?(reference: Reference, run: RunNode): Promise<void>;
   /** Continue or fork the recorded run; absent where the run has no file to replay from. */
   continueRun?(fork: boolean): Promise<void>;
+  /** The cell input at the bottom of the view: the user's own Python in the run's REPL. */
+  userCell?: UserCellActions;
+}
+
+export interface UserCellActions {
+  state(): UserCellState;
+  /** Runs the cell (replaying the run first when its REPL is gone and it can be replayed). */
+  run(code: string): Promise<void>;
+  stop(): void;
 }
 
 export interface TrajectorySessionOptions {
@@ -115,6 +125,12 @@ export class TrajectorySession {
     this.send({ type: 'notice', level, message });
   }
 
+  /** The cell input's state changed (a run ended, a cell started or finished, the REPL went away). */
+  pushUserCellState(): void {
+    const actions = this.options.actions.userCell;
+    if (actions) this.send({ type: 'userCell', state: actions.state() });
+  }
+
   /** Live: streamed model text for a turn still being written. */
   pushStreaming(runId: string, turnIndex: number, text: string): void {
     this.send({ type: 'streaming', runId, turnIndex, text });
@@ -181,6 +197,15 @@ export class TrajectorySession {
         }
         await this.options.actions.continueRun(message.fork);
         return;
+      case 'runUserCell': {
+        const actions = this.options.actions.userCell;
+        if (!actions) throw new Error('Running your own cells is not available in this view.');
+        await actions.run(message.code);
+        return;
+      }
+      case 'stopUserCell':
+        this.options.actions.userCell?.stop();
+        return;
       case 'openReference': {
         const run = this.index.run(message.runId);
         const reference = run?.references?.[message.index];
@@ -232,6 +257,8 @@ export class TrajectorySession {
     const upToDate = message.embedded !== undefined && message.embedded === this.embeddedStamp && message.embedded === this.version;
     if (!upToDate) this.options.post(this.stateMessage());
     for (const notice of notices) this.options.post(notice);
+    const userCell = this.options.actions.userCell;
+    if (userCell) this.options.post({ type: 'userCell', state: userCell.state() });
   }
 
   private stateMessage(): StateMessage {

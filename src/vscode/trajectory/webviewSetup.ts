@@ -10,6 +10,7 @@ import type { RunSourceInfo } from './runProjection';
 import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
 import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
+import type { UserCellActions } from './trajectorySession';
 import { openReference } from './referenceOpener';
 
 export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
@@ -25,9 +26,29 @@ export interface SetupInput {
   stop?(): void;
   /** Where an export is suggested (next to the trajectory file when there is one). */
   exportBase?: vscode.Uri;
+  /** The cell input of a live run's view; absent: a recorded file's (its cells need a replay first). */
+  userCell?: UserCellActions;
   log: ViewLog;
   /** Puts a question in the chat's box (the view's "Ask again"). */
   askAgain?(question: string): Promise<void>;
+}
+
+/** "Replay it and run this cell": the run's cells again in a new REPL (nothing re-billed), then the user's. */
+export function replayAndRun(record: vscode.Uri, code: string): Promise<void> {
+  return Promise.resolve(vscode.commands.executeCommand('rlm.runCellInReplay', record, { code })).then(() => undefined);
+}
+
+/** A recorded file's cell input: its REPL is gone, so the run is replayed into a new one first. */
+function recordedUserCell(record: vscode.Uri | undefined): UserCellActions {
+  const replayable = record?.scheme === 'file';
+  return {
+    state: () => ({ status: 'gone', replayable, reason: replayable ? 'This run\'s REPL has ended.' : 'This run has no recorded file to replay its REPL from.' }),
+    run: async (code) => {
+      if (!replayable || !record) throw new Error('This run has no recorded file to replay its REPL from.');
+      await replayAndRun(record, code);
+    },
+    stop: () => undefined,
+  };
 }
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -85,6 +106,7 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
         ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
         : {}),
       openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
+      userCell: input.userCell ?? recordedUserCell(input.exportBase),
     },
   });
   webview.html = trajectoryHtml({

@@ -389,15 +389,19 @@ def _rlm_install():
     def _prompt_list(prompts, what):
         if isinstance(prompts, (str, bytes)) or not hasattr(prompts, '__iter__'):
             raise TypeError(what + ' expects a list of prompts, got ' + type(prompts).__name__)
-        ps = [str(p) for p in prompts]
+        ps = [_plain(p) for p in prompts]
         empty = [i for i, p in enumerate(ps) if not p.strip()]
         if empty:
             raise ValueError('%s: prompt%s %s %s empty; nothing was sent (an empty prompt would be billed for nothing)'
                              % (what, 's' if len(empty) > 1 else '', ', '.join('#%d' % i for i in empty[:10]), 'are' if len(empty) > 1 else 'is'))
         return ps
 
+    def _plain(value):
+        # A peek() slice is sent as the text it holds, not as its printed (numbered) view.
+        return str.__str__(value) if isinstance(value, str) else str(value)
+
     def _one_prompt(prompt, what):
-        text = str(prompt)
+        text = _plain(prompt)
         if not text.strip():
             raise ValueError(what + ': the prompt is empty; nothing was sent (an empty prompt would be billed for nothing)')
         return text
@@ -451,13 +455,43 @@ def _rlm_install():
             raise ValueError(who + ': context is a single str; call without path')
         return ctx
 
+    class Peek(str):
+        """peek()'s slice: a str like any other (slice it, search it, pass it to llm_query), shown with
+        its file's path and line numbers when printed, so what the model reads is what it can cite."""
+
+        def __new__(cls, text, where, line, start, total):
+            self = str.__new__(cls, text)
+            self.where, self.line, self.start, self.total = where, line, start, total
+            return self
+
+        def numbered(self):
+            rows = str.split(self, '\n')
+            if len(rows) > 1 and rows[-1] == '':
+                rows.pop()
+            last = self.line + len(rows) - 1
+            width = len(str(last))
+            span = 'line %d' % self.line if last == self.line else 'lines %d-%d' % (self.line, last)
+            head = '%s, %s (chars %d-%d of %d):' % (self.where, span, self.start, self.start + len(self), self.total)
+            return '\n'.join([head] + ['%*d| %s' % (width, self.line + i, row) for i, row in enumerate(rows)])
+
+        def __str__(self):
+            return self.numbered()
+
+        __repr__ = __str__
+
     def peek(start, end, path=None):
-        """Return context[start:end] (or context[path][start:end]), at most 20,000 characters."""
+        """Return context[start:end] (or context[path][start:end]), at most 20,000 characters; printed,
+        it shows its path (`context` for a single text) and the line number of each line."""
         text = _text_for(path, 'peek')
         start, end = max(0, int(start)), min(len(text), int(end))
         if end <= start:
             return ''
-        return text[start:min(end, start + _PEEK_MAX_CHARS)]
+        if len(text) > 4 * _LINE_BLOCK:
+            b = start // _LINE_BLOCK
+            line = _line_blocks(text, not isinstance(reserved['context'], LazyContext))[b] + text.count('\n', b * _LINE_BLOCK, start) + 1
+        else:
+            line = text.count('\n', 0, start) + 1
+        return Peek(text[start:min(end, start + _PEEK_MAX_CHARS)], 'context' if path is None else str(path), line, start, len(text))
 
     line_blocks = {}
 

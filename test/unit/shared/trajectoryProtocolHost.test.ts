@@ -2,7 +2,7 @@
 // real run trees, as the webview would drive it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HostToWebview } from '../../../src/shared/trajectoryProtocol';
+import type { HostToWebview, UserCellState } from '../../../src/shared/trajectoryProtocol';
 import { PAGE, TRAJECTORY_PROTOCOL_VERSION } from '../../../src/shared/trajectoryProtocol';
 import type { RunNode } from '../../../src/core/trajectory/treeTypes';
 import { TrajectorySession, type SessionActions } from '../../../src/vscode/trajectory/trajectorySession';
@@ -211,5 +211,47 @@ describe('TrajectorySession', () => {
     assert.equal(update.live, true);
     h.session.pushStreaming(run.runId, 4, 'partial');
     assert.deepEqual(h.last('streaming'), { type: 'streaming', runId: run.runId, turnIndex: 4, text: 'partial' });
+  });
+});
+
+describe('TrajectorySession: the user\'s cell input', () => {
+  it('tells the view the input\'s state after ready and on changes, runs and stops cells, and refuses bad ones', async () => {
+    const posted: HostToWebview[] = [];
+    let state: UserCellState = { status: 'waiting', reason: 'the run is going' };
+    const ran: string[] = [];
+    let stopped = 0;
+    const session = new TrajectorySession({
+      post: (m) => posted.push(m),
+      root: () => syntheticRun({ cells: 2 }),
+      info: () => ({ source: 'live', format: 'live', problems: { count: 0, first: [] } }),
+      isLive: () => false,
+      actions: {
+        exportAs: async () => undefined,
+        copyText: async () => undefined,
+        userCell: { state: () => state, run: async (code) => void ran.push(code), stop: () => void stopped++ },
+      },
+    });
+    session.pushUserCellState();
+    assert.equal(posted.length, 0, 'nothing goes out before the handshake');
+    await session.handle({ type: 'ready', protocolVersion: TRAJECTORY_PROTOCOL_VERSION });
+    assert.deepEqual(posted.at(-1), { type: 'userCell', state: { status: 'waiting', reason: 'the run is going' } });
+    state = { status: 'ready' };
+    session.pushUserCellState();
+    assert.deepEqual(posted.at(-1), { type: 'userCell', state: { status: 'ready' } });
+    await session.handle({ type: 'runUserCell', code: 'print(len(context))' });
+    await session.handle({ type: 'stopUserCell' });
+    assert.deepEqual(ran, ['print(len(context))']);
+    assert.equal(stopped, 1);
+    await session.handle({ type: 'runUserCell', code: 42 });
+    assert.equal(posted.at(-1)?.type, 'notice', 'a malformed cell is refused with a notice');
+    assert.deepEqual(ran, ['print(len(context))']);
+  });
+
+  it('says so when a view has no cell input', async () => {
+    const h = harness(syntheticRun({ cells: 1 }));
+    await h.ready();
+    await h.session.handle({ type: 'runUserCell', code: 'x = 1' });
+    const notice = h.last('notice');
+    assert.match(notice.message, /not available/);
   });
 });

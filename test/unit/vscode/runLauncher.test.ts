@@ -50,6 +50,9 @@ function harness(options: { hang?: boolean } = {}) {
       return scriptedRun(id, [runStarted(id, o.question), ...(options.hang ? [] : [finished(id, `answer ${n}`)])], { hang: options.hang ?? false, ...(o.signal ? { signal: o.signal } : {}) });
     },
     createBridgeRouter,
+    runUserCell: async () => {
+      throw new Error('unused');
+    },
     createModelClient: (c) => {
       clients.push(c);
       return { provider: c.provider, model: c.model, endpoint: c.baseUrl ?? '', complete: async () => { throw new Error('unused'); } };
@@ -110,7 +113,8 @@ test('a run gets the question, the gathered context, the settings limits and a s
   assert.equal(options.context, gathered.source, 'the gathered source is bound as it is, not re-read');
   assert.equal(options.target, gathered.target);
   assert.deepEqual(options.limits, { maxIterations: 7, maxCostUsd: 0.5, cellTimeoutMs: 2000 });
-  assert.equal(options.repl, h.repl, "the loop's REPLs come from the pool");
+  const rootSession = await options.repl.acquire();
+  assert.equal(h.acquired[0], rootSession, "the loop's REPLs come from the pool");
   // The sub model keeps the root's endpoint (its fields were empty) and both get the response limits;
   // a server on this machine is priced as no charge.
   const responseLimits = { stallTimeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024 };
@@ -177,4 +181,35 @@ test('the sub-call cache: this workspace\'s folder by default, refreshed on Ask 
   assert.equal(h.runs[1]?.subCallCache?.mode, 'refresh');
   assert.equal(h.runs[2]?.subCallCache, undefined, 'rlm.subCallCache: false sends every sub-call and stores nothing');
   assert.throws(() => settings({ subCallCacheMaxMb: 0 }), /subCallCacheMaxMb/);
+});
+
+test('a run outside a chat keeps its REPL after it for the user\'s cells, until its last view lets go', async () => {
+  const h = harness();
+  const run = await h.launcher.start({ contextKey: 'k', question: 'q', settings: settings({}), gather: h.gather });
+  assert.ok(run?.userCells);
+  const hold = run.userCells.retain();
+  const options = h.runs[0]!;
+  const rootSession = await options.repl.acquire();
+  const childSession = await options.repl.acquire();
+  await options.repl.release(childSession);
+  assert.equal(h.acquired[1]?.closed, true, 'a child run\'s REPL is released as usual');
+  await options.repl.release(rootSession);
+  assert.equal(h.acquired[0]?.closed, false, 'the root\'s REPL is kept after the run releases it');
+  await run.result;
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(run.userCells.state(), { status: 'ready' });
+  hold();
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(h.acquired[0]?.closed, true, 'closing the last view ends the REPL');
+  assert.equal(run.userCells.state().status, 'gone');
+});
+
+test('a run that nobody views releases its kept REPL when it ends', async () => {
+  const h = harness();
+  const run = await h.launcher.start({ contextKey: 'k', question: 'q', settings: settings({}), gather: h.gather });
+  const rootSession = await h.runs[0]!.repl.acquire();
+  await h.runs[0]!.repl.release(rootSession);
+  await run!.result;
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(h.acquired[0]?.closed, true);
 });

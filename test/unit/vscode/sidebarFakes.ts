@@ -56,6 +56,12 @@ export class RecordingActions implements SidebarActions {
   async openHistoryItem(path: string): Promise<void> {
     this.calls.push(`open:${path}`);
   }
+  async openReference(entry: ChatEntry, reference: { path: string; line: number }): Promise<void> {
+    this.calls.push(`reference:${entry.id}:${reference.path}:${reference.line}`);
+  }
+  async continueHistoryItem(path: string, fork: boolean): Promise<void> {
+    this.calls.push(`${fork ? 'fork' : 'continue'}:${path}`);
+  }
   async deleteHistoryItem(path: string): Promise<boolean> {
     this.calls.push(`delete:${path}`);
     return this.confirmDelete;

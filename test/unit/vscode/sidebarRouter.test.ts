@@ -105,6 +105,13 @@ test('history: refresh on ready, search by words, open, delete only when confirm
   assert.deepEqual(actions.calls, ['open:/r/b.rlm.jsonl', 'delete:/r/b.rlm.jsonl', 'delete:/r/b.rlm.jsonl']);
 });
 
+test('history: Continue this run… and Fork from this turn… on a past run', async () => {
+  const { router, actions } = setup();
+  await router.receive({ type: 'history.continue', path: '/r/a.rlm.jsonl', fork: false });
+  await router.receive({ type: 'history.continue', path: '/r/a.rlm.jsonl', fork: true });
+  assert.deepEqual(actions.calls, ['continue:/r/a.rlm.jsonl', 'fork:/r/a.rlm.jsonl']);
+});
+
 test('a history that cannot be read becomes a sentence in the state', async () => {
   const { store, router, actions } = setup();
   actions.listHistory = async () => {
@@ -121,4 +128,15 @@ test('a question about a target the host never offered is refused', async () => 
   await router.receive({ type: 'chat.selectTarget', target: { kind: 'folder', label: 'root', uri: 'file:///' } });
   assert.deepEqual(actions.calls, []);
   assert.equal(actions.errors.length, 2);
+});
+
+test('chat: a reference of the answer opens at its line; an unknown one is an error said to the user', async () => {
+  const { store, router, actions } = setup();
+  store.addEntry(entry('e1', 'completed', { answer: 'see notes.txt:2', references: [{ path: 'notes.txt', line: 2, text: 'gamma delta' }] }));
+  await router.receive({ type: 'chat.openReference', entryId: 'e1', index: 0 });
+  assert.deepEqual(actions.calls, ['reference:e1:notes.txt:2']);
+  await router.receive({ type: 'chat.openReference', entryId: 'e1', index: 3 });
+  assert.equal(actions.errors.length, 1);
+  await router.receive({ type: 'chat.openReference', entryId: 'e1', index: -1 });
+  assert.equal(actions.calls.length, 1, 'a malformed message opens nothing');
 });

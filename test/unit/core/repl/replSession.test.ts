@@ -46,7 +46,8 @@ describe('REPL session: a single text context', () => {
   it('search finds the needle with a 1-based line number, and peek slices', async () => {
     const r = await session.execute('hits = search(r"NEEDLE", max_hits=5)\nprint(len(hits), hits[0]["line"], hits[0]["path"], hits[0]["text"][:20])\npeek(hits[0]["start"], hits[0]["start"] + 6)');
     assert.equal(r.error, undefined, r.error?.traceback);
-    assert.equal(r.stdout, `1 ${needleLine} None the NEEDLEbrown fox \n'NEEDLE'\n`);
+    // Printed, a peek says where it is (the path, `context` for a single text) and numbers its lines.
+    assert.match(r.stdout, new RegExp(`^1 ${needleLine} None the NEEDLEbrown fox \\ncontext, line ${needleLine} \\(chars \\d+-\\d+ of \\d+\\):\\n${needleLine}\\| NEEDLE\\n$`));
     const capped = await session.execute('len(peek(0, 10**9)), peek(5, 3), search("fox", max_hits=3)[2]["line"]');
     assert.equal(pyValue(capped.stdout), "(20000, '', 3)");
     const wrong = await session.execute('peek(0, 5, path="a.txt")');
@@ -200,7 +201,11 @@ describe('REPL session: a 2,000-file dict context', () => {
   it('search across files and within one path; peek needs a path', async () => {
     const r = await session.execute('h = search(r"value19\\d\\d\\b", max_hits=500)\nprint(len(h), h[0]["path"], h[0]["line"], h[0]["text"])\nprint(len(search("héllo", path="src/dir0/file0000.ts")))\npeek(3, 9, path="src/dir0/file0000.ts")');
     assert.equal(r.error, undefined, r.error?.traceback);
-    assert.equal(r.stdout, `50 src/dir1/file1901.ts 2 export const value1901 = 1901;\n1\n'file 0'\n`);
+    assert.equal(r.stdout, `50 src/dir1/file1901.ts 2 export const value1901 = 1901;\n1\nsrc/dir0/file0000.ts, line 1 (chars 3-9 of 31):\n1| file 0\n`);
+    // Over several lines each is numbered; as data the slice is the file's text itself.
+    const lines = await session.execute('p = peek(0, 60, path="src/dir1/file1901.ts")\nprint(p)\nprint(p == context["src/dir1/file1901.ts"][:60], len(p), p.splitlines()[1])');
+    assert.equal(lines.error, undefined, lines.error?.traceback);
+    assert.match(lines.stdout, /^src\/dir1\/file1901\.ts, lines 1-2 \(chars 0-\d+ of \d+\):\n1\| \/\/ file 1901\n2\| export const value1901 = 1901;\nTrue \d+ export const value1901 = 1901;\n$/);
     const noPath = await session.execute('peek(0, 5)');
     assert.equal(noPath.error?.type, 'ValueError');
     assert.match(noPath.error?.message ?? '', /pass path=/);

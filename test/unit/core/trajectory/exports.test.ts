@@ -96,3 +96,17 @@ test('text helpers', () => {
   assert.deepEqual(toLines('a\nb\n'), ['a\n', 'b\n']);
   assert.deepEqual(toLines('a\n\nb'), ['a\n', '\n', 'b']);
 });
+
+test('exports label the user\'s own cells as theirs', () => {
+  const events = [...syntheticEvents({ cells: 1 })];
+  const runId = events[0]!.runId;
+  let seq = events.at(-1)!.seq;
+  const builder = new TreeBuilder();
+  for (const record of events) builder.apply(record);
+  builder.apply({ type: 'cell.started', runId, turn: 2, cellId: 'u1', code: 'mine = 1', author: 'user', seq: ++seq, ts: 9_000 });
+  builder.apply({ type: 'cell.finished', runId, cellId: 'u1', stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: ['mine'], durationMs: 1, outIndex: 2, seq: ++seq, ts: 9_001 });
+  const run = builder.tree!;
+  assert.match(toMarkdown([run]), /# You \(your own cell, turn 2\)\n[\s\S]*mine = 1/);
+  assert.match(notebookJson(toNotebook([run])), /You \(your own cell, turn 2\)/);
+  assert.deepEqual(nbformatViolations(toNotebook([run])), []);
+});

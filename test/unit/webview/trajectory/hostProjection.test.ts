@@ -1,13 +1,13 @@
 // The host-side projection of run trees into protocol views, the search, and the live feed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EventRecord } from '../../../../src/core/trajectory/events';
+import type { EventRecord, RunEvent } from '../../../../src/core/trajectory/events';
 import type { CellNode, SubCallNode, TurnNode } from '../../../../src/core/trajectory/treeTypes';
 import { LiveFeed, type StreamPush } from '../../../../src/vscode/trajectory/liveFeed';
 import type { LiveRun } from '../../../../src/vscode/trajectory/liveRunTypes';
 import { headerView } from '../../../../src/vscode/trajectory/runHeaderProjection';
 import { reasoningText } from '../../../../src/core/trajectory/exportText';
-import { groupSubCalls, preview, rootSawNote, turnView } from '../../../../src/vscode/trajectory/runProjection';
+import { groupSubCalls, outlineOf, preview, rootSawNote, turnView } from '../../../../src/vscode/trajectory/runProjection';
 import { searchRun } from '../../../../src/vscode/trajectory/runSearch';
 import type { RunChange } from '../../../../src/vscode/trajectory/trajectorySession';
 import { syntheticConfig, syntheticEvents } from '../../../fixtures/trajectories/generate';
@@ -221,5 +221,31 @@ describe('LiveFeed', () => {
     fake.emit(r.at({ type: 'run.started', runId: 'run-1', depth: 0, question: 'Q?', context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, config: syntheticConfig, protections: allLayersOn() }));
     assert.equal(feed.root().question, 'Q?');
     feed.dispose();
+  });
+});
+
+describe('the user\'s cells in the projection', () => {
+  it('marks the user\'s turn, cell and sub-calls, and shows the cell running after the run has ended', () => {
+    const events = [...syntheticEvents({ cells: 1 })];
+    const runId = events[0]!.runId;
+    let seq = events.at(-1)!.seq;
+    const at = (event: RunEvent): EventRecord => ({ ...event, seq: ++seq, ts: 9_000 + seq }) as EventRecord;
+    const model = { provider: 'openai' as const, model: 'sub' };
+    const records = [
+      ...events,
+      at({ type: 'cell.started', runId, turn: 2, cellId: 'u1', code: 'mine = 1\nprint(llm_query("x"))', author: 'user' }),
+      at({ type: 'subcall.started', runId, callId: 'uc1', cellId: 'u1', kind: 'llm_query', depth: 1, model, prompt: 'x', author: 'user' }),
+    ];
+    const running = buildRun(records);
+    const summary = outlineOf(running).at(-1)!;
+    assert.equal(summary.author, 'user');
+    assert.equal(summary.running, true, 'the user\'s cell runs after the run has finished');
+    const view = turnView(running, running.turns.length - 1)!;
+    assert.equal(view.author, 'user');
+    assert.equal(view.cells[0]!.author, 'user');
+    const entry = view.cells[0]!.subCalls[0]!;
+    assert.equal(entry.kind === 'call' && entry.call.author, 'user');
+    assert.equal(turnView(running, 0)!.author, undefined, 'the root\'s turns are not marked');
+    assert.equal(headerView(running, { source: 'live', format: 'live', problems: { count: 0, first: [] } }).iterations, running.turns.length - 1, 'the user\'s cell is not an iteration');
   });
 });

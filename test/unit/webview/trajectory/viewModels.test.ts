@@ -154,6 +154,15 @@ describe('outline and search models', () => {
     assert.equal(outlineLabel({ ...summary, label: '' }).text, '⚠ ✓ x = 1', 'the code line when the model stated nothing');
   });
 
+  it('labels a turn of the user\'s own cell as theirs', () => {
+    const mine: TurnSummary = { ...summary, errors: 0, final: false, author: 'user', firstLine: 'mine = 1' };
+    const label = outlineLabel(mine);
+    assert.equal(label.text, 'You mine = 1');
+    assert.ok(label.classes.includes('is-user'));
+    assert.match(label.title, /^Your cell:/);
+    assert.match(placeholderText(mine), /^You · 1 cell/);
+  });
+
   it('turns search input into filters, or nothing to search', () => {
     assert.equal(buildFilters({ query: '  ', errorsOnly: false, model: '', depth: '' }), undefined);
     assert.deepEqual(buildFilters({ query: 'x', errorsOnly: false, model: '', depth: '' }), { errorsOnly: false });
