@@ -155,9 +155,9 @@ describe('outline and search models', () => {
   });
 
   it('labels a turn of the user\'s own cell as theirs', () => {
-    const mine: TurnSummary = { ...summary, errors: 0, final: false, author: 'user', firstLine: 'mine = 1' };
+    const mine: TurnSummary = { ...summary, errors: 0, final: false, author: 'user', label: '', firstLine: 'mine = 1' };
     const label = outlineLabel(mine);
-    assert.equal(label.text, 'You mine = 1');
+    assert.deepEqual([label.number, label.text], ['You', 'mine = 1'], '"You" where a root turn has its number');
     assert.ok(label.classes.includes('is-user'));
     assert.match(label.title, /^Your cell:/);
     assert.match(placeholderText(mine), /^You · 1 cell/);
