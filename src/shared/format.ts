@@ -1,7 +1,6 @@
 // How numbers, money, times and sizes read everywhere: the trajectory view, the sidebar, progress in
 // VS Code and the CLI, `rlm show` and the exports. One place, so a run's cost reads the same in each.
 import { formatPlanCost } from './costWording';
-import type { RunLiveLine } from './sidebarState';
 
 /**
  * Never "$0" for a price we do not know: wholly unknown is "cost unknown", partly unknown is a lower
@@ -44,9 +43,7 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** "turn 3 · 12 sub-calls · 45k tokens · $0.012": the status bar, notifications and the sidebar. */
-export function formatLiveLine(line: RunLiveLine): string {
-  const tokens = line.inputTokens + line.outputTokens;
-  const calls = `${line.subCalls} sub-call${line.subCalls === 1 ? '' : 's'}`;
-  return [`turn ${line.turn}`, calls, `${formatTokenCount(tokens)} tokens`, formatCost(line.costUsd, line.costUnknown, line.includedInPlan === true)].join(' · ');
+/** "1 sub-call", "2 sub-calls", "0 cells": a count with its noun, never "1 sub-calls" or "cell(s)". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
 }

@@ -14,4 +14,11 @@ export interface NodeTotals {
   errors: number;
   /** Wall time of this node (end - start), in ms. */
   wallTimeMs: number;
+  /** Prompt tokens read from / written to the providers' prompt caches (absent when none). */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  /** What caching saved against full price, known prices only (absent when nothing was cached). */
+  savedUsd?: number;
+  /** Sub-calls answered from the sub-call cache, with no request sent. */
+  cachedSubCalls?: number;
 }

@@ -9,9 +9,15 @@ export type ChatToHost =
   | { type: 'chat.newConversation' }
   | { type: 'chat.viewTrajectory'; entryId: string }
   | { type: 'chat.copyAnswer'; entryId: string }
+  | { type: 'chat.configureModels' }
+  /** Ask an entry's question again, about the same target, in this conversation. */
+  | { type: 'chat.askAgain'; entryId: string }
+  /** Set a price for a model of an entry whose cost reads "price unknown". */
+  | { type: 'chat.setPrice'; entryId: string }
+  /** Open the setting that limited an entry's run. */
+  | { type: 'chat.openSetting'; entryId: string }
   /** Opens the entry's `index`-th reference at its line (the host looks it up: the view names no path). */
-  | { type: 'chat.openReference'; entryId: string; index: number }
-  | { type: 'chat.configureModels' };
+  | { type: 'chat.openReference'; entryId: string; index: number };
 
 /** One entry changed (streaming text, live line, answer): cheaper than resending the whole state. */
 export type ChatToWebview = { type: 'chat.entry'; entry: ChatEntry };

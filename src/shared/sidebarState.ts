@@ -1,5 +1,6 @@
 // The sidebar chat's UI state. It lives in the extension host; the webview only renders it, so a
 // re-created view shows exactly what was there before.
+import type { RunOutcome } from './runOutcome';
 
 /** What a question is asked about. `uri` is the folder's or file's URI string, absent for the workspace. */
 export interface ChatTarget {
@@ -18,10 +19,16 @@ export interface RunLiveLine {
   /** null while no priced call has been made or the price is unknown. */
   costUsd: number | null;
   costUnknown: boolean;
+  /** Every model of the run is on this machine or the local network: no per-token charge. */
+  costLocal: boolean;
   /** Some call was paid by the user's plan (a VS Code language model): see src/shared/costWording.ts. */
   includedInPlan?: boolean;
   /** What the run is doing now, e.g. "running cell 3" or "waiting for the model". */
   activity: string;
+  /** Caching so far (absent when nothing was cached): prompt tokens read from a cache, sub-calls answered from the sub-call cache, money saved. */
+  cacheReadTokens?: number;
+  cachedSubCalls?: number;
+  savedUsd?: number;
 }
 
 type ChatEntryStatus =
@@ -45,8 +52,12 @@ export interface ChatEntry {
   streamingText: string;
   /** Markdown from the model: rendered with raw HTML disabled. */
   answer?: string;
-  /** A plain sentence with the next step, for failed runs. */
-  errorMessage?: string;
+  /** How the run ended, in words (set when it has). */
+  outcome?: RunOutcome;
+  /** A run that ended without an answer: its last output, shown as partial findings, never as the answer. */
+  partial?: string;
+  /** Models of this run with no known price (the entry offers "Set a price…"). */
+  unpricedModels?: string[];
   /** The answer's `path:line` citations found in the input: links that open the file at the line. */
   references?: Array<{ path: string; line: number; endLine?: number; text: string }>;
   runId?: string;
@@ -64,7 +75,10 @@ export interface HistoryItem {
   startedAt: number;
   status: string;
   targetLabel?: string;
+  /** Plain text (Markdown stripped), one line. */
   answerPreview?: string;
+  /** The chat conversation the run belonged to; follow-ups share it. */
+  conversationId?: string;
 }
 
 export interface HistoryState {
@@ -87,6 +101,8 @@ export interface SidebarState {
   trusted: boolean;
   history: HistoryState;
   tab: 'chat' | 'history';
+  /** A question put in the box from elsewhere (a view's "Ask again"); `id` changes with each one. */
+  draft?: { id: number; question: string };
   /** What the chat says before the first question (host-provided, so its words live with the rest). */
   emptyHint?: string;
 }

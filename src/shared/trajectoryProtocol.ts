@@ -4,6 +4,7 @@
 // shapes are projections of src/core/trajectory/treeTypes.ts, declared here so the webview depends
 // on src/shared/ only.
 import type { NodeTotals } from './nodeTotals';
+import type { RunOutcome } from './runOutcome';
 
 /** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
 export const TRAJECTORY_PROTOCOL_VERSION = 1;
@@ -29,6 +30,15 @@ export interface ProtectionView {
   on: boolean;
   probes: Array<{ name: string; held: boolean; detail: string }>;
   notes: string[];
+}
+
+/** What the view needs to word costs honestly (see src/shared/costText.ts). */
+interface PricingView {
+  /** The root model is served from this machine or the local network (no per-token charge). */
+  rootLocal: boolean;
+  subLocal: boolean;
+  /** Models that made calls with no known price (offered in "Set a price…"). */
+  unpriced: string[];
 }
 
 /** One question of a conversation recorded in one file (a question and its follow-ups). */
@@ -59,8 +69,11 @@ export interface RunHeaderView {
   /** A run that ended without an answer: its last output, labelled as partial findings. */
   partial?: TextPreview;
   status: ViewRunStatus;
+  /** How the run ended (or that it runs), in words: the headline of the header. */
+  outcome: RunOutcome;
   forced: boolean;
   error?: { kind: string; message: string; limit?: string };
+  pricing: PricingView;
   rootModel?: string;
   subModel?: string;
   /** Every distinct model seen in this run's sub-calls (the search filter offers them). */
@@ -133,6 +146,8 @@ export interface TurnSummary {
   includedInPlan?: boolean;
   /** The first non-blank line of the turn's first cell, clipped. */
   firstLine: string;
+  /** What the turn is about: the model's stated intent (its first sentence), else the cell's first meaningful line. */
+  label: string;
   /** A turn of the user's own cells (labelled "You"). */
   author?: 'user';
 }
@@ -161,6 +176,8 @@ export interface SubCallView {
   includedInPlan?: boolean;
   latencyMs?: number;
   fallback?: string;
+  /** Answered from the sub-call cache: no request was sent. */
+  cached?: boolean;
   /** Answered from the record a continued run replayed: nothing sent, nothing billed. */
   replayed?: boolean;
   /** Made by the user's own cell: billed to the user. */
@@ -210,7 +227,18 @@ export interface CellView {
   subCalls: SubCallEntry[];
   /** Sub-calls left out of `subCalls` to keep a page small; requestCell returns the cell with all of them. */
   subCallsOmitted?: number;
+  /** Large batches of this cell, estimated before they were sent (or refused, over the cost limit). */
+  batchEstimates?: BatchEstimateView[];
   totals: NodeTotals;
+}
+
+export interface BatchEstimateView {
+  batchId: string;
+  prompts: number;
+  chars: number;
+  /** null when no price is known for the model. */
+  estimatedCostUsd: number | null;
+  refused?: boolean;
 }
 
 export interface TurnView {
@@ -226,13 +254,20 @@ export interface TurnView {
   costUsd?: number | null;
   /** Paid by the user's plan (a VS Code language model): shown as "included in your plan". */
   includedInPlan?: boolean;
+  /** The root model's prompt tokens read from the provider's cache this turn, and what that saved. */
+  cacheReadTokens?: number;
+  savedUsd?: number;
   latencyMs?: number;
+  /** A turn of the parent record, re-run by a continued run: its reply came from the record, not the model. */
+  replayed?: boolean;
   forcedFinal: boolean;
   notices: Array<{ kind: string; message: string }>;
   cells: CellView[];
   totals: NodeTotals;
   /** Model text streamed so far in a turn whose output has not arrived yet (live only). */
   streaming?: string;
+  /** Live, and the model has not sent a word of this turn yet: it is thinking. */
+  waiting?: boolean;
   /** A turn of the user's own cells: no model reply, labelled "You". */
   author?: 'user';
 }
@@ -254,6 +289,8 @@ export interface SearchHit {
   callId?: string;
   /** Text around the match. */
   excerpt: string;
+  /** Where the match sits in `excerpt` (absent when the hit is a filter match, not a text match). */
+  match?: { start: number; length: number };
 }
 
 export type ExportFormat = 'ipynb' | 'markdown';
@@ -290,6 +327,12 @@ export type WebviewToHost =
   | { type: 'stop' }
   | { type: 'export'; format: ExportFormat }
   | { type: 'copy'; ref: TextRef }
+  /** Put the run's question in the chat's box, to ask it again (a stopped, limited or failed run). */
+  | { type: 'askAgain' }
+  /** Let the user set a price for one of `header.pricing.unpriced`. */
+  | { type: 'setPrice'; model?: string }
+  /** Open an rlm.* setting (e.g. the limit that stopped the run). */
+  | { type: 'openSetting'; setting: string }
   /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
   | { type: 'openReference'; runId: string; index: number }
   /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */

@@ -106,6 +106,14 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost {
     case 'copy':
       checkRef(m.ref, raw);
       break;
+    case 'askAgain':
+      break;
+    case 'setPrice':
+      need(m.model === undefined || isStr(m.model), '`model` must be a string when given', raw);
+      break;
+    case 'openSetting':
+      need(isStr(m.setting) && /^rlm\.[A-Za-z.]+$/.test(m.setting), '`setting` must name an rlm.* setting', raw);
+      break;
     case 'continueRun':
       need(typeof m.fork === 'boolean', '`fork` must be true or false', raw);
       break;

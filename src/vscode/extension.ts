@@ -25,7 +25,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('RLM', { log: true });
   const services = new RlmServices(context, log);
-  services.views = registerTrajectoryViews(context, { log, onOpened: () => services.prewarmReplSoon() });
+  services.views = registerTrajectoryViews(context, { log, askAgain: (question) => services.prefillChat(question), onOpened: () => services.prewarmReplSoon() });
   context.subscriptions.push(
     log,
     services,

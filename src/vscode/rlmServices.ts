@@ -39,6 +39,8 @@ export class RlmServices implements vscode.Disposable {
   private pool: ReplPool | undefined;
   private prewarmScheduled = false;
   views: TrajectoryViews | undefined;
+  /** The sidebar chat, once registered: a view's "Ask again" puts the question in its box. */
+  chat: { prefill(question: string): Promise<void> } | undefined;
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -54,10 +56,11 @@ export class RlmServices implements vscode.Disposable {
       registry: this.registry,
       apiKey: (s) => this.keys.get(s.provider, s.baseUrl),
       vscodeModel: (model, gate) => this.vscodeModel(model, gate),
-      openSink: (runId, secrets) =>
+      openSink: (runId, secrets, about) =>
         new FileTrajectorySink({
           directory: this.trajectoryDirectory(),
           runId,
+          ...about,
           toolVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
           secrets,
           now: Date.now,
@@ -142,6 +145,11 @@ export class RlmServices implements vscode.Disposable {
       ...(this.context.storageUri ? { workspaceStorage: this.context.storageUri.fsPath } : {}),
       globalStorage: this.context.globalStorageUri.fsPath,
     });
+  }
+
+  async prefillChat(question: string): Promise<void> {
+    if (!this.chat) throw new Error('The RLM chat is not available.');
+    await this.chat.prefill(question);
   }
 
   async openTrajectory(path: string): Promise<void> {

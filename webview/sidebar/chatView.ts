@@ -1,54 +1,89 @@
-// The conversation: each question with its live line, streamed text, answer (markdown, raw HTML
-// disabled), error, and actions. Entries re-render individually when the host sends one.
-import '@vscode-elements/elements/dist/vscode-button/index.js';
+// The conversation: each question with its live line, the model's text while it works (prose as
+// text, code as code, a spinner while it thinks), and at the end the answer (markdown, raw HTML
+// disabled) or what happened instead: a stop, a limit or a failure in words, partial findings
+// marked as not an answer, and the actions that help next (Ask again, Set a price…).
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
-import { formatLiveLine } from '../../src/shared/format';
+import { formatFigures, formatLiveLine } from '../../src/shared/liveLine';
 import { renderMarkdown } from '../common/markdown';
-import { button, h, icon, linkAction } from './dom';
+import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
+import { splitStreamingText } from '../common/streamingText';
+import { renderStreaming } from '../common/streamingView';
+
+const TONE_ICONS = { ok: 'check', neutral: 'stop-circle', warning: 'warning', error: 'error', running: 'loading' } as const;
+
+function liveLine(entry: ChatEntry, active: boolean): HTMLElement {
+  const tone = entry.outcome?.tone ?? (entry.status === 'completed' ? 'ok' : entry.status === 'error' ? 'error' : 'neutral');
+  const figures = entry.status === 'gathering' || entry.status === 'queued' ? '' : active ? ` · ${formatLiveLine(entry.live)}` : entry.live.turn || entry.live.inputTokens ? ` · ${formatFigures(entry.live)}` : '';
+  return el('div', { className: `live-line status-${entry.status} tone-${active ? 'running' : tone}`, attrs: { 'data-testid': 'live-line' } }, [
+    active ? el('vscode-progress-ring', { className: 'ring', attrs: { 'aria-hidden': 'true' } }) : icon(TONE_ICONS[tone]),
+    el('span', { text: `${statusText(entry)}${figures}` }),
+  ]);
+}
+
+/** The model's text so far: prose rendered, code shown as the code that will run. */
+function working(entry: ChatEntry): HTMLElement {
+  const box = el('div', { className: 'working', attrs: { 'data-testid': 'streaming', 'aria-live': 'polite' } });
+  const segments = splitStreamingText(entry.streamingText);
+  if (segments.length === 0) {
+    const what = entry.status === 'gathering' ? 'Reading the files…' : entry.status === 'queued' ? 'Waiting for the question before it…' : entry.live.activity ? `${entry.live.activity.charAt(0).toUpperCase()}${entry.live.activity.slice(1)}…` : 'The model is thinking…';
+    box.append(el('div', { className: 'thinking', attrs: { 'data-testid': 'thinking' } }, [spinner(), ` ${what}`]));
+    return box;
+  }
+  renderStreaming(box, entry.streamingText);
+  return box;
+}
+
+function partialFindings(text: string): HTMLElement {
+  const details = el('details', { className: 'partial-findings', attrs: { 'data-testid': 'partial-findings' } }, [
+    el('summary', {}, [icon('info'), ' Partial findings — not an answer']),
+    el('p', { className: 'muted', text: 'The last output its code printed before the run ended. Check it before relying on it.' }),
+    el('pre', { text }),
+  ]);
+  return details;
+}
 
 export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   const active = isActiveStatus(entry.status);
-  const question = h('div', { class: 'question' }, icon('account'), h('span', { class: 'question-text' }, entry.question));
-  const target = h('div', { class: 'target' }, icon(entry.target.kind === 'workspace' ? 'root-folder' : entry.target.kind === 'folder' ? 'folder' : 'file'), entry.target.label);
-  const statusLine = h(
-    'div',
-    { class: `live-line status-${entry.status}`, 'data-testid': 'live-line' },
-    active ? h('vscode-progress-ring', { class: 'ring' }) : icon(entry.status === 'completed' ? 'check' : entry.status === 'error' ? 'error' : entry.status === 'cancelled' ? 'debug-stop' : 'info'),
-    h('span', {}, `${statusText(entry.status)}${entry.status === 'gathering' ? '' : ` · ${formatLiveLine(entry.live)}`}`),
-    active && entry.live.activity ? h('span', { class: 'activity' }, ` — ${entry.live.activity}`) : null,
-  );
-  const body = h('div', { class: 'entry-body' });
+  const key = (action: string): string => `${entry.id}:${action}`;
+  const question = el('div', { className: 'question' }, [icon('account'), el('span', { className: 'question-text', text: entry.question })]);
+  const target = el('div', { className: 'target' }, [icon(entry.target.kind === 'workspace' ? 'root-folder' : entry.target.kind === 'folder' ? 'folder' : 'file'), entry.target.label]);
+  const body = el('div', { className: 'entry-body' });
   if (entry.answer !== undefined) {
-    const answer = h('div', { class: 'answer markdown', 'data-testid': 'answer' });
+    const answer = el('div', { className: 'answer markdown', attrs: { 'data-testid': 'answer' } });
     renderMarkdown(document, answer, entry.answer);
     body.append(answer);
     if (entry.references?.length) body.append(referenceList(entry, host));
-  } else if (active && entry.streamingText) {
-    body.append(h('pre', { class: 'streaming', 'data-testid': 'streaming' }, entry.streamingText));
+  } else if (active) {
+    body.append(working(entry));
   }
-  if (entry.errorMessage) body.append(h('div', { class: 'error-message', role: 'alert' }, icon('warning'), entry.errorMessage));
-  const actions = h('div', { class: 'entry-actions' });
-  if (active) actions.append(button('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop' }));
-  if (entry.runId || entry.trajectoryPath) actions.append(linkAction('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory' }));
-  if (entry.answer !== undefined) actions.append(linkAction('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer' }));
-  return h('article', { class: 'entry', 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' }, question, target, statusLine, body, actions);
+  const outcome = entry.outcome;
+  if (!active && outcome?.detail) body.append(el('div', { className: `outcome-detail tone-${outcome.tone}`, attrs: { role: outcome.tone === 'error' ? 'alert' : 'note' }, text: outcome.detail }));
+  if (!active && entry.answer === undefined && entry.partial) body.append(partialFindings(entry.partial));
+  const actions = el('div', { className: 'entry-actions' });
+  if (active) actions.append(vscodeButton('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop', focusKey: key('stop') }));
+  if (!active && outcome?.askAgain) actions.append(actionButton('Ask again', () => host.post({ type: 'chat.askAgain', entryId: entry.id }), { icon: 'refresh', testId: 'ask-again', focusKey: key('ask-again') }));
+  if (!active && outcome?.setting) actions.append(actionButton(`Open ${outcome.setting}`, () => host.post({ type: 'chat.openSetting', entryId: entry.id }), { icon: 'settings-gear', focusKey: key('setting') }));
+  if (entry.runId || entry.trajectoryPath) actions.append(actionButton('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory', focusKey: key('view') }));
+  if (entry.answer !== undefined) actions.append(actionButton('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer', focusKey: key('copy') }));
+  if (!active && entry.live.costUnknown) actions.append(actionButton('Set a price…', () => host.post({ type: 'chat.setPrice', entryId: entry.id }), { icon: 'tag', testId: 'set-price', focusKey: key('price'), title: entry.unpricedModels?.length ? `No price is known for ${entry.unpricedModels.join(', ')}` : 'No price is known for a model of this run' }));
+  return el('article', { className: `entry tone-${active ? 'running' : (outcome?.tone ?? 'neutral')}`, attrs: { 'data-entry-id': entry.id, 'aria-busy': active ? 'true' : 'false' } }, [question, target, liveLine(entry, active), body, actions]);
 }
 
 /** The answer's citations as links that open the file at the line; the cited text beside each. */
 function referenceList(entry: ChatEntry, host: HostChannel): HTMLElement {
-  const list = h('ol', { class: 'references', 'data-testid': 'references', 'aria-label': 'References' });
+  const list = el('ol', { className: 'references', attrs: { 'data-testid': 'references', 'aria-label': 'References' } });
   entry.references!.forEach((reference, index) => {
     const label = `${reference.path}:${reference.line}${reference.endLine !== undefined ? `-${reference.endLine}` : ''}`;
-    const link = h('a', { href: '#', class: 'reference-link', title: `Open ${label}` }, label);
+    const link = el('a', { className: 'reference-link', text: label, title: `Open ${label}`, attrs: { href: '#' } });
     link.addEventListener('click', (event) => {
       event.preventDefault();
       host.post({ type: 'chat.openReference', entryId: entry.id, index });
     });
-    list.append(h('li', {}, link, h('span', { class: 'reference-text' }, reference.text.length > 120 ? `${reference.text.slice(0, 119)}…` : reference.text)));
+    list.append(el('li', {}, [link, el('span', { className: 'reference-text', text: reference.text.length > 120 ? `${reference.text.slice(0, 119)}…` : reference.text })]));
   });
   return list;
 }

@@ -5,7 +5,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { ChatTarget, SidebarState } from '../../src/shared/sidebarState';
-import { button, h } from './dom';
+import { el, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 
 const PICK_FOLDER = '__pick_folder__';
@@ -23,19 +23,21 @@ export class Composer {
   private readonly send: HTMLElement;
   private targets: ChatTarget[] = [];
   private state: SidebarState | undefined;
+  /** The last draft put in the box, so a re-sent state does not overwrite what the user typed since. */
+  private draftId = 0;
 
   constructor(private readonly host: HostChannel) {
-    this.select = h('vscode-single-select', { 'aria-label': 'Ask about', 'data-testid': 'target-select' }) as ValueElement;
+    this.select = el('vscode-single-select', { attrs: { 'aria-label': 'Ask about', 'data-testid': 'target-select' } }) as ValueElement;
     this.select.addEventListener('change', () => this.onTargetChange());
-    this.textarea = h('vscode-textarea', { placeholder: 'Ask about the code… (Enter to send, Shift+Enter for a new line)', 'aria-label': 'Question', rows: '3', resize: 'vertical', 'data-testid': 'question' }) as ValueElement;
+    this.textarea = el('vscode-textarea', { attrs: { placeholder: 'Ask about the code… (Enter to send, Shift+Enter for a new line)', 'aria-label': 'Question', rows: '3', resize: 'vertical', 'data-testid': 'question' } }) as ValueElement;
     this.textarea.addEventListener('keydown', (event: KeyboardEvent) => {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
       }
     });
-    this.send = button('Ask', () => this.submit(), { icon: 'send', testId: 'send' });
-    this.element = h('form', { class: 'composer', 'aria-label': 'Ask a question' }, h('label', { class: 'target-row' }, 'About ', this.select), this.textarea, h('div', { class: 'composer-actions' }, this.send));
+    this.send = vscodeButton('Ask', () => this.submit(), { icon: 'send', testId: 'send' });
+    this.element = el('form', { className: 'composer', attrs: { 'aria-label': 'Ask a question' } }, [el('label', { className: 'target-row' }, ['About ', this.select]), this.textarea, el('div', { className: 'composer-actions' }, [this.send])]);
     this.element.addEventListener('submit', (e) => e.preventDefault());
   }
 
@@ -45,10 +47,16 @@ export class Composer {
     if (keys !== this.targets.map(targetKey).join(';') || this.select.value !== targetKey(state.selectedTarget)) {
       this.targets = state.targets;
       this.select.replaceChildren(
-        ...state.targets.map((t) => h('vscode-option', { value: targetKey(t), selected: targetKey(t) === targetKey(state.selectedTarget) }, t.kind === 'workspace' ? 'Workspace' : `${t.kind === 'file' ? 'File' : 'Folder'}: ${t.label}`)),
-        h('vscode-option', { value: PICK_FOLDER }, 'Choose a folder…'),
+        ...state.targets.map((t) => el('vscode-option', { attrs: { value: targetKey(t), selected: targetKey(t) === targetKey(state.selectedTarget) }, text: t.kind === 'workspace' ? 'Workspace' : `${t.kind === 'file' ? 'File' : 'Folder'}: ${t.label}` })),
+        el('vscode-option', { attrs: { value: PICK_FOLDER }, text: 'Choose a folder…' }),
       );
       this.select.value = targetKey(state.selectedTarget);
+    }
+    if (state.draft && state.draft.id !== this.draftId) {
+      this.draftId = state.draft.id;
+      this.textarea.value = state.draft.question;
+      // After the render that may have moved focus elsewhere.
+      requestAnimationFrame(() => this.focus());
     }
     const disabled = state.busy || !state.trusted;
     this.send.toggleAttribute('disabled', disabled);

@@ -1,8 +1,10 @@
-// Sidebar chat webview entry: handshake, then render whatever state the host sends.
+// Sidebar chat webview entry: handshake, then render whatever state the host sends. Re-renders keep
+// keyboard focus on the control that had it, and the tabs follow the ARIA tabs pattern (arrow keys,
+// Home/End, aria-controls).
 import type { SidebarState } from '../../src/shared/sidebarState';
 import { renderEntry } from './chatView';
 import { Composer } from './composer';
-import { button, h, icon } from './dom';
+import { actionButton, el, icon, keepingFocus, vscodeButton } from '../common/dom';
 import { createHistorySearch, renderHistoryList } from './historyView';
 import { connectToHost } from './hostChannel';
 import { applyHostMessage } from './sidebarModel';
@@ -12,50 +14,67 @@ const app = document.getElementById('app') ?? document.body;
 const composer = new Composer(host);
 let state: SidebarState | undefined;
 
-const tabs = h('div', { class: 'tabs', role: 'tablist' });
-const banners = h('div', { class: 'banners' });
-const entries = h('div', { class: 'entries', role: 'log', 'aria-label': 'Conversation', 'data-testid': 'entries' });
-const chatPanel = h('section', { class: 'panel chat-panel', role: 'tabpanel', 'aria-label': 'Chat' }, banners, entries, composer.element);
+const TABS: Array<{ id: SidebarState['tab']; label: string; icon: string }> = [
+  { id: 'chat', label: 'Chat', icon: 'comment-discussion' },
+  { id: 'history', label: 'History', icon: 'history' },
+];
+
+const tabs = el('div', { className: 'tabs', attrs: { role: 'tablist', 'aria-label': 'RLM' } });
+const banners = el('div', { className: 'banners' });
+const entries = el('div', { className: 'entries', attrs: { role: 'log', 'aria-label': 'Conversation', 'data-testid': 'entries' } });
+const chatPanel = el('section', { className: 'panel chat-panel', attrs: { role: 'tabpanel', id: 'panel-chat', 'aria-labelledby': 'tab-chat' } }, [banners, entries, composer.element]);
 const historySearch = createHistorySearch(host);
-const historyList = h('div');
-const historyPanel = h('section', { class: 'panel history-panel', role: 'tabpanel', 'aria-label': 'History' }, historySearch.element, historyList);
+const historyList = el('div', { className: 'history-scroll' });
+const historyPanel = el('section', { className: 'panel history-panel', attrs: { role: 'tabpanel', id: 'panel-history', 'aria-labelledby': 'tab-history' } }, [historySearch.element, historyList]);
 
 function tab(id: SidebarState['tab'], label: string, iconName: string): HTMLElement {
   const selected = state?.tab === id;
-  const el = h('button', { class: `tab${selected ? ' selected' : ''}`, role: 'tab', 'aria-selected': selected ? 'true' : 'false', 'data-testid': `tab-${id}` }, icon(iconName), label);
-  el.addEventListener('click', () => host.post({ type: 'lifecycle.switchTab', tab: id }));
-  return el;
+  const button = el('button', {
+    className: `tab${selected ? ' selected' : ''}`,
+    attrs: { type: 'button', role: 'tab', id: `tab-${id}`, 'aria-selected': selected ? 'true' : 'false', 'aria-controls': `panel-${id}`, tabindex: selected ? '0' : '-1', 'data-testid': `tab-${id}`, 'data-focus-key': `tab-${id}` },
+  }, [icon(iconName), label]);
+  button.addEventListener('click', () => host.post({ type: 'lifecycle.switchTab', tab: id }));
+  return button;
 }
+
+tabs.addEventListener('keydown', (event) => {
+  const keys: Record<string, (i: number) => number> = { ArrowRight: (i) => i + 1, ArrowLeft: (i) => i - 1, Home: () => 0, End: () => TABS.length - 1 };
+  const move = keys[event.key];
+  if (!move || !state) return;
+  event.preventDefault();
+  const at = TABS.findIndex((t) => t.id === state?.tab);
+  const next = TABS[(move(at) + TABS.length) % TABS.length]!;
+  // Focus moves at once; the host's state makes the selection stick.
+  document.getElementById(`tab-${next.id}`)?.focus();
+  host.post({ type: 'lifecycle.switchTab', tab: next.id });
+});
 
 function renderBanners(s: SidebarState): void {
   banners.replaceChildren();
   if (!s.trusted) {
-    banners.append(h('div', { class: 'banner warning', role: 'status' }, icon('shield'), h('span', { class: 'banner-text' }, 'Asking is disabled: this workspace is not trusted, and its settings could send your files elsewhere. Recorded runs can still be opened.')));
+    banners.append(el('div', { className: 'banner warning', attrs: { role: 'status' } }, [icon('shield'), el('span', { className: 'banner-text', text: 'Asking is disabled: this workspace is not trusted, and its settings could send your files elsewhere. Recorded runs can still be opened.' })]));
   }
   if (!s.modelLabel) {
     banners.append(
-      h('div', { class: 'banner', role: 'status', 'data-testid': 'no-model' }, icon('info'), h('span', { class: 'banner-text' }, 'No model is configured yet.'), button('Configure models...', () => host.post({ type: 'chat.configureModels' }), { testId: 'configure-models' })),
+      el('div', { className: 'banner', attrs: { role: 'status', 'data-testid': 'no-model' } }, [icon('info'), el('span', { className: 'banner-text', text: 'No model is configured yet.' }), vscodeButton('Configure models...', () => host.post({ type: 'chat.configureModels' }), { testId: 'configure-models', focusKey: 'configure-models' })]),
     );
   } else {
-    const label = h('a', { href: '#', class: 'model-label', title: 'Configure models...' }, icon('server'), s.modelLabel);
-    label.addEventListener('click', (e) => {
-      e.preventDefault();
-      host.post({ type: 'chat.configureModels' });
-    });
-    banners.append(h('div', { class: 'model-row' }, label, s.entries.length ? button('New conversation', () => host.post({ type: 'chat.newConversation' }), { secondary: true, icon: 'add', testId: 'new-conversation' }) : null));
+    const label = actionButton(s.modelLabel, () => host.post({ type: 'chat.configureModels' }), { icon: 'server', title: 'Configure models...', focusKey: 'model-label' });
+    label.classList.add('model-label');
+    banners.append(el('div', { className: 'model-row' }, [label, s.entries.length ? vscodeButton('New conversation', () => host.post({ type: 'chat.newConversation' }), { secondary: true, icon: 'add', testId: 'new-conversation', focusKey: 'new-conversation' }) : null]));
   }
 }
 
 function renderEntries(s: SidebarState): void {
   if (s.entries.length === 0) {
-    entries.replaceChildren(h('p', { class: 'muted empty', 'data-testid': 'empty-hint' }, s.emptyHint ?? ''));
+    entries.replaceChildren(el('p', { className: 'muted empty', text: s.emptyHint ?? '', attrs: { 'data-testid': 'empty-hint' } }));
     return;
   }
   entries.replaceChildren(...s.entries.map((e) => renderEntry(e, host)));
 }
 
 function renderAll(s: SidebarState): void {
-  tabs.replaceChildren(tab('chat', 'Chat', 'comment-discussion'), tab('history', 'History', 'history'));
+  tabs.replaceChildren(...TABS.map((t) => tab(t.id, t.label, t.icon)));
   chatPanel.hidden = s.tab !== 'chat';
   historyPanel.hidden = s.tab !== 'history';
   renderBanners(s);
@@ -69,14 +88,17 @@ host.onMessage((message) => {
   const wasAtBottom = entries.scrollHeight - entries.scrollTop - entries.clientHeight < 40;
   const { state: next, change } = applyHostMessage(state, message);
   state = next;
-  if (!state || !change) return;
-  if (change === 'all') renderAll(state);
-  else if (change === 'history') historyList.replaceChildren(renderHistoryList(state.history, host, Date.now()));
-  else {
-    const entry = state.entries.find((e) => e.id === change.entryId);
-    const old = entries.querySelector(`[data-entry-id="${CSS.escape(change.entryId)}"]`);
-    if (entry && old) old.replaceWith(renderEntry(entry, host));
-  }
+  const current = state;
+  if (!current || !change) return;
+  keepingFocus(app, () => {
+    if (change === 'all') renderAll(current);
+    else if (change === 'history') historyList.replaceChildren(renderHistoryList(current.history, host, Date.now()));
+    else {
+      const entry = current.entries.find((e) => e.id === change.entryId);
+      const old = entries.querySelector(`[data-entry-id="${CSS.escape(change.entryId)}"]`);
+      if (entry && old) old.replaceWith(renderEntry(entry, host));
+    }
+  });
   // Follow the streaming answer while the user is at the bottom; never yank them back up.
   if (wasAtBottom) entries.scrollTop = entries.scrollHeight;
 });

@@ -39,16 +39,18 @@ export function relativeTime(ms: number, now: number): string {
 
 const STATUS_TEXT: Record<string, string> = {
   queued: 'Queued',
-  gathering: 'Gathering files…',
+  gathering: 'Reading the files…',
   running: 'Running',
   completed: 'Answered',
-  forced: 'Best answer at the iteration limit',
+  forced: 'Best answer at a limit',
   cancelled: 'Stopped',
   limit: 'Stopped at a limit',
   error: 'Failed',
   incomplete: 'Incomplete',
 };
 
-export function statusText(status: string): string {
-  return STATUS_TEXT[status] ?? status;
+/** An entry's status in words: the run's outcome once it has one ("Stopped by you after 3 turns"). */
+export function statusText(entry: { status: string; outcome?: { headline: string } }): string {
+  if (entry.outcome && !['queued', 'gathering', 'running'].includes(entry.status)) return entry.outcome.headline;
+  return STATUS_TEXT[entry.status] ?? entry.status;
 }

@@ -1,16 +1,19 @@
 // Composes the trajectory view: toolbar (search, filters, timeline, outline, jump, export), header,
 // turn list and outline, and wires them to the host's pushed messages.
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { PAGE, type HostToWebview, type MessageOf, type RunHeaderView, type SearchHit } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton } from './dom';
+import { el, iconButton, keepingFocus } from '../common/dom';
 import { headerView } from './headerView';
 import type { HostBridge } from './hostBridge';
 import { nextFocusable } from './keyboardNav';
 import { OutlinePanel } from './outlinePanel';
 import { SearchPanel } from './searchPanel';
 import { TurnList, type ListMode } from './turnList';
+import { OutlineSync } from './outlineSync';
 import { renderTurn } from './turnView';
 import type { RenderContext } from './renderContext';
+import { clearSearchHighlight, highlightMatch } from './searchHighlight';
+import { TimelineLegend } from './timelineLegend';
+import { watchWidth, type WidthClass } from './widthMode';
 import { UserCellInput } from './userCellInput';
 
 interface SavedState {
@@ -36,6 +39,9 @@ export class TrajectoryApp {
   private mode: ListMode = 'cells';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly saved: SavedState | undefined;
+  private width: WidthClass = 'wide';
+  private readonly legend = new TimelineLegend();
+  private readonly outlineSync: OutlineSync;
   private readonly userCell: UserCellInput;
 
   constructor(
@@ -53,9 +59,39 @@ export class TrajectoryApp {
     this.headerSlot = el('div', { className: 'header-slot' });
     this.notices = el('div', { className: 'notices', attrs: { 'aria-live': 'polite' } });
     this.list = new TurnList(this.ctx, this.scroller, () => this.requireHeader().runId, () => this.requireHeader());
-    this.outline = new OutlinePanel((index) => this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true })));
+    this.outline = new OutlinePanel(
+      (index) => {
+        // In a narrow group the outline is a drawer over the turns: picking a turn closes it.
+        if (this.width !== 'wide') this.root.classList.remove('outline-open');
+        this.list.scrollToTurn(index, (slot) => slot.focus({ preventScroll: true }));
+      },
+      () => Boolean(this.header?.pricing.rootLocal && this.header.pricing.subLocal),
+    );
+    const list = this.list;
+    const outline = this.outline;
+    this.outlineSync = new OutlineSync(
+      {
+        get length() {
+          return list.count;
+        },
+        set: (from, summaries) => {
+          list.setOutline(from, summaries);
+          outline.update(from, summaries);
+        },
+      },
+      async (from) => {
+        const runId = this.header?.runId;
+        if (runId === undefined) return undefined;
+        const answer = await this.bridge.request({ type: 'requestOutline', runId, from, count: PAGE.outlineChunk });
+        return answer.type === 'outline' && runId === this.header?.runId ? { from: answer.from, outline: answer.outline } : undefined;
+      },
+    );
     this.searchSlot = el('div', { className: 'search' });
-    this.scroller.append(this.headerSlot, this.list.element);
+    this.scroller.append(this.headerSlot, this.legend.element, this.list.element);
+    watchWidth(this.root, (mode) => {
+      this.width = mode;
+      if (mode === 'wide') this.root.classList.remove('outline-open');
+    });
     this.userCell = new UserCellInput(bridge);
     this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.userCell.element, this.notices);
     if (this.saved?.outlineHidden) this.root.classList.add('outline-hidden');
@@ -80,7 +116,7 @@ export class TrajectoryApp {
 
   private ensureSearch(): SearchPanel {
     if (!this.search) {
-      this.search = new SearchPanel(this.ctx, (hit) => this.jumpToHit(hit));
+      this.search = new SearchPanel(this.ctx, (hit, query) => this.jumpToHit(hit, query));
       this.searchSlot.replaceWith(this.search.element);
       if (this.header) this.search.setChoices(this.header.models, this.header.maxDepth);
     }
@@ -97,6 +133,10 @@ export class TrajectoryApp {
     modeButton.id = 'toggle-timeline';
     return el('div', { className: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Trajectory tools' } }, [
       iconButton('list-tree', 'Toggle outline', () => {
+        if (this.width !== 'wide') {
+          this.root.classList.toggle('outline-open');
+          return;
+        }
         this.root.classList.toggle('outline-hidden');
         this.saveSoon();
       }),
@@ -115,15 +155,17 @@ export class TrajectoryApp {
   private setMode(mode: ListMode): void {
     this.mode = mode;
     this.root.classList.toggle('timeline-mode', mode === 'timeline');
+    this.legend.show(mode === 'timeline' ? this.header : undefined);
     this.list.setMode(mode);
     this.saveSoon();
   }
 
   private renderHeader(): void {
     const header = this.requireHeader();
-    this.headerSlot.textContent = '';
-    this.headerSlot.appendChild(headerView(this.ctx, header, this.live, Date.now()));
+    // A live run re-renders its header on every tick: keep a keyboard user on the control they were on.
+    keepingFocus(this.headerSlot, () => this.headerSlot.replaceChildren(headerView(this.ctx, header, this.live, Date.now())));
     this.search?.setChoices(header.models, header.maxDepth);
+    if (this.mode === 'timeline') this.legend.show(header);
     document.title = `RLM: ${header.question.text.slice(0, 60)}`;
   }
 
@@ -134,8 +176,7 @@ export class TrajectoryApp {
     this.list.followEnabled = m.live;
     this.renderHeader();
     this.saveSoon();
-    this.list.setOutline(0, m.outline);
-    this.outline.update(0, m.outline);
+    const filled = this.outlineSync.reset(m.outline, m.turnCount);
     if (first && this.saved && this.saved.scrollTop > 0) {
       // A re-created view goes back to where the user was, once the slots down to there exist.
       this.list.follow.stop();
@@ -146,34 +187,23 @@ export class TrajectoryApp {
       if (this.live) this.list.keepFollowing();
       else this.list.follow.stop();
     }
-    void this.loadOutline(m.header.runId, m.outline.length, m.turnCount);
+    filled.catch((error: unknown) => this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`));
     if (typeof requestIdleCallback === 'function') requestIdleCallback(() => this.ensureSearch(), { timeout: 1000 });
     else setTimeout(() => this.ensureSearch(), 200);
   }
 
-  /** Fetches the rest of the outline after the first turns were asked for, a chunk at a time. */
-  private async loadOutline(runId: string, from: number, total: number): Promise<void> {
-    try {
-      for (let at = from; at < total; at += PAGE.outlineChunk) {
-        const answer = await this.bridge.request({ type: 'requestOutline', runId, from: at, count: PAGE.outlineChunk });
-        if (answer.type !== 'outline' || runId !== this.header?.runId) return;
-        this.list.setOutline(answer.from, answer.outline);
-        this.outline.update(answer.from, answer.outline);
-      }
-    } catch (error) {
-      this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
   private onUpdate(m: MessageOf<HostToWebview, 'update'>): void {
     if (m.runId !== this.header?.runId) return;
+    // The run just ended: its last turn may have been drawn as "thinking"; draw it as it ended.
+    const ended = this.live && !m.live;
     this.header = m.header;
     this.live = m.live;
     this.list.followEnabled = m.live;
     this.renderHeader();
-    this.list.setOutline(m.outlineFrom, m.outline);
-    this.outline.update(m.outlineFrom, m.outline);
-    this.list.invalidate(m.changedTurns);
+    this.outlineSync
+      .update(m.outlineFrom, m.outline)
+      .catch((error: unknown) => this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`));
+    this.list.invalidate(ended && this.list.count > 0 ? [...m.changedTurns, this.list.count - 1] : m.changedTurns);
     this.list.keepFollowing();
   }
 
@@ -188,8 +218,9 @@ export class TrajectoryApp {
     this.notify('info', 'This run has no final answer yet.');
   }
 
-  private jumpToHit(hit: SearchHit): void {
+  private jumpToHit(hit: SearchHit, query: string): void {
     this.outline.highlight(hit.rootTurnIndex);
+    clearSearchHighlight();
     this.list.scrollToTurn(hit.rootTurnIndex, (slot) => {
       const target =
         (hit.callId && slot.querySelector<HTMLElement>(`[data-call-id="${CSS.escape(hit.callId)}"]`)) ||
@@ -199,7 +230,8 @@ export class TrajectoryApp {
       if (target instanceof HTMLDetailsElement) target.open = true;
       target.classList.add('flash');
       setTimeout(() => target.classList.remove('flash'), 1500);
-      target.scrollIntoView({ block: 'center' });
+      // The matched text itself is marked, and brought into view.
+      highlightMatch(target, query, this.scroller);
     });
   }
 

@@ -2,11 +2,11 @@
 // flags, new variables, timing, and its sub-call tree.
 import type { CellView } from '../../src/shared/trajectoryProtocol';
 import { codeView } from './codeView';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import { subCallTree } from './subCallView';
 import { textBlock } from './textBlock';
-import { formatDuration } from '../../src/shared/format';
-import { formatUsage } from './viewFormat';
+import { formatDuration, plural } from '../../src/shared/format';
+import { batchEstimateText, formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 export function cellView(ctx: RenderContext, cell: CellView, runId: string, turnNumber: number): HTMLElement {
@@ -26,7 +26,7 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
       user ? el('span', { className: 'badge user', text: 'You' }) : null,
       el('span', { className: 'cell-title', text: cell.outIndex !== undefined ? `In [${cell.outIndex}]` : 'Cell' }),
       ...flags,
-      el('span', { className: 'cell-metrics', text: `${formatDuration(cell.durationMs)}${cell.totals.subCalls ? ` · ${cell.totals.subCalls} sub-calls · ${formatUsage(cell.totals)}` : ''}` }),
+      el('span', { className: 'cell-metrics', text: `${formatDuration(cell.durationMs)}${cell.totals.subCalls ? ` · ${plural(cell.totals.subCalls, 'sub-call')} · ${formatUsage(cell.totals, ctx.rootHeader().pricing.subLocal)}` : ''}` }),
     ]),
   );
   section.appendChild(codeView(ctx, cell.code, { kind: 'code', runId, cellId: cell.cellId }));
@@ -46,6 +46,14 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
   if (cell.newVariables.length) {
     section.appendChild(el('div', { className: 'vars' }, [el('span', { className: 'muted', text: 'New variables: ' }), ...cell.newVariables.map((v) => el('code', { className: 'chip', text: v }))]));
   }
+  for (const estimate of cell.batchEstimates ?? []) {
+    section.appendChild(
+      el('div', { className: `note batch-estimate${estimate.refused ? ' warn' : ''}`, attrs: { 'data-testid': 'batch-estimate', ...(estimate.refused ? { role: 'alert' } : {}) } }, [
+        icon(estimate.refused ? 'warning' : 'graph'),
+        ` ${batchEstimateText(estimate)}`,
+      ]),
+    );
+  }
   const tree = subCallTree(ctx, cell.subCalls, runId);
   if (tree) section.appendChild(tree);
   if (cell.subCallsOmitted) section.appendChild(moreSubCalls(ctx, cell, runId, tree));
@@ -54,7 +62,7 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
 
 /** Loads the cell again with all of its sub-calls, replacing the shortened tree. */
 function moreSubCalls(ctx: RenderContext, cell: CellView, runId: string, shortTree: HTMLElement | null): HTMLElement {
-  const button = el('button', { className: 'show-all', attrs: { type: 'button' }, text: `Show ${cell.subCallsOmitted} more sub-calls` });
+  const button = el('button', { className: 'show-all', attrs: { type: 'button' }, text: `Show ${plural(cell.subCallsOmitted ?? 0, 'more sub-call', 'more sub-calls')}` });
   button.addEventListener('click', () => {
     button.disabled = true;
     ctx.bridge

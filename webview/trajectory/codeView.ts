@@ -1,7 +1,7 @@
 // A Python code cell: highlighted lines with line numbers, a copy button, and "show all" for code
 // longer than its preview.
 import type { TextPreview, TextRef } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton, clear } from './dom';
+import { el, iconButton, clear } from '../common/dom';
 import { highlightPython } from './pythonTokens';
 import { loadRest } from './textBlock';
 import { formatChars } from './viewFormat';

@@ -3,33 +3,34 @@
 // question's turns are the view's list below; a follow-up's turns open in place, a page at a time.
 import type { ConversationRunView, ConversationView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { PAGE } from '../../src/shared/trajectoryProtocol';
-import { formatDuration } from '../../src/shared/format';
-import { el, icon } from './dom';
+import { formatDuration, plural } from '../../src/shared/format';
+import { el, icon } from '../common/dom';
 import { formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
-export function conversationView(ctx: RenderContext, conversation: ConversationView): HTMLElement {
+/** `local`: every model of the file is served with no per-token charge (costs read "local"). */
+export function conversationView(ctx: RenderContext, conversation: ConversationView, local: boolean): HTMLElement {
   const count = conversation.runs.length;
   const total = conversation.totals;
   const section = el('section', { className: 'conversation', attrs: { 'aria-label': `Conversation of ${count} questions` } }, [
     el('div', { className: 'conversation-head' }, [
       el('span', { className: 'stat-label', text: `Conversation · ${count} questions` }),
-      el('span', { className: 'conversation-total', text: `Total: ${formatUsage(total)} · ${subCalls(total.subCalls)} · ${formatDuration(total.wallTimeMs)}` }),
+      el('span', { className: 'conversation-total', text: `Total: ${formatUsage(total, local)} · ${plural(total.subCalls, 'sub-call')} · ${formatDuration(total.wallTimeMs)}` }),
     ]),
   ]);
   const list = el('ol', { className: 'conversation-runs' });
-  conversation.runs.forEach((run, i) => list.appendChild(runItem(ctx, run, i)));
+  conversation.runs.forEach((run, i) => list.appendChild(runItem(ctx, run, i, local)));
   section.appendChild(list);
   return section;
 }
 
-function runItem(ctx: RenderContext, run: ConversationRunView, index: number): HTMLElement {
+function runItem(ctx: RenderContext, run: ConversationRunView, index: number, local: boolean): HTMLElement {
   const item = el('li', { className: `conversation-run status-${run.status}` }, [
     el('div', { className: 'conversation-question' }, [el('strong', { text: `Q${index + 1} ` }), run.question.text]),
     el('div', { className: 'conversation-answer' }, [el('strong', { text: 'Answer: ' }), run.answer ? run.answer.text : 'none']),
     el('div', { className: 'conversation-figures' }, [
       icon(statusIcon(run.status)),
-      ` ${statusLabel(run.status)}${run.forced ? ' (forced)' : ''} · ${run.iterations} turn${run.iterations === 1 ? '' : 's'} · ${formatUsage(run.totals)} · ${subCalls(run.totals.subCalls)} · ${formatDuration(run.totals.wallTimeMs)}`,
+      ` ${statusLabel(run.status)}${run.forced && run.status !== 'forced' ? ' (best answer at the limit)' : ''} · ${plural(run.iterations, 'turn')} · ${formatUsage(run.totals, local)} · ${plural(run.totals.subCalls, 'sub-call')} · ${formatDuration(run.totals.wallTimeMs)}`,
     ]),
     run.session ? el('div', { className: 'conversation-session muted', text: run.session }) : null,
   ]);
@@ -71,8 +72,4 @@ async function loadTurns(ctx: RenderContext, run: ConversationRunView, target: H
   } catch (error) {
     target.textContent = `Could not load the turns: ${error instanceof Error ? error.message : String(error)}`;
   }
-}
-
-function subCalls(n: number): string {
-  return `${n} sub-call${n === 1 ? '' : 's'}`;
 }

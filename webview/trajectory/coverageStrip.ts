@@ -2,7 +2,7 @@
 // much of it the run saw (in cell output or sub-call prompts) and marked where the answer cites it, so
 // a reader sees what the answer rests on and what was never looked at. An estimate (whole-line matches).
 import type { CoverageView } from '../../src/shared/trajectoryProtocol';
-import { el } from './dom';
+import { el } from '../common/dom';
 
 function fileAt(c: CoverageView, line: number): string {
   let name = '';

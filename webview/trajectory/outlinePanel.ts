@@ -1,7 +1,7 @@
 // The outline of turns beside the list: one entry per turn with its markers (errors, final), built
 // in chunks after the first cells are on screen so a 5,000-turn outline never delays them.
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
-import { el } from './dom';
+import { el } from '../common/dom';
 import { outlineLabel } from './outlineModel';
 
 const CHUNK = 500;
@@ -19,7 +19,11 @@ export class OutlinePanel {
   private pending: TurnSummary[] = [];
   private building = false;
 
-  constructor(private readonly onPick: (index: number) => void) {
+  constructor(
+    private readonly onPick: (index: number) => void,
+    /** Whether the run's models are all local (outline titles word its costs). */
+    private readonly local: () => boolean = () => false,
+  ) {
     this.list = el('ol', { className: 'outline-list' });
     this.element = el('nav', { className: 'outline', attrs: { 'aria-label': 'Outline of turns' } }, [el('div', { className: 'outline-title', text: 'Turns' }), this.list]);
     this.list.addEventListener('click', (event) => {
@@ -50,7 +54,7 @@ export class OutlinePanel {
     const chunk = this.pending.splice(0, CHUNK);
     const frag = document.createDocumentFragment();
     for (const summary of chunk) {
-      const label = outlineLabel(summary);
+      const label = outlineLabel(summary, this.local());
       let item = this.items[summary.index];
       if (!item) {
         item = el('li', {}, [el('button', { className: 'outline-item', attrs: { type: 'button' } })]);
@@ -59,8 +63,9 @@ export class OutlinePanel {
         frag.appendChild(item);
       }
       const button = item.firstElementChild as HTMLElement;
-      button.textContent = label.text;
+      button.replaceChildren(el('span', { className: 'outline-number', text: label.number }), el('span', { className: 'outline-text', text: label.text }));
       button.title = label.title;
+      button.setAttribute('aria-label', `Turn ${label.number}: ${label.text}`);
       item.className = label.classes.join(' ');
     }
     this.list.appendChild(frag);

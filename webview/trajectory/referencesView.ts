@@ -2,7 +2,7 @@
 // file at that line (by index: the view never names a path to open), with the cited text; citations
 // not found in the input are listed apart and marked. Cited text is file text: text nodes only.
 import type { RunHeaderView } from '../../src/shared/trajectoryProtocol';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import type { RenderContext } from './renderContext';
 
 const SHOWN_TEXT_CHARS = 200;

@@ -5,9 +5,36 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { SearchFilters, SearchHit } from '../../src/shared/trajectoryProtocol';
-import { clear, el } from './dom';
+import { clear, el, iconButton } from '../common/dom';
 import { buildFilters, describeResults, sameSearch, type SearchInput } from './searchModel';
 import type { RenderContext } from './renderContext';
+
+const WHERE_WORDS: Record<SearchHit['where'], string> = {
+  reasoning: 'reasoning',
+  code: 'code',
+  stdout: 'output',
+  stderr: 'error output',
+  error: 'error',
+  prompt: 'sub-call prompt',
+  response: 'sub-call response',
+  turn: 'turn',
+};
+
+const LEAD_CHARS = 24;
+
+/** The excerpt with the matched text marked (text nodes and a <mark>, never markup from the text). */
+function excerptView(hit: Pick<SearchHit, 'excerpt' | 'match'>): HTMLElement {
+  const m = hit.match;
+  if (!m || m.length === 0) return el('span', { className: 'hit-excerpt', text: hit.excerpt });
+  // A short lead, so the match is in sight on one line however narrow the list is.
+  const leadStart = Math.max(0, m.start - LEAD_CHARS);
+  const lead = `${leadStart > 0 ? '…' : ''}${hit.excerpt.slice(leadStart, m.start)}`;
+  return el('span', { className: 'hit-excerpt' }, [
+    lead,
+    el('mark', { className: 'hit-match', text: hit.excerpt.slice(m.start, m.start + m.length) }),
+    hit.excerpt.slice(m.start + m.length),
+  ]);
+}
 
 interface ValueElement extends HTMLElement {
   value: string;
@@ -29,7 +56,7 @@ export class SearchPanel {
 
   constructor(
     private readonly ctx: RenderContext,
-    private readonly onPick: (hit: SearchHit) => void,
+    private readonly onPick: (hit: SearchHit, query: string) => void,
   ) {
     this.field = el('vscode-textfield' as 'div', { attrs: { placeholder: 'Search code, outputs, prompts, responses', 'aria-label': 'Search', id: 'search-field' } }) as unknown as ValueElement;
     this.errorsOnly = el('vscode-checkbox' as 'div', { attrs: { label: 'Errors only', id: 'filter-errors' } }) as unknown as CheckElement;
@@ -37,7 +64,16 @@ export class SearchPanel {
     this.depth = el('vscode-single-select' as 'div', { attrs: { 'aria-label': 'Filter by depth', id: 'filter-depth' } }) as unknown as ValueElement;
     this.results = el('div', { className: 'search-results', attrs: { role: 'listbox', 'aria-label': 'Search results' } });
     this.results.hidden = true;
-    this.element = el('div', { className: 'search' }, [el('div', { className: 'search-row' }, [this.field, this.errorsOnly, this.model, this.depth]), this.results]);
+    // In a narrow group the filters fold away behind a button, so the search box keeps one row.
+    const filters = el('div', { className: 'search-filters', attrs: { id: 'search-filters' } }, [this.errorsOnly, this.model, this.depth]);
+    const toggle = iconButton('filter', 'Show search filters', () => {
+      const open = this.element.classList.toggle('filters-open');
+      toggle.setAttribute('aria-expanded', String(open));
+    });
+    toggle.classList.add('filters-toggle');
+    toggle.setAttribute('aria-controls', 'search-filters');
+    toggle.setAttribute('aria-expanded', 'false');
+    this.element = el('div', { className: 'search' }, [el('div', { className: 'search-row' }, [this.field, toggle, filters]), this.results]);
     for (const [target, type] of [[this.field, 'input'], [this.errorsOnly, 'change'], [this.model, 'change'], [this.depth, 'change']] as const) {
       target.addEventListener(type, () => this.schedule());
     }
@@ -106,14 +142,15 @@ export class SearchPanel {
     this.results.hidden = false;
     this.results.appendChild(el('div', { className: 'search-summary', text: describeResults(total, truncated, hits.length) }));
     const frag = document.createDocumentFragment();
+    const query = this.last?.query ?? '';
     for (const hit of hits) {
       const item = el('button', { className: 'search-hit', attrs: { type: 'button', role: 'option' } }, [
-        el('span', { className: 'hit-where', text: `Turn ${hit.rootTurnIndex + 1} · ${hit.where}` }),
-        el('span', { className: 'hit-excerpt', text: hit.excerpt }),
+        el('span', { className: 'hit-where', text: `Turn ${hit.rootTurnIndex + 1} · ${WHERE_WORDS[hit.where]}` }),
+        excerptView(hit),
       ]);
       item.addEventListener('click', () => {
         this.close();
-        this.onPick(hit);
+        this.onPick(hit, query);
       });
       frag.appendChild(item);
     }

@@ -2,10 +2,10 @@
 // and rlm_query calls whose child run is rendered with the same turn renderer. Bodies are built when
 // first opened, so thousands of calls cost one <details> each until someone looks.
 import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/trajectoryProtocol';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import { textBlock } from './textBlock';
-import { formatCost, formatDuration, formatTokenCount } from '../../src/shared/format';
-import { formatUsage, statusIcon, statusLabel } from './viewFormat';
+import { formatDuration, plural } from '../../src/shared/format';
+import { callFiguresText, formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
 function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLElement, open = false): HTMLDetailsElement {
@@ -26,24 +26,23 @@ function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLE
   return details;
 }
 
-function callSummary(call: SubCallView): HTMLElement {
+function callSummary(call: SubCallView, local: boolean): HTMLElement {
   const state = call.status === 'error' ? 'error' : call.status === 'running' ? 'loading' : 'pass';
-  const usage =
-    call.inputTokens !== undefined
-      ? `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${formatCost(call.costUsd, false, call.includedInPlan === true)}`
-      : '';
+  // A cached or replayed call sent nothing: its figures say so, not "0 in · 0 out".
+  const usage = callFiguresText(call, local);
   return el('summary', { className: `call-summary status-${call.status}` }, [
     icon(state, call.status === 'running' ? 'codicon-modifier-spin' : ''),
     el('span', { className: 'call-kind', text: call.batchIndex !== undefined ? `#${call.batchIndex} ${call.kind}` : call.kind }),
     el('span', { className: 'chip', text: call.model }),
     el('span', { className: 'chip', text: `depth ${call.depth}` }),
     call.fallback ? el('span', { className: 'badge warn', text: `fallback: ${call.fallback}` }) : null,
-    call.replayed ? el('span', { className: 'badge', text: 'replayed', title: 'Answered from the recorded run: not sent, not billed' }) : null,
+    call.cached ? el('span', { className: 'badge cached', text: 'cached', title: 'Answered from the sub-call cache: no request was sent', attrs: { 'data-testid': 'cached-call' } }) : null,
+    call.replayed ? el('span', { className: 'badge replayed', text: 'replayed', title: 'Answered from the recorded run: not sent, not billed' }) : null,
     call.author === 'user' ? el('span', { className: 'badge user', text: 'yours', title: 'Made by your own cell: billed to you' }) : null,
     el('span', { className: 'call-preview', text: call.prompt.text.slice(0, 120).replace(/\s+/g, ' ') }),
-    el('span', { className: 'call-metrics', text: [usage, formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
+    el('span', { className: 'call-metrics', text: [usage, call.replayed ? '' : formatDuration(call.latencyMs)].filter(Boolean).join(' · ') }),
     call.child
-      ? el('span', { className: 'call-metrics rolled', text: `total ${formatUsage(call.totals)}`, title: 'Rolled up over everything under this call' })
+      ? el('span', { className: 'call-metrics rolled', text: `total ${formatUsage(call.totals, local)}`, title: 'Rolled up over everything under this call' })
       : null,
   ]);
 }
@@ -53,7 +52,7 @@ function childRunView(ctx: RenderContext, call: SubCallView): HTMLElement {
   const box = el('div', { className: 'child-run' }, [
     el('div', { className: 'child-run-head' }, [
       icon(statusIcon(child.status)),
-      el('span', { text: `Child run · ${child.turns} turn${child.turns === 1 ? '' : 's'} · ${statusLabel(child.status)} · ${formatUsage(child.totals)}` }),
+      el('span', { text: `Child run · ${plural(child.turns, 'turn')} · ${statusLabel(child.status)} · ${formatUsage(child.totals, ctx.rootHeader().pricing.subLocal)}` }),
     ]),
   ]);
   const turns = el('div', { className: 'child-turns' }, [el('div', { className: 'muted', text: 'Loading child run…' })]);
@@ -92,13 +91,13 @@ function callBody(ctx: RenderContext, call: SubCallView, runId: string): HTMLEle
   const body = el('div', { className: 'call-body' });
   body.appendChild(textBlock(ctx, call.prompt, { kind: 'prompt', runId, callId: call.callId }, { label: 'Prompt', copy: true }));
   if (call.response) body.appendChild(textBlock(ctx, call.response, { kind: 'response', runId, callId: call.callId }, { label: 'Response', copy: true }));
-  if (call.error) body.appendChild(el('div', { className: 'error-box', text: `${call.error.kind}: ${call.error.message}` }));
+  if (call.error) body.appendChild(el('div', { className: 'error-box', text: `This call failed (${call.error.kind.replace(/_/g, ' ')}): ${call.error.message}` }));
   if (call.child) body.appendChild(childRunView(ctx, call));
   return body;
 }
 
 function callNode(ctx: RenderContext, call: SubCallView, runId: string): HTMLElement {
-  const node = lazyDetails(`subcall status-${call.status}`, callSummary(call), () => callBody(ctx, call, runId));
+  const node = lazyDetails(`subcall status-${call.status}`, callSummary(call, ctx.rootHeader().pricing.subLocal), () => callBody(ctx, call, runId));
   node.dataset.callId = call.callId;
   node.dataset.runId = runId;
   return node;
@@ -110,8 +109,8 @@ function batchNode(ctx: RenderContext, batch: Extract<SubCallEntry, { kind: 'bat
     icon('layers'),
     el('span', { className: 'call-kind', text: `batch of ${batch.size}` }),
     running ? el('span', { className: 'chip', text: `${batch.calls.filter((c) => c.status !== 'running').length}/${batch.size} done` }) : null,
-    batch.errors ? el('span', { className: 'badge error', text: `${batch.errors} error${batch.errors === 1 ? '' : 's'}` }) : null,
-    el('span', { className: 'call-metrics', text: `${formatUsage(batch.totals)} · ${formatDuration(batch.totals.wallTimeMs || undefined)}` }),
+    batch.errors ? el('span', { className: 'badge error', text: plural(batch.errors, 'error') }) : null,
+    el('span', { className: 'call-metrics', text: `${formatUsage(batch.totals, ctx.rootHeader().pricing.subLocal)} · ${formatDuration(batch.totals.wallTimeMs || undefined)}` }),
   ]);
   const node = lazyDetails('subcall batch', summary, () => {
     const list = el('div', { className: 'call-list' });

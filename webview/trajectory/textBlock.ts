@@ -1,6 +1,6 @@
 // A preformatted text that shows its preview and pages the rest from the host on "Show all".
 import { PAGE, type TextPreview, type TextRef } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton } from './dom';
+import { el, iconButton } from '../common/dom';
 import { formatChars } from './viewFormat';
 import type { RenderContext } from './renderContext';
 

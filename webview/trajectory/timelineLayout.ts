@@ -57,3 +57,29 @@ export function layoutWaterfall(spans: Span[], trackStart: number, trackEnd: num
   const laneCount = placed.reduce((max, p) => Math.max(max, p.lane + 1), 0);
   return { placed, lanes: laneCount };
 }
+
+interface AxisTick {
+  /** Percent of the track width. */
+  at: number;
+  label: string;
+}
+
+const NICE_STEPS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000];
+
+/** "0", "500 ms", "1.5 s", "2 min": short labels for an axis. */
+export function axisLabel(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1))} s`;
+  const minutes = ms / 60_000;
+  return `${Number(minutes.toFixed(Number.isInteger(minutes) ? 0 : 1))} min`;
+}
+
+/** Ticks at round times along a track of `durationMs`: at most `maxTicks` of them, 0 included. */
+export function axisTicks(durationMs: number, maxTicks = 5): AxisTick[] {
+  if (!(durationMs > 0)) return [{ at: 0, label: '0' }];
+  const step = NICE_STEPS_MS.find((s) => durationMs / s <= maxTicks - 1) ?? Math.ceil(durationMs / (maxTicks - 1));
+  const ticks: AxisTick[] = [];
+  for (let t = 0; t <= durationMs + 1e-9; t += step) ticks.push({ at: (t / durationMs) * 100, label: axisLabel(t) });
+  return ticks;
+}

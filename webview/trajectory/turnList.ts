@@ -2,7 +2,8 @@
 // off-screen slots out of layout and paint); bodies are paged from the host as slots come near the
 // viewport and dropped again far away, so a 5,000-turn run holds only a few hundred turns of DOM.
 import { PAGE, type RunHeaderView, type TurnSummary, type TurnView } from '../../src/shared/trajectoryProtocol';
-import { el } from './dom';
+import { el } from '../common/dom';
+import { renderStreaming } from '../common/streamingView';
 import { FollowMode } from './followMode';
 import { TurnPaging } from './turnPaging';
 import { timelineRow } from './timelineRow';
@@ -127,12 +128,14 @@ export class TurnList {
     this.streaming.set(index, text);
     const slot = this.slots[index];
     if (!slot) return;
-    let pre = slot.querySelector<HTMLPreElement>('pre.streaming');
-    if (!pre) {
-      pre = el('pre', { className: 'streaming', attrs: { 'aria-live': 'polite' } });
-      slot.appendChild(pre);
+    // The model has started writing: it is no longer "thinking", and its text goes inside its turn.
+    slot.querySelector('[data-testid="thinking"]')?.remove();
+    let box = slot.querySelector<HTMLElement>('.streaming');
+    if (!box) {
+      box = el('div', { className: 'streaming', attrs: { 'aria-live': 'polite', 'data-testid': 'streaming' } });
+      (slot.querySelector('article.turn') ?? slot).appendChild(box);
     }
-    pre.textContent = text;
+    renderStreaming(box, text);
     this.keepFollowing();
   }
 
@@ -202,7 +205,11 @@ export class TurnList {
     // One text node: thousands of placeholders must stay cheap to create and lay out.
     slot.textContent = placeholderText(summary);
     const text = this.streaming.get(summary.index);
-    if (text !== undefined) slot.appendChild(el('pre', { className: 'streaming', text }));
+    if (text !== undefined) {
+      const box = el('div', { className: 'streaming' });
+      renderStreaming(box, text);
+      slot.appendChild(box);
+    }
   }
 
   /** Renders queued turns in frame-sized slices, nearest to the viewport first, so scrolling stays smooth. */

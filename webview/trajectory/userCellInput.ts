@@ -2,7 +2,7 @@
 // (same sandbox, `context` and variables; llm_query billed as the user's). When the REPL is gone, the
 // button offers to replay the run into a new one first (nothing re-billed). Ctrl/Cmd+Enter runs.
 import type { UserCellState } from '../../src/shared/trajectoryProtocol';
-import { el, icon } from './dom';
+import { el, icon } from '../common/dom';
 import type { HostBridge } from './hostBridge';
 
 export class UserCellInput {

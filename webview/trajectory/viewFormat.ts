@@ -1,17 +1,19 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
-import { formatCost, formatTokenCount } from '../../src/shared/format';
+import { cacheText } from '../../src/shared/cacheText';
+import { costText, costTextShort } from '../../src/shared/costText';
+import { formatCost, formatTokenCount, plural } from '../../src/shared/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
-import type { ViewRunStatus } from '../../src/shared/trajectoryProtocol';
+import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
-  return `${n.toLocaleString('en-US')} char${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} character${n === 1 ? '' : 's'}`;
 }
 
 const STATUS_LABELS: Record<ViewRunStatus, string> = {
-  completed: 'Completed',
-  forced: 'Forced answer',
+  completed: 'Answered',
+  forced: 'Best answer at a limit',
   cancelled: 'Stopped',
-  limit: 'Limit reached',
+  limit: 'Stopped at a limit',
   error: 'Failed',
   running: 'Running',
   incomplete: 'Incomplete (the file has no end)',
@@ -39,7 +41,55 @@ export function statusIcon(status: ViewRunStatus): string {
   }
 }
 
-/** "1.2k in · 340 out · $0.012" */
-export function formatUsage(t: Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown' | 'includedInPlan'>): string {
-  return `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)}`;
+/** The cost of one call or turn: null is an unknown price, 0 on a local server is no charge. */
+export function callCost(usd: number | null | undefined, local: boolean, includedInPlan = false): string {
+  return costText({ usd: usd ?? null, unknown: usd === null, local, includedInPlan });
+}
+
+type UsageFigures = Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown' | 'cacheReadTokens' | 'cachedSubCalls' | 'savedUsd' | 'includedInPlan'>;
+
+/**
+ * "1.2k in · 340 out · $0.012" (or "· local (no charge)", "· price unknown", "· ≥ $0.01"), and what
+ * caching did when it did anything: "… · 1k cached · saved $0.004".
+ */
+export function formatUsage(t: UsageFigures, local: boolean): string {
+  const usage = `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local, includedInPlan: t.includedInPlan === true })}`;
+  const cache = cacheText(t);
+  return cache ? `${usage} · ${cache}` : usage;
+}
+
+/** A sub-call answered from the sub-call cache: "cached · saved $0.003" (no tokens were sent). */
+export function cachedCallText(savedUsd: number | undefined): string {
+  const saved = cacheText({ savedUsd });
+  return saved ? `cached · ${saved}` : 'cached';
+}
+
+/** What a replayed turn or sub-call cost: it came from the record, so nothing was sent (never "$0.00"). */
+const REPLAYED_TEXT = 'replayed from the record · not sent, not billed';
+
+/** A sub-call's own figures: what the cache saved, that it was replayed, or its tokens and cost. */
+export function callFiguresText(call: Pick<SubCallView, 'cached' | 'replayed' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'totals' | 'includedInPlan'>, local: boolean): string {
+  if (call.cached) return cachedCallText(call.totals.savedUsd);
+  if (call.replayed) return REPLAYED_TEXT;
+  if (call.inputTokens === undefined) return '';
+  return `${formatTokenCount(call.inputTokens)} in · ${formatTokenCount(call.outputTokens ?? 0)} out · ${callCost(call.costUsd, local, call.includedInPlan === true)}`;
+}
+
+/** The root model's figures for one turn, with what the provider's cache saved; '' before its reply. */
+export function turnModelText(turn: Pick<TurnView, 'replayed' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'cacheReadTokens' | 'savedUsd' | 'includedInPlan'>, local: boolean): string {
+  if (turn.replayed) return `root model ${REPLAYED_TEXT}`;
+  if (turn.inputTokens === undefined) return '';
+  const cached = cacheText(turn);
+  return `root model ${formatTokenCount(turn.inputTokens)} in · ${formatTokenCount(turn.outputTokens ?? 0)} out · ${callCost(turn.costUsd, local, turn.includedInPlan === true)}${cached ? ` · ${cached}` : ''}`;
+}
+
+/**
+ * A large batch as estimated before it was sent: "Estimated before sending: 60 prompts (1.2M
+ * characters), about $0.012", or, refused, what it would have cost and that nothing was sent.
+ */
+export function batchEstimateText(e: BatchEstimateView): string {
+  const size = `${plural(e.prompts, 'prompt')} (${e.chars >= 1_000_000 ? `${(e.chars / 1_000_000).toFixed(1)}M` : e.chars.toLocaleString('en-US')} characters)`;
+  const cost = e.estimatedCostUsd === null ? 'cost unknown (no price is set for the model)' : `about ${formatCost(e.estimatedCostUsd)}`;
+  if (e.refused) return `Batch refused before sending: ${size} would cost ${cost}, past the run's cost limit (rlm.maxCostUsd). Nothing was sent.`;
+  return `Batch estimated before sending: ${size}, ${cost}.`;
 }

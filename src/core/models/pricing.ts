@@ -1,6 +1,7 @@
 // Turns token counts into USD. Three outcomes, kept distinct on purpose: a configured or listed
 // price gives a number; a local endpoint is a known $0; anything else is null (unknown), which the
 // UI shows as "cost unknown" rather than a misleading $0.
+import { isLocalHost } from './endpoint';
 import type { ModelConfig, ModelPricing, TokenUsage } from './modelTypes';
 import { ANTHROPIC_PRICES, OPENAI_PRICES } from './priceTable';
 
@@ -9,19 +10,77 @@ const FREE: ModelPricing = { inputPerMTok: 0, outputPerMTok: 0, cacheReadPerMTok
 // Dated snapshots and aliases of a listed model: "-20250514", "-2024-08-06", "-latest", "@20250514" (Vertex).
 const SNAPSHOT_SUFFIX = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2})|-latest)$/;
 
-const ALL_PRICES: Array<[string, ModelPricing]> = [...Object.entries(OPENAI_PRICES), ...Object.entries(ANTHROPIC_PRICES)]
-  // Longest key first, so "gpt-4o-2024-05-13" wins over "gpt-4o".
-  .sort((a, b) => b[0].length - a[0].length);
+/** Longest key first, so "gpt-4o-2024-05-13" wins over "gpt-4o". */
+function byLongestKey(table: Record<string, ModelPricing>): Array<[string, ModelPricing]> {
+  return Object.entries(table)
+    .map(([key, pricing]): [string, ModelPricing] => [key.trim().toLowerCase(), pricing])
+    .sort((a, b) => b[0].length - a[0].length);
+}
 
-/** The listed price of a model id, or undefined. Router prefixes ("openai/gpt-4o") are ignored. */
-export function lookupPricing(model: string): ModelPricing | undefined {
-  const id = model.trim().toLowerCase().replace(/^.*\//, '');
-  for (const [key, pricing] of ALL_PRICES) {
-    if (id === key) return pricing;
+const ALL_PRICES = byLongestKey({ ...OPENAI_PRICES, ...ANTHROPIC_PRICES });
+
+function findIn(entries: Array<[string, ModelPricing]>, model: string): ModelPricing | undefined {
+  const full = model.trim().toLowerCase();
+  const id = full.replace(/^.*\//, '');
+  for (const [key, pricing] of entries) {
+    // A user's key may name the router form ("openrouter/x") exactly; listed keys never carry one.
+    if (id === key || full === key) return pricing;
     if (id.startsWith(key) && SNAPSHOT_SUFFIX.test(id.slice(key.length))) return pricing;
   }
   return undefined;
 }
+
+/** The listed price of a model id, or undefined. Router prefixes ("openai/gpt-4o") are ignored. */
+export function lookupPricing(model: string): ModelPricing | undefined {
+  return findIn(ALL_PRICES, model);
+}
+
+/** Prices the user set (e.g. the rlm.prices setting), keyed by model id and matched like the built-in table. */
+export type UserPriceTable = Record<string, ModelPricing>;
+
+/**
+ * The user's price for `model`, or undefined. Callers pass it as ModelConfig.pricing, so it wins over
+ * the built-in table and over the local-server $0 (someone who set a price for a model means it).
+ */
+export function userPricing(model: string, table: UserPriceTable | undefined): ModelPricing | undefined {
+  if (!table) return undefined;
+  const entries = byLongestKey(table);
+  const found = findIn(entries, model);
+  if (found) validatePricing(found, model);
+  return found;
+}
+
+/** The price a run will charge for `model` at `baseUrl`, as the UI should describe it before any call. */
+export function priceStatus(model: string, baseUrl: string | undefined, table?: UserPriceTable): 'priced' | 'local' | 'unknown' {
+  if (userPricing(model, table)) return 'priced';
+  if (isNoChargeEndpoint(baseUrl)) return 'local';
+  return lookupPricing(model) ? 'priced' : 'unknown';
+}
+
+const PRIVATE_V4 = [/^10\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
+
+/**
+ * True for a server with no per-token charge: this machine (localhost, 127.x, ::1) or the local
+ * network (10/8, 172.16/12, 192.168/16, link-local, carrier-grade NAT, IPv6 unique-local and
+ * link-local, *.local and *.lan names). An empty base URL is a provider's hosted API: charged.
+ */
+export function isNoChargeEndpoint(baseUrl: string | undefined): boolean {
+  if (!baseUrl || baseUrl.trim() === '') return false;
+  let host: string;
+  try {
+    host = new URL(baseUrl.trim()).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (isLocalHost(host)) return true;
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (PRIVATE_V4.some((range) => range.test(bare))) return true;
+  if (/^f[cd][0-9a-f]{2}:/.test(bare) || /^fe[89ab][0-9a-f]:/.test(bare)) return true;
+  return bare.endsWith('.local') || bare.endsWith('.lan');
+}
+
+/** $0 per token: what a server on the local network costs when the user set no price for it. */
+export const NO_CHARGE: ModelPricing = FREE;
 
 /**
  * The price to charge for a model: configuration first, then $0 for local endpoints, then the table.

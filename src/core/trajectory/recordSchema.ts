@@ -175,6 +175,7 @@ const HEADER_FIELDS: Fields = {
   models: opt({ object: { root: MODEL_REF, sub: MODEL_REF } }),
   protections: opt('any'),
   runId: opt('string'),
+  conversationId: opt('string'),
 };
 
 function describe(value: unknown): string {

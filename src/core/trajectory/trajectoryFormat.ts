@@ -25,6 +25,8 @@ interface TrajectoryHeaderV1 {
   protections: SandboxProtections;
   /** The root run's id, so a reader can tell the root from child runs before the first event. */
   runId?: string;
+  /** The chat conversation the run was asked in (VS Code): a question and its follow-ups share it. */
+  conversationId?: string;
 }
 
 export type TrajectoryHeader = TrajectoryHeaderV1;

@@ -128,6 +128,7 @@ export class TreeBuilder {
         call.usage = r.usage;
         call.latencyMs = r.latencyMs;
         if (r.fallback !== undefined) call.fallback = r.fallback;
+        if (r.cached || r.usage.fromCache) call.cached = true;
         if (r.replayed) call.replayed = true;
         const changed = this.add(id, { ...usageDelta(r.usage), errors: r.error ? 1 : 0 }, r.ts);
         call.finishedAt = r.ts;
@@ -154,8 +155,15 @@ export class TreeBuilder {
         return this.onRun(r, (run) => run.limitWarnings.push({ limit: r.limit, value: r.value, max: r.max }));
       case 'fallback':
         return this.onRun(r, (run) => run.fallbacks.push({ kind: r.kind, detail: r.detail }));
-      case 'batch.estimated':
-        return this.onRun(r, (run) => run.fallbacks.push({ kind: 'batch-estimated', detail: describeBatchEstimate(r) }));
+      case 'batch.estimated': {
+        // The cell shows it where the batch was made; the run keeps a line for the exports.
+        const cell = this.cell(r.runId, r.cellId);
+        const estimate = { batchId: r.batchId, prompts: r.prompts, chars: r.chars, estimatedCostUsd: r.estimatedCostUsd, ...(r.refused ? { refused: r.refused } : {}) };
+        const result = this.onRun(r, (run) => run.fallbacks.push({ kind: 'batch-estimated', detail: describeBatchEstimate(r) }));
+        if (!cell) return result;
+        (cell.batchEstimates ??= []).push(estimate);
+        return { changed: this.touch(cellNodeId(r.runId, r.cellId), r.ts) };
+      }
       case 'answer':
         return this.onRun(r, (run) => {
           // Files from before the RLM contract v1 recorded a printout as the answer ('partial').

@@ -41,6 +41,10 @@ export interface TotalsDelta {
   includedInPlan?: boolean;
   subCalls?: number;
   errors?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  savedUsd?: number;
+  cachedSubCalls?: number;
 }
 
 export function usageDelta(usage: TokenUsage): TotalsDelta {
@@ -49,12 +53,25 @@ export function usageDelta(usage: TokenUsage): TotalsDelta {
     outputTokens: usage.outputTokens,
     ...(usage.costUsd === null ? { costUnknown: true } : { costUsd: usage.costUsd }),
     ...(usage.includedInPlan ? { includedInPlan: true } : {}),
+    ...(usage.cacheReadTokens ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+    ...(usage.savedUsd ? { savedUsd: usage.savedUsd } : {}),
+    ...(usage.fromCache ? { cachedSubCalls: 1 } : {}),
   };
 }
 
 /** The whole of a subtree's totals as a delta, for attaching a child run that already has content. */
 export function totalsAsDelta(t: NodeTotals): TotalsDelta {
-  return { inputTokens: t.inputTokens, outputTokens: t.outputTokens, costUsd: t.costUsd, costUnknown: t.costUnknown, ...(t.includedInPlan ? { includedInPlan: true } : {}), subCalls: t.subCalls, errors: t.errors };
+  const { inputTokens, outputTokens, costUsd, costUnknown, subCalls, errors, cacheReadTokens, cacheWriteTokens, savedUsd, cachedSubCalls } = t;
+  return { inputTokens, outputTokens, costUsd, costUnknown, ...(t.includedInPlan ? { includedInPlan: true } : {}), subCalls, errors, cacheReadTokens, cacheWriteTokens, savedUsd, cachedSubCalls };
+}
+
+/** Adds the optional cache figures of `d` to `t`; they stay absent on a node where nothing was cached. */
+export function addCacheFigures(t: Pick<NodeTotals, 'cacheReadTokens' | 'cacheWriteTokens' | 'savedUsd' | 'cachedSubCalls'>, d: TotalsDelta): void {
+  if (d.cacheReadTokens) t.cacheReadTokens = (t.cacheReadTokens ?? 0) + d.cacheReadTokens;
+  if (d.cacheWriteTokens) t.cacheWriteTokens = (t.cacheWriteTokens ?? 0) + d.cacheWriteTokens;
+  if (d.savedUsd) t.savedUsd = (t.savedUsd ?? 0) + d.savedUsd;
+  if (d.cachedSubCalls) t.cachedSubCalls = (t.cachedSubCalls ?? 0) + d.cachedSubCalls;
 }
 
 export function addToTotals(t: NodeTotals, d: TotalsDelta): void {
@@ -65,6 +82,7 @@ export function addToTotals(t: NodeTotals, d: TotalsDelta): void {
   if (d.includedInPlan) t.includedInPlan = true;
   if (d.subCalls) t.subCalls += d.subCalls;
   if (d.errors) t.errors += d.errors;
+  addCacheFigures(t, d);
 }
 
 /** The totals of a conversation's runs together; its wall time runs from the first start to the last end. */

@@ -13,7 +13,7 @@ type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
 /** What the call's two events say (declared once there), plus its place in the tree. */
 export interface SubCallNode
   extends Omit<SubCallStarted, 'type' | 'runId' | 'cellId'>,
-    Partial<Pick<SubCallFinished, 'response' | 'error' | 'usage' | 'latencyMs' | 'fallback' | 'replayed'>> {
+    Partial<Pick<SubCallFinished, 'response' | 'error' | 'usage' | 'latencyMs' | 'fallback' | 'cached' | 'replayed'>> {
   startedAt: number;
   finishedAt?: number;
   /** The nested run started by rlm_query, if any. */
@@ -31,8 +31,12 @@ export interface CellNode
   startedAt: number;
   finishedAt?: number;
   subCalls: SubCallNode[];
+  /** Large batches this cell sent (or was refused), as estimated before sending. */
+  batchEstimates?: BatchEstimate[];
   totals: NodeTotals;
 }
+
+type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused'>;
 
 export interface TurnNode {
   turn: number;

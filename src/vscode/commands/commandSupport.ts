@@ -6,6 +6,7 @@ import type { RlmServices } from '../rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import { followWithProgress, notifyRunEnded } from '../run/runNotifications';
 import type { RunRequest } from '../run/runLauncher';
+import { openRlmSetting } from '../settings/priceSetting';
 import { reportError, showUserMessage } from '../userMessages';
 import { awaitTurn } from '../run/busyPrompt';
 
@@ -42,7 +43,7 @@ export async function runAndFollow(services: RlmServices, request: RunRequest, t
       await showUserMessage(describeError(run.error));
       return;
     }
-    await notifyRunEnded(run, result, { openTrajectory: (p) => services.openTrajectory(p) });
+    await notifyRunEnded(run, result, { openTrajectory: (p) => services.openTrajectory(p), askAgain: (q) => services.prefillChat(q), openSetting: openRlmSetting });
   });
   return run;
 }

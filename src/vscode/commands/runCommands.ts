@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { RlmServices } from '../rlmServices';
 import { registerSafeCommand } from './commandSupport';
+import { pickTrajectory } from '../history/trajectoryPicker';
+import { readHistoryItem } from '../history/historyIndex';
 
 export async function stopRuns(services: RlmServices): Promise<void> {
   const runs = services.registry.active();
@@ -23,30 +25,27 @@ export async function stopRuns(services: RlmServices): Promise<void> {
   else for (const run of runs) run.stop();
 }
 
-async function pickTrajectoryFile(services: RlmServices, openLabel: string): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({
-    canSelectMany: false,
-    openLabel,
-    defaultUri: vscode.Uri.file(services.trajectoryDirectory()),
-    filters: { 'RLM trajectories': ['jsonl'], 'All files': ['*'] },
-  });
-  return picked?.[0];
-}
-
 export async function openTrajectory(services: RlmServices, arg?: unknown): Promise<void> {
-  const uri = arg instanceof vscode.Uri ? arg : await pickTrajectoryFile(services, 'Open trajectory');
+  const uri = arg instanceof vscode.Uri ? arg : await pickTrajectory({ purpose: 'open', directory: services.trajectoryDirectory() });
   if (uri) await services.openTrajectory(uri.fsPath);
 }
 
+/** The run's question, clipped, for titles; the file name when the file has none. */
+async function runTitle(path: string): Promise<string> {
+  const question = (await readHistoryItem(path).catch(() => undefined))?.question.replace(/\s+/g, ' ').trim();
+  if (!question) return basename(path);
+  return question.length > 60 ? `${question.slice(0, 59)}…` : question;
+}
+
 export async function exportTrajectory(services: RlmServices, arg?: unknown): Promise<void> {
-  const uri = arg instanceof vscode.Uri ? arg : await pickTrajectoryFile(services, 'Export this trajectory');
+  const uri = arg instanceof vscode.Uri ? arg : await pickTrajectory({ purpose: 'export', directory: services.trajectoryDirectory(), livePath: services.views?.activeLivePath() });
   if (!uri) return;
   const format = await vscode.window.showQuickPick(
     [
       { label: 'Jupyter notebook (.ipynb)', ext: 'ipynb' as const },
       { label: 'Markdown (.md)', ext: 'md' as const },
     ],
-    { title: `Export ${basename(uri.fsPath)} as...` },
+    { title: `Export "${await runTitle(uri.fsPath)}" as...` },
   );
   if (!format) return;
   const stem = basename(uri.fsPath).replace(/\.rlm\.jsonl$|\.jsonl$/, '');

@@ -1,6 +1,6 @@
 // The sentence shown before anything is sent: what will be bound, how big, and what was left out.
 import type { TargetDescription } from '../../core/context/contextTypes';
-import { formatBytes } from '../../shared/format';
+import { formatBytes, plural } from '../../shared/format';
 import type { SkipReason } from './gatherBudget';
 
 const REASON_TEXT: Record<SkipReason, string> = {
@@ -28,7 +28,7 @@ export function summarizeTarget(
   ignoredByGitignore: number,
 ): TargetSummary {
   const where = target.paths.length === 1 ? target.paths[0] : `${target.paths.length} folders`;
-  const headline = `Bind ${target.fileCount} file${target.fileCount === 1 ? '' : 's'} (${formatBytes(target.totalBytes)}) from ${where} as context?`;
+  const headline = `Ask about ${plural(target.fileCount, 'file')} (${formatBytes(target.totalBytes)}) in ${where}?`;
   const details: string[] = [];
   for (const [reason, count] of Object.entries(skipCounts) as Array<[SkipReason, number]>) {
     if (!count) continue;

@@ -1,6 +1,7 @@
 // Typed errors become plain sentences with the next step here, at the edge, and nowhere else.
 // Works on thrown errors and on the `{kind, message}` a finished run records.
 import { BudgetExceededError, InvalidLimitError, RunCancelledError } from '../../core/loop/loopErrors';
+import { errorKindOf } from '../../core/errorKind';
 import { ModelError } from '../../core/models/modelErrors';
 import type { ModelErrorKind } from '../../core/models/modelErrors';
 import type { LimitKind } from '../../core/trajectory/events';
@@ -18,15 +19,70 @@ export interface UserMessage {
   severity: 'error' | 'warning' | 'info';
 }
 
-const LIMIT_SETTING: Partial<Record<LimitKind, string>> = {
-  iterations: 'rlm.maxIterations',
-  depth: 'rlm.maxDepth',
-  subCalls: 'rlm.maxSubCalls',
-  costUsd: 'rlm.maxCostUsd',
+/** Each limit as a person names it, and the setting that raises it (when there is one). */
+export const LIMITS: Record<LimitKind, { name: string; setting?: string }> = {
+  iterations: { name: 'turn limit', setting: 'rlm.maxIterations' },
+  depth: { name: 'depth limit', setting: 'rlm.maxDepth' },
+  subCalls: { name: 'sub-call limit', setting: 'rlm.maxSubCalls' },
+  totalTokens: { name: 'token limit' },
+  costUsd: { name: 'cost limit', setting: 'rlm.maxCostUsd' },
+  wallTime: { name: 'time limit' },
+  consecutiveErrors: { name: 'limit of failed turns in a row' },
 };
 
+/** "Iteration limit reached: 30 of 30" → "30 of 30": the figures of a limit message, when it has them. */
+export function limitFigures(message: string): string | undefined {
+  return /:\s*([^:]+ of [^:]+?)\.?$/.exec(message)?.[1]?.trim();
+}
+
+/** "The run reached the turn limit (30 of 30)." */
+export function limitReached(limit: LimitKind | undefined, message: string): string {
+  const figures = limitFigures(message);
+  return `The run reached the ${limit ? LIMITS[limit].name : 'limit'}${figures ? ` (${figures})` : ''}.`;
+}
+
+// What Node and the SDKs say about a failed connection, in words a person reads.
+const NETWORK_WORDS: Array<[RegExp, string]> = [
+  [/\bECONNREFUSED\b/, 'the connection was refused'],
+  [/\bENOTFOUND\b|\bEAI_AGAIN\b/, 'the host name was not found'],
+  [/\bETIMEDOUT\b/, 'the connection timed out'],
+  [/\bECONNRESET\b|\bEPIPE\b|\bUND_ERR_SOCKET\b|\bUND_ERR_CLOSED\b/, 'the connection was dropped'],
+  [/\bEHOSTUNREACH\b|\bENETUNREACH\b/, 'the network cannot reach the host'],
+];
+
+/** A model error's detail without Node's and the SDKs' internal phrases ("fetch failed", "Connection error.", error codes). */
+export function plainDetail(detail: string): string {
+  const words = NETWORK_WORDS.find(([code]) => code.test(detail))?.[1];
+  let text = detail
+    .replace(/\(\s*(?:fetch failed|Connection error\.?|E[A-Z_]{4,}|UND_ERR_[A-Z_]+)\s*\)/g, '')
+    .replace(/:?\s*\b(?:fetch failed|Connection error\.?)/gi, '')
+    .replace(/\bconnect\s+E[A-Z_]{4,}(?:\s+[\w.:[\]-]+)?/g, '')
+    .replace(/\b(?:E[A-Z]{4,}[A-Z_]*|UND_ERR_[A-Z_]+)\b/g, '')
+    .replace(/\s+([.,;])/g, '$1')
+    .replace(/\.{2,}/g, '.')
+    .replace(/\s{2,}/g, ' ')
+    .trim()
+    .replace(/^[.:;,]\s*/, '');
+  if (words && !/connection/i.test(text)) {
+    text = /^could not connect\b/i.test(text) ? text.replace(/^could not connect\b\.?/i, `could not connect: ${words}.`) : text ? `${words}: ${text}` : words;
+  }
+  return text || 'the connection failed';
+}
+
 /** `where` names the server and model when the error object carries them; a recorded run error has only its message. */
-function modelSentence(kind: ModelErrorKind | string, where: string | undefined, detail: string): UserMessage {
+function modelSentence(kind: ModelErrorKind | string, where: string | undefined, rawDetail: string): UserMessage {
+  const message = modelSentenceRaw(kind, where, rawDetail);
+  return { ...message, text: tidy(message.text) };
+}
+
+/** No "?." or ".." where two sentences meet. */
+export function tidy(text: string): string {
+  return text.replace(/([?!])\./g, '$1').replace(/\.{2,}/g, '.').replace(/\s{2,}/g, ' ');
+}
+
+function modelSentenceRaw(kind: ModelErrorKind | string, where: string | undefined, rawDetail: string): UserMessage {
+  // The client's own hint repeats the question this sentence asks anyway.
+  const detail = plainDetail(rawDetail).replace(/\s*Is the server running and the base URL right\?$/, '').replace(/\.$/, '');
   const server = where ? `The model server at ${where}` : 'The model server';
   const why = where ? ` (${detail})` : `: ${detail}`;
   switch (kind) {
@@ -54,7 +110,7 @@ function modelSentence(kind: ModelErrorKind | string, where: string | undefined,
 }
 
 /** VS Code's models have no key or server to check: the detail already says what to do (consent, quota, another model). */
-function languageModelSentence(error: ModelError): UserMessage {
+function languageModelSentence(error: ModelFields): UserMessage {
   const text = `The VS Code language model ${error.model}: ${error.detail}`;
   switch (error.kind) {
     case 'cancelled':
@@ -68,6 +124,17 @@ function languageModelSentence(error: ModelError): UserMessage {
     default:
       return { text: `${text}. Details are in the log.`, steps: ['showLog'], severity: 'error' };
   }
+}
+
+type ModelFields = Pick<ModelError, 'kind' | 'endpoint' | 'model' | 'detail'> & { provider?: string };
+
+/** A ModelError from either bundle: its kind, where, and the detail after the "where". */
+function asModelError(error: unknown): ModelFields | undefined {
+  if (error instanceof ModelError) return error;
+  const e = error as Partial<Record<'kind' | 'endpoint' | 'model' | 'detail' | 'provider', unknown>> | null;
+  if (typeof e !== 'object' || e === null) return undefined;
+  if (typeof e.kind !== 'string' || typeof e.endpoint !== 'string' || typeof e.model !== 'string' || typeof e.detail !== 'string') return undefined;
+  return { kind: e.kind as ModelErrorKind, endpoint: e.endpoint, model: e.model, detail: e.detail, ...(typeof e.provider === 'string' ? { provider: e.provider } : {}) };
 }
 
 export function describeError(error: unknown): UserMessage {
@@ -87,25 +154,31 @@ export function describeError(error: unknown): UserMessage {
   if (error instanceof TargetRefusedError) return { text: error.message, steps: error.reason === 'too-large' ? ['openSettings'] : [], severity: 'warning' };
   if (error instanceof RunBusyError) return { text: error.message, steps: ['stop'], severity: 'warning' };
   if (error instanceof SettingsError) return { text: `${error.message} Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
-  if (error instanceof ModelError && error.provider === 'vscode') return languageModelSentence(error);
-  if (error instanceof ModelError) return modelSentence(error.kind, `${error.endpoint} (model ${error.model})`, error.detail);
-  if (error instanceof BudgetExceededError) return describeRunError({ kind: 'limit', message: error.message, limit: error.limitKind });
-  if (error instanceof RunCancelledError) return { text: 'The run was stopped.', steps: [], severity: 'info' };
+  // Errors thrown inside the engine bundle (dist/engine.js) are instances of that bundle's copies of
+  // these classes, so they are recognised by their declared kind and fields, never by instanceof.
+  const model = asModelError(error);
+  if (model?.provider === 'vscode') return languageModelSentence(model);
+  if (model) return modelSentence(model.kind, `${model.endpoint} (model ${model.model})`, model.detail);
+  const kind = errorKindOf(error);
+  if (error instanceof BudgetExceededError || (kind === 'limit' && typeof (error as { limitKind?: unknown }).limitKind === 'string')) {
+    return describeRunError({ kind: 'limit', message: (error as Error).message, limit: (error as BudgetExceededError).limitKind });
+  }
+  if (error instanceof RunCancelledError || kind === 'cancelled') return { text: 'The run was stopped.', steps: [], severity: 'info' };
   if (error instanceof InvalidLimitError) return { text: `${error.message}. Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
   const message = error instanceof Error ? error.message : String(error);
-  return { text: `RLM failed: ${message}. Details are in the log.`, steps: ['showLog'], severity: 'error' };
+  return { text: tidy(`Something went wrong: ${message.replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };
 }
 
 /** For the `error` a finished run records, which carries the kind but not the class. */
 export function describeRunError(error: { kind: string; message: string; limit?: LimitKind }): UserMessage {
   // Records written before the RLM contract v1 carry class names ('BudgetExceededError') as kinds.
   if (error.limit !== undefined || error.kind === 'limit' || error.kind === 'BudgetExceededError') {
-    const setting = error.limit ? LIMIT_SETTING[error.limit] : undefined;
+    const setting = error.limit ? LIMITS[error.limit].setting : undefined;
     const raise = setting ? ` Raise ${setting} to let runs go further.` : '';
-    return { text: `The run stopped at a limit: ${error.message}.${raise}`, steps: setting ? ['openSettings'] : [], severity: 'warning' };
+    return { text: `${limitReached(error.limit, error.message)}${raise}`, steps: setting ? ['openSettings'] : [], severity: 'warning' };
   }
   const modelKinds = ['auth', 'rate_limit', 'timeout', 'context_too_long', 'server', 'connection', 'config', 'bad_request', 'bad_response'];
   if (modelKinds.includes(error.kind)) return modelSentence(error.kind, undefined, error.message);
   if (error.kind === 'cancelled' || error.kind === 'RunCancelledError') return { text: 'The run was stopped.', steps: [], severity: 'info' };
-  return { text: `The run failed: ${error.message}. Details are in the log.`, steps: ['showLog'], severity: 'error' };
+  return { text: tidy(`The run failed: ${plainDetail(error.message).replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };
 }

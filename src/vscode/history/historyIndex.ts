@@ -3,6 +3,7 @@
 // `promises` is read at call time: activation does not load node:fs/promises.
 import { promises as fsp } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
+import { firstPlainLine } from '../../shared/plainText';
 import type { HistoryItem } from '../../shared/sidebarState';
 import { TRAJECTORY_EXTENSION, detectTrajectoryFormat } from '../../core/trajectory/trajectoryFormat';
 
@@ -33,7 +34,7 @@ function parseJson(line: string): Record<string, unknown> | undefined {
 }
 
 /** Reads one trajectory's summary; undefined for files that are not rlm trajectories. */
-async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
+export async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
   const info = await fsp.stat(path);
   const head = await readSlice(path, 0, Math.min(HEAD_BYTES, info.size));
   const firstLine = head.split('\n', 1)[0] ?? '';
@@ -51,6 +52,7 @@ async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
     startedAt: Number.isFinite(startedAt) ? startedAt : info.mtimeMs,
     status: 'incomplete',
     ...(paths.length ? { targetLabel: paths.length === 1 ? paths[0] : `${paths[0]} and ${paths.length - 1} more` } : {}),
+    ...(typeof header.conversationId === 'string' ? { conversationId: header.conversationId } : {}),
   };
   const tailStart = Math.max(0, info.size - TAIL_BYTES);
   const tail = tailStart === 0 ? head : await readSlice(path, tailStart, info.size - tailStart);
@@ -59,7 +61,8 @@ async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
     const record = parseJson(lines[i] ?? '');
     if (record?.type === 'run.finished' && record.runId === runId) {
       item.status = typeof record.status === 'string' ? record.status : 'incomplete';
-      if (typeof record.answer === 'string') item.answerPreview = record.answer.slice(0, PREVIEW_CHARS);
+      // A preview is one line of plain text: no `**` or fences from the model's Markdown.
+      if (typeof record.answer === 'string') item.answerPreview = firstPlainLine(record.answer.slice(0, PREVIEW_CHARS * 4), PREVIEW_CHARS);
       break;
     }
   }

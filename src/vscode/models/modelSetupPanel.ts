@@ -12,7 +12,7 @@ import type { ModelSetting } from '../settings/rlmSettings';
 import { newNonce, webviewPage } from '../webviewSecurity';
 import { RequestGate } from './requestGate';
 import { listVscodeModels } from './vscodeModelListing';
-import { draftFromSettings, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints } from './setupDraft';
+import { draftFromSettings, listedPriceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints } from './setupDraft';
 import type { ResolvedRole } from './setupDraft';
 
 const TEST_TIMEOUT_MS = 30_000;
@@ -135,7 +135,8 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
           post({ type: 'models', role: message.role, models: [], error: `${listed.reason} Type the model name instead.` });
           return;
         }
-        post({ type: 'models', role: message.role, models: listed.models.map((m) => ({ id: m.id, price: priceLabel(m.pricing, listed.isLocal) })) });
+        const prices = readSettings().prices;
+        post({ type: 'models', role: message.role, models: listed.models.map((m) => ({ id: m.id, price: listedPriceLabel(m.id, m.pricing, baseUrl, prices) })) });
         return;
       }
       case 'test':

@@ -2,6 +2,7 @@
 // presets and the models VS Code offers, one entry per choice so a new provider is one more preset),
 // the draft read from saved settings, the settings a draft writes, and how a listed price reads.
 import type { ModelPricing, ProviderKind } from '../../core/models/modelTypes';
+import { isNoChargeEndpoint, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import type { RoleDraft, SetupDraft, SetupEndpointOption } from '../../shared/modelSetupProtocol';
 import type { ModelSetting } from '../settings/rlmSettings';
 import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from './modelPresets';
@@ -135,4 +136,14 @@ export function priceLabel(pricing: ModelPricing | null, isLocal: boolean): stri
   if (isLocal) return 'local (no charge)';
   if (!pricing) return 'price unknown';
   return `${usd(pricing.inputPerMTok)} in / ${usd(pricing.outputPerMTok)} out per M tokens`;
+}
+
+/**
+ * A listed model's price as a run will charge it (see pricingFor in runLauncher): the user's
+ * rlm.prices first, then no charge on this machine or the local network, then the known table.
+ */
+export function listedPriceLabel(model: string, catalogPricing: ModelPricing | null, baseUrl: string, prices: UserPriceTable | undefined): string {
+  const user = userPricing(model, prices);
+  if (user) return priceLabel(user, false);
+  return priceLabel(catalogPricing, isNoChargeEndpoint(baseUrl));
 }

@@ -1,10 +1,14 @@
 // One run in progress, driven to the end by the extension: it fans the loop's events out to the
-// trajectory file, to listeners (status bar, sidebar, trajectory view) and to a progress summary.
-// Implements the trajectory view's LiveRun. No `vscode` import.
+// trajectory file, to the run's tree (the one reducer every surface reads) and to listeners (status
+// bar, chat, trajectory view). A tick, at most every TICK_MS and once at the end, tells them all to
+// redraw at the same moment. Implements the trajectory view's LiveRun. No `vscode` import.
+import { errorKindOf } from '../../core/errorKind';
+import { RunCancelledError } from '../../core/loop/loopErrors';
 import type { RlmRun, RunResult } from '../../core/loop/loopTypes';
 import type { EventRecord } from '../../core/trajectory/events';
-import type { LiveRun, UserCellHost } from '../trajectory/liveRunTypes';
-import { initialProgress, reduceProgress } from './runProgress';
+import { TreeBuilder, type ApplyResult } from '../../core/trajectory/treeBuilder';
+import type { LiveRun, SharedRunTree, UserCellHost } from '../trajectory/liveRunTypes';
+import { activityAfter, progressOf } from './runProgress';
 import type { RunProgress } from './runProgress';
 
 /** Where a run's records are written. `write` must not throw for one bad record (the writer is crash-safe). */
@@ -14,16 +18,30 @@ export interface TrajectorySink {
   close(): Promise<void>;
 }
 
+/** Redraws per second are bounded by this, however fast events arrive. */
+const TICK_MS = 200;
+
+type SetTimer = (fn: () => void, ms: number) => () => void;
+
+const defaultTimer: SetTimer = (fn, ms) => {
+  const handle = setTimeout(fn, ms);
+  return () => clearTimeout(handle);
+};
+
 interface ActiveRunOptions {
   run: RlmRun;
   controller: AbortController;
   sink?: TrajectorySink;
-  /** The question, for "a run is already going" messages. */
+  /** The question, for "a run is already going" messages and titles. */
   question: string;
   now: () => number;
+  /** Injected timer for the tick (tests pass a manual one). */
+  setTimer?: SetTimer;
   /** The file stays open after the run, for the user's own cells (closeRecord() closes it). */
   holdRecord?: boolean;
 }
+
+type Listener = (record: EventRecord, applied: ApplyResult) => void;
 
 export class ActiveRun implements LiveRun {
   readonly runId: string;
@@ -31,9 +49,12 @@ export class ActiveRun implements LiveRun {
   readonly startedAt: number;
   /** Settles when the run is over, successful or not; never rejects. */
   readonly result: Promise<RunResult>;
+  readonly tree = new TreeBuilder();
   private readonly recorded: EventRecord[] = [];
-  private readonly listeners = new Set<(record: EventRecord) => void>();
-  private currentProgress: RunProgress = initialProgress();
+  private readonly listeners = new Set<Listener>();
+  private readonly tickListeners = new Set<() => void>();
+  private cancelTick: (() => void) | undefined;
+  private activity = 'starting the Python sandbox';
   private thrown: unknown;
   private lastSeq = 0;
   private recordClosed = false;
@@ -51,8 +72,9 @@ export class ActiveRun implements LiveRun {
     return this.options.sink?.path;
   }
 
+  /** The figures every surface shows, read off the run's tree now. */
   get progress(): RunProgress {
-    return this.currentProgress;
+    return progressOf(this.tree.tree, this.activity);
   }
 
   /** The typed error the loop threw, if it threw instead of finishing with run.finished. */
@@ -64,17 +86,27 @@ export class ActiveRun implements LiveRun {
     return this.options.controller.signal.aborted;
   }
 
+  get shared(): SharedRunTree {
+    return { builder: this.tree, subscribe: (l) => this.subscribe(l), onTick: (l) => this.onTick(l) };
+  }
+
   records(): readonly EventRecord[] {
     return this.recorded;
   }
 
-  subscribe(listener: (record: EventRecord) => void): () => void {
+  subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** `listener` runs on every tick: redraw figures here, not on every record. */
+  onTick(listener: () => void): () => void {
+    this.tickListeners.add(listener);
+    return () => this.tickListeners.delete(listener);
+  }
+
   stop(): void {
-    this.options.controller.abort(new Error('Stopped by the user'));
+    this.options.controller.abort(new RunCancelledError('stopped by the user'));
   }
 
   /** The seq of the last record of the run's stream: records appended later follow it. */
@@ -100,12 +132,26 @@ export class ActiveRun implements LiveRun {
     // Streamed deltas are not kept: model.output and cell.finished carry the whole text.
     if (record.type !== 'model.delta' && record.type !== 'cell.output') this.recorded.push(record);
     if (!this.recordClosed) this.options.sink?.write(record);
-    this.currentProgress = reduceProgress(this.currentProgress, record);
+    const applied = this.tree.apply(record);
+    this.activity = activityAfter(this.activity, record, this.tree.tree?.runId);
     for (const listener of [...this.listeners]) {
       try {
-        listener(record);
+        listener(record, applied);
       } catch {
         // A failing listener (e.g. a disposed view) must not end the run for everyone else.
+      }
+    }
+    this.cancelTick ??= (this.options.setTimer ?? defaultTimer)(() => this.tick(), TICK_MS);
+  }
+
+  private tick(): void {
+    this.cancelTick?.();
+    this.cancelTick = undefined;
+    for (const listener of [...this.tickListeners]) {
+      try {
+        listener();
+      } catch {
+        // As above: one broken surface must not stop the others from redrawing.
       }
     }
   }
@@ -125,26 +171,36 @@ export class ActiveRun implements LiveRun {
       // A run whose REPL is kept for the user's cells keeps its file open until that ends too.
       if (!this.options.holdRecord || failure !== undefined) await this.closeRecord();
     }
-    if (finished) {
-      const { runId, status, answer, forced, error, totals } = finished;
-      return { runId, status, answer, forced, error, totals };
-    }
+    const result = finished ? resultOf(finished) : this.failedResult(failure);
+    if (!finished) this.activity = 'finished';
+    // The last figures reach every surface now, not a tick later.
+    this.tick();
+    return result;
+  }
+
+  private failedResult(failure: unknown): RunResult {
     const aborted = this.options.controller.signal.aborted;
     const err = failure instanceof Error ? failure : new Error(failure === undefined ? 'the run ended without a result' : String(failure));
+    const p = this.progress;
     return {
       runId: this.runId,
       status: aborted ? 'cancelled' : 'error',
       forced: false,
-      error: { kind: err.name, message: err.message },
+      error: { kind: aborted ? 'cancelled' : errorKindOf(failure), message: err.message },
       totals: {
-        inputTokens: this.currentProgress.inputTokens,
-        outputTokens: this.currentProgress.outputTokens,
-        costUsd: this.currentProgress.costUsd,
-        costUnknown: this.currentProgress.costUnknown,
-        subCalls: this.currentProgress.subCalls,
-        iterations: this.currentProgress.turn,
+        inputTokens: p.inputTokens,
+        outputTokens: p.outputTokens,
+        costUsd: p.costUsd,
+        costUnknown: p.costUnknown,
+        subCalls: p.subCalls,
+        iterations: p.turn,
         wallTimeMs: this.options.now() - this.startedAt,
       },
     };
   }
+}
+
+function resultOf(finished: Extract<EventRecord, { type: 'run.finished' }>): RunResult {
+  const { runId, status, answer, forced, error, partial, totals } = finished;
+  return { runId, status, forced, totals, ...(answer !== undefined ? { answer } : {}), ...(error ? { error } : {}), ...(partial !== undefined ? { partial } : {}) };
 }

@@ -105,6 +105,11 @@ export class Conversation {
     this.userCells.push(note);
   }
 
+  /** Takes over the answered turns of a conversation shown again after a window reload. */
+  restoreTurns(turns: ReadonlyArray<{ question: string; answer: string }>): void {
+    this.turns.push(...turns.slice(-MAX_PRIOR_TURNS));
+  }
+
   /** True when the user already confirmed sending `contextKey` in this conversation: follow-ups do not ask again. */
   isConfirmed(contextKey: string): boolean {
     return this.confirmed.has(contextKey);

@@ -4,6 +4,7 @@
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
 import type { ReplFactory, RlmRun, RunLimits } from '../../core/loop/loopTypes';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
+import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import { RequestGate } from '../models/requestGate';
 import type { ReplayInput } from '../../core/loop/replayer';
 import type { RlmEngine } from '../engine/engineTypes';
@@ -30,6 +31,8 @@ export interface RunRequest {
   /** Reads the files; may ask the user to confirm (resolves undefined when they decline). */
   gather: (signal: AbortSignal) => Promise<GatheredContext | undefined>;
   conversation?: Conversation;
+  /** Recorded in the trajectory's header, so History groups a conversation's questions. */
+  conversationId?: string;
   /** Cancels gathering and the run (e.g. the progress notification's Cancel). */
   signal?: AbortSignal;
   /**
@@ -53,20 +56,37 @@ interface RunLauncherDeps {
   apiKey: (setting: ModelSetting) => Promise<string | undefined>;
   /** Absent where VS Code's Language Model API is not available (unit tests of other providers). */
   vscodeModel?: VscodeModelFactory;
-  openSink: (runId: string, secrets: Array<string | undefined>) => TrajectorySink | undefined;
+  openSink: (runId: string, secrets: Array<string | undefined>, about: { question: string; conversationId?: string }) => TrajectorySink | undefined;
   /** This workspace's folder of cached sub-call answers (never another workspace's). */
   subCallCacheDir: () => string;
   now: () => number;
+}
+
+/**
+ * The price a run charges for a model, injected into the model client: the user's rlm.prices first,
+ * then no charge for a server on this machine or the local network, else the client's own table.
+ */
+export function pricingFor(setting: ModelSetting, prices: UserPriceTable | undefined): Pick<ModelConfig, 'pricing'> {
+  const pricing = userPricing(setting.model, prices) ?? (isNoChargeEndpoint(setting.baseUrl) ? NO_CHARGE : undefined);
+  return pricing ? { pricing } : {};
 }
 
 export async function modelConfigFor(
   setting: ModelSetting,
   apiKey: (s: ModelSetting) => Promise<string | undefined>,
   responseLimits: RlmSettings['responseLimits'],
+  prices?: UserPriceTable,
 ): Promise<ModelConfig> {
   const key = await apiKey(setting);
   if (!key && setting.baseUrl === '') throw new MissingApiKeyError(setting);
-  return { provider: setting.provider, model: setting.model, ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}), ...(key ? { apiKey: key } : {}), ...responseLimits };
+  return {
+    provider: setting.provider,
+    model: setting.model,
+    ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}),
+    ...(key ? { apiKey: key } : {}),
+    ...responseLimits,
+    ...pricingFor(setting, prices),
+  };
 }
 
 function isClient(plan: ModelConfig | ModelClient): plan is ModelClient {
@@ -138,7 +158,7 @@ export class RunLauncher {
         ...(sessionOptions ?? {}),
         ...(request.replay ? { replay: request.replay } : {}),
       }));
-      const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey]);
+      const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, holdRecord: true, ...(sink ? { sink } : {}) });
       const subCallCache = cache ? { cache, mode: request.cache ?? 'use' as const } : undefined;
       const conversation = request.conversation;
@@ -155,7 +175,7 @@ export class RunLauncher {
 
   /** A VS Code model is resolved now (so a missing one fails before gathering); others become a config with their key. */
   private async plan(setting: ModelSetting, settings: RlmSettings, gate: RequestGate): Promise<ModelConfig | ModelClient> {
-    if (setting.provider !== 'vscode') return modelConfigFor(setting, this.deps.apiKey, settings.responseLimits);
+    if (setting.provider !== 'vscode') return modelConfigFor(setting, this.deps.apiKey, settings.responseLimits, settings.prices);
     if (!this.deps.vscodeModel) throw new Error('VS Code language models are not available here');
     return this.deps.vscodeModel(setting.model, gate);
   }

@@ -2,57 +2,79 @@
 // end with the answer's first line, "Open trajectory" and "Copy answer".
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/loop/loopTypes';
-import { describeRunError } from '../errors/describeError';
-import { showUserMessage } from '../userMessages';
+import { clip, firstPlainLine } from '../../shared/plainText';
+import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
+import { promptForPrice } from '../settings/priceSetting';
 import type { ActiveRun } from './activeRun';
-import { formatLiveLine } from '../../shared/format';
+import { describeOutcome } from './runOutcome';
+import { formatLiveLine } from '../../shared/liveLine';
 
-/** Follows `run` in a cancellable progress notification until it ends. */
-export function followWithProgress(run: ActiveRun, title: string): Thenable<RunResult> {
+/**
+ * The notification's title. VS Code writes "title: message", so the question is quoted: a question
+ * mark followed by a colon ("name?: turn 2") reads as a typo.
+ */
+function progressTitle(question: string): string {
+  return `RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`;
+}
+
+/** Follows `run` in a cancellable progress notification until it ends (titled by its question). */
+export function followWithProgress(run: ActiveRun, _title?: string): Thenable<RunResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: progressTitle(run.question), cancellable: true },
     async (progress, token) => {
       const cancel = token.onCancellationRequested(() => run.stop());
       let last = '';
-      const timer = setInterval(() => {
-        const line = `${formatLiveLine(run.progress)} — ${run.progress.activity}`;
+      // Redrawn on the run's tick, with the status bar, the chat and the view.
+      const stopFollowing = run.onTick(() => {
+        const line = `${formatLiveLine(run.progress)} · ${run.progress.activity}`;
         if (line !== last) progress.report({ message: line });
         last = line;
-      }, 300);
+      });
       try {
         return await run.result;
       } finally {
-        clearInterval(timer);
+        stopFollowing();
         cancel.dispose();
       }
     },
   );
 }
 
+/** The answer's first line as plain text (notifications render no Markdown). */
 export function firstLine(answer: string): string {
-  const line = answer.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return firstPlainLine(answer, 200);
 }
 
 export interface EndActions {
   openTrajectory(path: string): Promise<void>;
+  /** Puts the question in the chat's box, to ask it again. */
+  askAgain(question: string): Promise<void>;
+  openSetting(setting: string): Promise<void>;
 }
 
-/** Shows the outcome of a finished run. */
+/**
+ * Shows the outcome of a finished run: the answer's first line, or how it ended in words (a stop is
+ * information, not an error), with the actions that help next.
+ */
 export async function notifyRunEnded(run: ActiveRun, result: RunResult, actions: EndActions): Promise<void> {
   const path = run.trajectoryPath;
-  if (result.answer !== undefined && (result.status === 'completed' || result.status === 'forced' || result.status === 'limit')) {
-    const prefix = result.status === 'completed' ? 'RLM' : result.status === 'forced' ? 'RLM (best answer at the iteration limit)' : 'RLM (partial, stopped at a limit)';
-    const buttons = ['Copy answer', ...(path ? ['Open trajectory'] : [])];
-    const picked = await vscode.window.showInformationMessage(`${prefix}: ${firstLine(result.answer)}`, ...buttons);
-    if (picked === 'Copy answer') await vscode.env.clipboard.writeText(result.answer);
-    if (picked === 'Open trajectory' && path) await actions.openTrajectory(path);
-    return;
-  }
-  if (result.status === 'cancelled') {
-    const picked = await vscode.window.showInformationMessage('RLM: the run was stopped.', ...(path ? ['Open trajectory'] : []));
-    if (picked === 'Open trajectory' && path) await actions.openTrajectory(path);
-    return;
-  }
-  await showUserMessage(describeRunError(result.error ?? { kind: 'unknown', message: `the run ended with status ${result.status}` }));
+  const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.progress.turn });
+  const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
+  const buttons: string[] = [];
+  if (result.answer !== undefined) buttons.push('Copy answer');
+  if (outcome.askAgain) buttons.push('Ask again');
+  if (outcome.setting) buttons.push(`Open ${outcome.setting}`);
+  if (path) buttons.push('Open trajectory');
+  if (unpriced.length) buttons.push('Set a price…');
+  const text =
+    result.answer !== undefined
+      ? `RLM${result.status === 'completed' ? '' : ` (${outcome.headline.toLowerCase()})`}: ${firstLine(result.answer)}`
+      : `RLM: ${outcome.headline}.${outcome.detail ? ` ${outcome.detail}` : ''}`;
+  const show = outcome.tone === 'error' ? vscode.window.showErrorMessage : outcome.tone === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const picked = await show(text, ...buttons);
+  if (picked === 'Copy answer' && result.answer !== undefined) await vscode.env.clipboard.writeText(result.answer);
+  if (picked === 'Ask again') await actions.askAgain(run.question);
+  if (picked === `Open ${outcome.setting}` && outcome.setting) await actions.openSetting(outcome.setting);
+  if (picked === 'Open trajectory' && path) await actions.openTrajectory(path);
+  if (picked === 'Set a price…') await promptForPrice(unpriced);
 }

@@ -1,16 +1,19 @@
-// Folds a run's events into the figures the status bar, the progress notification and the sidebar's
-// live line show. Child runs (rlm_query) count towards the same totals.
+// The live figures of a run (turn, sub-calls, tokens, cost, what it is doing), read off the run's
+// tree. The TreeBuilder is the one reducer of a run's events: the status bar, the progress
+// notification, the chat and the trajectory view all read the same tree, so they show the same
+// numbers. Child runs (rlm_query) count towards the root's totals, as in the tree.
+import { isNoChargeEndpoint } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import { liveLineOf } from '../../shared/liveLine';
 import type { RunLiveLine } from '../../shared/sidebarState';
 
 export interface RunProgress extends RunLiveLine {
   rootRunId?: string;
-  /** The root model's text for the current turn so far (streamed deltas). */
+  /** The root model's text of the current turn so far (streamed, then complete). */
   streamingText: string;
   finished: boolean;
 }
-
-export const STREAMING_TAIL_CHARS = 2000;
 
 export function initialProgress(): RunProgress {
   return {
@@ -20,73 +23,49 @@ export function initialProgress(): RunProgress {
     outputTokens: 0,
     costUsd: null,
     costUnknown: false,
-    activity: 'starting',
+    costLocal: false,
+    activity: 'starting the Python sandbox',
     streamingText: '',
     finished: false,
   };
 }
 
-function addCost(progress: RunProgress, cost: number | null, includedInPlan: boolean | undefined): void {
-  if (includedInPlan) progress.includedInPlan = true;
-  if (cost === null) progress.costUnknown = true;
-  else progress.costUsd = (progress.costUsd ?? 0) + cost;
+/** True when every model the run was configured with is served with no per-token charge. */
+function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
+  const config = run.config;
+  return config !== undefined && isNoChargeEndpoint(config.root.baseUrl) && isNoChargeEndpoint(config.sub.baseUrl);
 }
 
-/** Returns a new progress object with `record` applied. */
-export function reduceProgress(previous: RunProgress, record: EventRecord): RunProgress {
-  const p: RunProgress = { ...previous };
-  const isRoot = p.rootRunId === undefined || record.runId === p.rootRunId;
+/** The figures of `run` (the root of the tree) as every surface shows them; no walk below its turns. */
+export function progressOf(run: RunNode | undefined, activity: string): RunProgress {
+  if (!run) return { ...initialProgress(), activity };
+  const last = run.turns[run.turns.length - 1];
+  return {
+    rootRunId: run.runId,
+    // The root's turns, as the view's header counts them: the user's own cells are not iterations.
+    ...liveLineOf(run.totals, run.turns.filter((t) => t.author !== 'user').length, runIsLocal(run), activity),
+    streamingText: last?.modelText ?? '',
+    finished: run.status !== 'running',
+  };
+}
+
+/** What the run is doing after `record`, in words for the status bar's tooltip and the chat. */
+export function activityAfter(previous: string, record: EventRecord, rootRunId: string | undefined): string {
+  const isRoot = rootRunId === undefined || record.runId === rootRunId;
   switch (record.type) {
     case 'run.started':
-      if (p.rootRunId === undefined) p.rootRunId = record.runId;
-      p.activity = isRoot ? 'starting' : 'sub-run started';
-      break;
+      return isRoot ? 'binding the files in the sandbox' : 'a sub-run started';
     case 'turn.started':
-      if (isRoot) {
-        p.turn = record.turn;
-        p.streamingText = '';
-        p.activity = 'waiting for the model';
-      }
-      break;
+      return isRoot ? 'the model is thinking' : previous;
     case 'model.delta':
-      if (isRoot) {
-        p.streamingText = (p.streamingText + record.text).slice(-STREAMING_TAIL_CHARS);
-        p.activity = 'model is writing';
-      }
-      break;
-    case 'model.output':
-      p.inputTokens += record.usage.inputTokens;
-      p.outputTokens += record.usage.outputTokens;
-      addCost(p, record.usage.costUsd, record.usage.includedInPlan);
-      if (isRoot) p.streamingText = record.text.slice(-STREAMING_TAIL_CHARS);
-      break;
+      return isRoot ? 'the model is writing' : previous;
     case 'cell.started':
-      if (isRoot) p.activity = `running cell (turn ${p.turn})`;
-      break;
+      return isRoot ? 'running the code' : previous;
     case 'subcall.started':
-      p.activity = 'sub-calls in progress';
-      break;
-    case 'subcall.finished':
-      p.subCalls += 1;
-      p.inputTokens += record.usage.inputTokens;
-      p.outputTokens += record.usage.outputTokens;
-      addCost(p, record.usage.costUsd, record.usage.includedInPlan);
-      break;
+      return 'waiting for sub-calls';
     case 'run.finished':
-      if (isRoot) {
-        p.finished = true;
-        p.activity = record.status;
-        // The loop's totals are authoritative (they include anything we did not see streamed).
-        p.inputTokens = record.totals.inputTokens;
-        p.outputTokens = record.totals.outputTokens;
-        p.costUsd = record.totals.costUsd;
-        p.costUnknown = record.totals.costUnknown;
-        if (record.totals.includedInPlan) p.includedInPlan = true;
-        p.subCalls = record.totals.subCalls;
-      }
-      break;
+      return isRoot ? 'finished' : previous;
     default:
-      break;
+      return previous;
   }
-  return p;
 }

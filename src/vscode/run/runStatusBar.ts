@@ -1,15 +1,15 @@
 // The status bar item of running questions: live turn, sub-calls, tokens and cost; a click stops.
+// It redraws on the run's tick, the moment the notification, the chat and the view redraw too.
 import * as vscode from 'vscode';
 import type { ActiveRun } from './activeRun';
-import { formatLiveLine } from '../../shared/format';
+import { formatLiveLine } from '../../shared/liveLine';
+import { plural } from '../../shared/format';
 import type { RunRegistry } from './runRegistry';
-
-const REFRESH_MS = 250;
 
 export class RunStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private timer: ReturnType<typeof setInterval> | undefined;
   private readonly unsubscribe: () => void;
+  private following: { run: ActiveRun; stop: () => void } | undefined;
 
   constructor(private readonly registry: RunRegistry) {
     this.item = vscode.window.createStatusBarItem('rlm.run', vscode.StatusBarAlignment.Left, 100);
@@ -19,16 +19,14 @@ export class RunStatusBar implements vscode.Disposable {
   }
 
   private onRunsChanged(): void {
-    const running = this.registry.active().length > 0;
-    void vscode.commands.executeCommand('setContext', 'rlm.running', running);
+    const runs = this.registry.active();
+    void vscode.commands.executeCommand('setContext', 'rlm.running', runs.length > 0);
     // Any run seen: "Ask Again without Cache" has a question to ask again.
-    if (running) void vscode.commands.executeCommand('setContext', 'rlm.hasAsked', true);
-    if (running && !this.timer) {
-      // Polling at a fixed rate keeps the item cheap however fast events arrive.
-      this.timer = setInterval(() => this.render(), REFRESH_MS);
-    } else if (!running && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
+    if (runs.length > 0) void vscode.commands.executeCommand('setContext', 'rlm.hasAsked', true);
+    const latest = runs[runs.length - 1];
+    if (this.following?.run !== latest) {
+      this.following?.stop();
+      this.following = latest ? { run: latest, stop: latest.onTick(() => this.render()) } : undefined;
     }
     this.render();
   }
@@ -41,11 +39,12 @@ export class RunStatusBar implements vscode.Disposable {
       return;
     }
     const more = runs.length > 1 ? ` (+${runs.length - 1})` : '';
-    this.item.text = `$(sync~spin) RLM ${formatLiveLine(latest.progress)}${more}`;
-    this.item.tooltip = `RLM is answering: ${latest.question}\n${latest.progress.activity}\nClick to stop.`;
-    // Screen readers hear a sentence, not the spinner icon's name and the figures' middle dots.
+    const line = formatLiveLine(latest.progress);
+    this.item.text = `$(sync~spin) RLM ${line}${more}`;
+    const others = runs.length > 1 ? ` ${plural(runs.length - 1, 'other question')} running.` : '';
+    this.item.tooltip = `RLM is answering: ${latest.question}\n${line}, ${latest.progress.activity}.${others}\nClick to stop.`;
     this.item.accessibilityInformation = {
-      label: `RLM is answering "${latest.question}": ${formatLiveLine(latest.progress).replace(/ · /g, ', ')}, ${latest.progress.activity}.${more ? ` ${runs.length - 1} more running.` : ''} Activate to stop.`,
+      label: `RLM is answering "${latest.question}": ${line.replace(/ · /g, ', ')}, ${latest.progress.activity}.${others} Activate to stop.`,
       role: 'button',
     };
     this.item.show();
@@ -53,7 +52,7 @@ export class RunStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.unsubscribe();
-    if (this.timer) clearInterval(this.timer);
+    this.following?.stop();
     this.item.dispose();
   }
 }

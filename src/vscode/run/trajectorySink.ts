@@ -15,6 +15,10 @@ interface TrajectorySinkOptions {
   toolVersion: string;
   /** API keys in use: scrubbed from every line. */
   secrets: Array<string | undefined>;
+  /** The question, for a file name a person recognises. */
+  question?: string;
+  /** The chat conversation, recorded in the header so History groups follow-ups under it. */
+  conversationId?: string;
   now: () => number;
   /** Told once when the file cannot be written; the run goes on (its events still reach the UI). */
   onError: (error: unknown) => void;
@@ -25,9 +29,34 @@ function fileTimestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace(/:/g, '-');
 }
 
-export function trajectoryFileName(startedAtMs: number, runId: string): string {
-  const safeId = runId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-  return `${fileTimestamp(startedAtMs)}-${safeId}${TRAJECTORY_EXTENSION}`;
+/** "which-functions-write-to-the-database": the question's first words, safe on every file system. */
+function questionSlug(question: string, maxChars = 48): string {
+  const words = question
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  let slug = '';
+  for (const word of words) {
+    const next = slug ? `${slug}-${word}` : word;
+    if (next.length > maxChars) break;
+    slug = next;
+  }
+  return slug || (words[0] ?? '').slice(0, maxChars);
+}
+
+/**
+ * "2026-12-02T14-05-31-which-functions-write-a1b2c3d4.rlm.jsonl": sortable by time, readable in tabs,
+ * file pickers and the explorer by its question, unique by a piece of the run id.
+ */
+export function trajectoryFileName(startedAtMs: number, runId: string, question = ''): string {
+  const safeId = runId.replace(/[^A-Za-z0-9_-]/g, '_');
+  const slug = questionSlug(question);
+  const id = slug ? safeId.replace(/^run[-_]?/, '').slice(-8) : safeId.slice(0, 64);
+  return `${fileTimestamp(startedAtMs)}-${slug ? `${slug}-` : ''}${id}${TRAJECTORY_EXTENSION}`;
 }
 
 export class FileTrajectorySink implements TrajectorySink {
@@ -37,7 +66,7 @@ export class FileTrajectorySink implements TrajectorySink {
   private lastStatus: EventRecord | undefined;
 
   constructor(private readonly options: TrajectorySinkOptions) {
-    this.path = join(options.directory, trajectoryFileName(options.now(), options.runId));
+    this.path = join(options.directory, trajectoryFileName(options.now(), options.runId, options.question));
   }
 
   write(record: EventRecord): void {
@@ -46,7 +75,8 @@ export class FileTrajectorySink implements TrajectorySink {
       if (!this.writer) {
         if (record.type !== 'run.started' || record.runId !== this.options.runId) return;
         mkdirSync(this.options.directory, { recursive: true });
-        this.writer = openTrajectoryWriter(this.path, headerFromRunStarted(record, this.options.toolVersion), {
+        const header = { ...headerFromRunStarted(record, this.options.toolVersion), ...(this.options.conversationId ? { conversationId: this.options.conversationId } : {}) };
+        this.writer = openTrajectoryWriter(this.path, header, {
           secrets: this.options.secrets,
           now: this.options.now,
         });

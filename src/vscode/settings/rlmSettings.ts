@@ -1,7 +1,8 @@
 // The extension's settings as one plain, validated object. Reading goes through a getter so this
 // module has no `vscode` import; the adapter passes workspace.getConfiguration('rlm').get.
 import type { RunLimits } from '../../core/loop/loopTypes';
-import type { ModelConfig, ProviderKind } from '../../core/models/modelTypes';
+import type { ModelConfig, ModelPricing, ProviderKind } from '../../core/models/modelTypes';
+import type { UserPriceTable } from '../../core/models/pricing';
 
 export interface ModelSetting {
   provider: ProviderKind;
@@ -27,6 +28,8 @@ export interface RlmSettings {
   confirmBeforeSending: boolean;
   /** rlm.vscodeModelConcurrency: most requests at once to VS Code language models (they rate-limit). */
   vscodeModelConcurrency: number;
+  /** rlm.prices: USD per million input and output tokens, by model id. */
+  prices: UserPriceTable;
   /** rlm.subCallCache and rlm.subCallCacheMaxMb: identical sub-calls answered from this workspace's cache. */
   subCallCache: { enabled: boolean; maxBytes: number };
 }
@@ -78,6 +81,36 @@ function globs(get: SettingGetter, key: string): string[] {
   return (value as string[]).map((v) => v.trim()).filter(Boolean);
 }
 
+/** The setting's own shape: { "model": { "input": 0.15, "output": 0.6 } }, in USD per million tokens. */
+export interface PriceSettingEntry {
+  input: number;
+  output: number;
+}
+
+function prices(get: SettingGetter, key: string): UserPriceTable {
+  const value = get(key);
+  if (value === undefined || value === null) return {};
+  const expected = 'an object of model ids to { "input": USD, "output": USD, "cacheRead"?: USD, "cacheWrite"?: USD } per million tokens';
+  if (typeof value !== 'object' || Array.isArray(value)) throw new SettingsError(key, value, expected);
+  const table: UserPriceTable = {};
+  for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
+    const { input, output, cacheRead, cacheWrite } = (entry ?? {}) as Partial<Record<'input' | 'output' | 'cacheRead' | 'cacheWrite', unknown>>;
+    const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+    const okOrAbsent = (n: unknown): n is number | undefined => n === undefined || ok(n);
+    if (!model.trim() || !ok(input) || !ok(output) || !okOrAbsent(cacheRead) || !okOrAbsent(cacheWrite)) {
+      throw new SettingsError(`${key}["${model}"]`, entry, '{ "input": USD, "output": USD } per million tokens, both ≥ 0, with optional "cacheRead" and "cacheWrite" (≥ 0) for prompt-cache rates');
+    }
+    // Without cache rates, cached tokens are charged (and saved) as plain input.
+    table[model.trim()] = {
+      inputPerMTok: input,
+      outputPerMTok: output,
+      ...(cacheRead !== undefined ? { cacheReadPerMTok: cacheRead } : {}),
+      ...(cacheWrite !== undefined ? { cacheWritePerMTok: cacheWrite } : {}),
+    } satisfies ModelPricing;
+  }
+  return table;
+}
+
 export function readRlmSettings(get: SettingGetter): RlmSettings {
   const root: ModelSetting = {
     provider: provider(get, 'root.provider', true) || 'openai',
@@ -125,6 +158,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     trajectoriesInWorkspace: get('trajectoriesInWorkspace') === true,
     confirmBeforeSending: confirm === undefined ? true : confirm === true,
     vscodeModelConcurrency: num(get, 'vscodeModelConcurrency', 1, true) ?? DEFAULT_VSCODE_MODEL_CONCURRENCY,
+    prices: prices(get, 'prices'),
     subCallCache: { enabled: get('subCallCache') !== false, maxBytes: Math.round((num(get, 'subCallCacheMaxMb', 1, false) ?? 256) * 1024 * 1024) },
   };
 }

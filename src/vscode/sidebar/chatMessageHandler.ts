@@ -58,5 +58,25 @@ export async function handleChatMessage(message: ChatToHost, store: SidebarStore
     case 'chat.configureModels':
       await actions.configureModels();
       return;
+    case 'chat.askAgain': {
+      const entry = store.entry(message.entryId);
+      if (!entry) return;
+      if (store.snapshot().busy) {
+        actions.reportError('Stop the running question before asking again.', undefined);
+        return;
+      }
+      await actions.askAgain(entry);
+      return;
+    }
+    case 'chat.setPrice': {
+      const entry = store.entry(message.entryId);
+      if (entry) await actions.setPrice(entry);
+      return;
+    }
+    case 'chat.openSetting': {
+      const setting = store.entry(message.entryId)?.outcome?.setting;
+      if (setting) await actions.openSetting(setting);
+      return;
+    }
   }
 }

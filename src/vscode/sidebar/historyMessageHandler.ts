@@ -14,13 +14,32 @@ export function filterHistory(items: readonly HistoryItem[], query: string): His
   return matching.sort((a, b) => b.startedAt - a.startedAt);
 }
 
+/** Runs starting and ending within this window cause one re-read of the history, not one each. */
+const REFRESH_DEBOUNCE_MS = 300;
+
 export class HistoryController {
   private all: HistoryItem[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly store: SidebarStore,
     private readonly actions: SidebarActions,
+    private readonly debounceMs = REFRESH_DEBOUNCE_MS,
   ) {}
+
+  /** Something changed (a run started or ended, a file appeared): re-read the history shortly. */
+  refreshSoon(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, this.debounceMs);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 
   async refresh(): Promise<void> {
     this.store.setHistory({ loading: true, error: undefined });

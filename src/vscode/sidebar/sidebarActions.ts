@@ -15,6 +15,12 @@ export interface SidebarActions {
   openReference(entry: ChatEntry, reference: NonNullable<ChatEntry['references']>[number]): Promise<void>;
   copyText(text: string): Promise<void>;
   configureModels(): Promise<void>;
+  /** Asks the entry's question again, about its target, in the current conversation. */
+  askAgain(entry: ChatEntry): Promise<void>;
+  /** Lets the user set a price for one of the entry's unpriced models. */
+  setPrice(entry: ChatEntry): Promise<void>;
+  /** Opens the setting that limited the entry's run. */
+  openSetting(setting: string): Promise<void>;
   listHistory(): Promise<HistoryItem[]>;
   openHistoryItem(path: string): Promise<void>;
   /** Continue this run… or Fork from this turn… on a recorded run of the history. */

@@ -6,7 +6,12 @@ import { folderScope, gatherWithConfirmation, pickFolder } from '../commands/ask
 import type { ConfirmationMemory } from '../commands/askCommands';
 import { requireTrust } from '../commands/commandSupport';
 import { fileContext } from '../context/fileTarget';
-import { describeError, describeRunError } from '../errors/describeError';
+import { RunCancelledError } from '../../core/loop/loopErrors';
+import type { RunOutcome } from '../../shared/runOutcome';
+import { describeError } from '../errors/describeError';
+import { describeOutcome } from '../run/runOutcome';
+import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
+import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
 import { deleteHistoryFile, isInsideDirectory, listHistory } from '../history/historyIndex';
 import type { RlmServices } from '../rlmServices';
@@ -20,6 +25,7 @@ import { isModelConfigured } from '../settings/rlmSettings';
 import type { SidebarActions } from './sidebarActions';
 import type { SidebarStore } from './sidebarStore';
 import { EntryFollower } from './entryFollower';
+import { priorTurnsOf } from './chatPersistence';
 import { openReference } from '../trajectory/referenceOpener';
 
 /** The answer's resolved citations, from the run's `references` record. */
@@ -44,6 +50,9 @@ export class SidebarChatService implements SidebarActions {
     private readonly refreshHistory: () => Promise<void>,
   ) {
     this.conversation = this.newConversation();
+    // A conversation shown again after a reload goes on where it was: its answers are prior turns.
+    this.conversation.restoreTurns(priorTurnsOf(store.entries));
+    this.nextEntry = Math.max(0, ...store.entries.map((e) => Number(/^e(\d+)$/.exec(e.id)?.[1] ?? 0)));
   }
 
   private newConversation(): Conversation {
@@ -83,7 +92,7 @@ export class SidebarChatService implements SidebarActions {
       question,
       target,
       status: 'gathering',
-      live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, activity: 'gathering the context' },
+      live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, costLocal: false, activity: 'gathering the context' },
       streamingText: '',
       startedAt: Date.now(),
     };
@@ -99,27 +108,35 @@ export class SidebarChatService implements SidebarActions {
         this.store.updateEntry(id, { status: 'queued', live: { ...entry.live, activity: 'waiting for the other question on this target' } });
       };
       if (!(await awaitTurn(this.services.registry, contextKey, question, queued, controller.signal))) {
-        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, finishedAt: Date.now() });
+        // Not asked: the person dismissed the choice or stopped the wait; it reads like any other stop.
+        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: another question was running on this target', askAgain: true };
+        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
         return;
       }
       if (this.store.entry(id)?.status === 'queued') this.store.updateEntry(id, { status: 'gathering', live: entry.live });
-      const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, signal: controller.signal });
+      const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, conversationId: this.store.conversationId, signal: controller.signal });
       if (!run) {
-        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, finishedAt: Date.now() });
+        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: you cancelled before anything was sent', askAgain: true };
+        this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
         return;
       }
       this.runs.set(id, run);
-      this.store.updateEntry(id, { status: 'running', runId: run.runId, ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}) });
+      this.store.updateEntry(id, { status: 'running', runId: run.runId, live: { ...entry.live, ...run.progress }, ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}) });
       const follower = new EntryFollower(run, (patch) => this.store.updateEntry(id, patch));
       const result = await run.result;
       follower.dispose();
-      const failure = run.error !== undefined ? describeError(run.error) : result.error ? describeRunError(result.error) : undefined;
+      const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.progress.turn });
+      // A loop that threw carries the typed error, which says more than the recorded kind.
+      if (run.error !== undefined && result.status === 'error') outcome.detail = describeError(run.error).text;
+      const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
       const references = referencesOf(run);
       this.store.updateEntry(id, {
         status: result.status,
+        outcome,
         ...(result.answer !== undefined ? { answer: result.answer } : {}),
+        ...(result.answer === undefined && result.partial !== undefined ? { partial: result.partial } : {}),
+        ...(unpriced.length ? { unpricedModels: unpriced } : {}),
         ...(references.length ? { references } : {}),
-        ...(failure && result.status !== 'cancelled' ? { errorMessage: failure.text } : {}),
         finishedAt: Date.now(),
       });
       void this.refreshHistory();
@@ -127,7 +144,10 @@ export class SidebarChatService implements SidebarActions {
       const message = describeError(error);
       if (message.severity === 'error') this.services.log.error(`Sidebar question failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const cancelled = error instanceof vscode.CancellationError || controller.signal.aborted;
-      this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', ...(cancelled ? {} : { errorMessage: message.text }), finishedAt: Date.now() });
+      const outcome: RunOutcome = cancelled
+        ? { tone: 'neutral', headline: 'Stopped by you before anything was sent', askAgain: true }
+        : { tone: message.severity === 'error' ? 'error' : 'warning', headline: 'Not started', detail: message.text, askAgain: true };
+      this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', outcome, finishedAt: Date.now() });
     } finally {
       this.controllers.delete(id);
       const run = this.runs.get(id);
@@ -137,8 +157,26 @@ export class SidebarChatService implements SidebarActions {
   }
 
   stop(entry: ChatEntry): void {
-    this.controllers.get(entry.id)?.abort(new Error('Stopped by the user'));
+    this.controllers.get(entry.id)?.abort(new RunCancelledError('stopped by the user'));
     this.runs.get(entry.id)?.stop();
+  }
+
+  async askAgain(entry: ChatEntry): Promise<void> {
+    await this.ask(entry.question, entry.target);
+  }
+
+  async setPrice(entry: ChatEntry): Promise<void> {
+    await promptForPrice(entry.unpricedModels ?? []);
+  }
+
+  async openSetting(setting: string): Promise<void> {
+    await openRlmSetting(setting);
+  }
+
+  /** A view's "Ask again": the question goes in the box, the chat comes into view, nothing is sent yet. */
+  async prefill(question: string): Promise<void> {
+    this.store.prefill(question);
+    await vscode.commands.executeCommand('rlm.chat.focus');
   }
 
   async pickFolder(): Promise<ChatTarget | undefined> {
@@ -177,8 +215,11 @@ export class SidebarChatService implements SidebarActions {
     await vscode.commands.executeCommand('rlm.configureModels');
   }
 
-  listHistory(): Promise<HistoryItem[]> {
-    return listHistory(this.services.trajectoryDirectory());
+  async listHistory(): Promise<HistoryItem[]> {
+    // A file without its end is a run still going when that run is ours; otherwise it is incomplete.
+    const running = new Set(this.services.registry.active().map((run) => run.runId));
+    const items = await listHistory(this.services.trajectoryDirectory());
+    return items.map((item) => (item.status === 'incomplete' && running.has(item.runId) ? { ...item, status: 'running' } : item));
   }
 
   async openHistoryItem(path: string): Promise<void> {

@@ -4,6 +4,7 @@ import { parseSidebarToHost } from '../../shared/sidebarProtocol';
 import type { SidebarToHost } from '../../shared/sidebarProtocol';
 import type { ChatToHost } from '../../shared/sidebarChatProtocol';
 import type { HistoryToHost } from '../../shared/sidebarHistoryProtocol';
+import { describeError } from '../errors/describeError';
 import { handleChatMessage } from './chatMessageHandler';
 import { HistoryController } from './historyMessageHandler';
 import type { SidebarActions } from './sidebarActions';
@@ -33,7 +34,8 @@ export class SidebarRouter {
     try {
       await this.dispatch(message);
     } catch (error) {
-      this.actions.reportError(error instanceof Error ? error.message : String(error), error);
+      // In words, never a class name or a bare internal message.
+      this.actions.reportError(describeError(error).text, error);
     }
   }
 

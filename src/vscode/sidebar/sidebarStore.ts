@@ -4,6 +4,7 @@ import type { SidebarToWebview } from '../../shared/sidebarProtocol';
 import type { ChatEntry, ChatTarget, HistoryState, SidebarState } from '../../shared/sidebarState';
 import { isActiveStatus } from '../../shared/sidebarState';
 import type { WebviewMessenger } from './webviewMessenger';
+import type { SavedChat } from './chatPersistence';
 
 export const WORKSPACE_TARGET: ChatTarget = { kind: 'workspace', label: 'Workspace' };
 
@@ -13,20 +14,25 @@ const EMPTY_HINT =
 
 export class SidebarStore {
   private state: SidebarState;
+  private drafts = 0;
 
   constructor(
     private readonly messenger: WebviewMessenger,
     private readonly newId: () => string,
+    /** The chat as saved before a window reload. */
+    restored?: SavedChat,
+    /** Told after every change that is worth keeping across a reload (entries, tab, conversation). */
+    private readonly onSaveable: (state: SidebarState) => void = () => undefined,
   ) {
     this.state = {
-      conversationId: newId(),
-      entries: [],
+      conversationId: restored?.conversationId ?? newId(),
+      entries: restored?.entries ?? [],
       targets: [WORKSPACE_TARGET],
       selectedTarget: WORKSPACE_TARGET,
       busy: false,
       trusted: true,
       history: { query: '', items: [], loading: false },
-      tab: 'chat',
+      tab: restored?.tab ?? 'chat',
       emptyHint: EMPTY_HINT,
     };
   }
@@ -56,6 +62,8 @@ export class SidebarStore {
   }
 
   addEntry(entry: ChatEntry): void {
+    // The draft was asked (or replaced by another question): a re-created view must not bring it back.
+    delete this.state.draft;
     this.state.entries.push(entry);
     this.recomputeBusy();
     this.pushAll();
@@ -68,6 +76,8 @@ export class SidebarStore {
     if (!current) return undefined;
     const next = { ...current, ...patch, id };
     this.state.entries[index] = next;
+    // The figures of a running entry change on every tick; only its start and end are worth saving.
+    if (patch.status !== undefined || patch.outcome !== undefined || patch.answer !== undefined) this.onSaveable(this.state);
     if (this.recomputeBusy()) this.pushAll();
     else this.messenger.post({ type: 'chat.entry', entry: structuredClone(next) });
     return next;
@@ -108,6 +118,13 @@ export class SidebarStore {
     this.pushAll();
   }
 
+  /** Puts `question` in the chat's box (on the Chat tab); the webview applies each draft once. */
+  prefill(question: string): void {
+    this.state.draft = { id: ++this.drafts, question };
+    this.state.tab = 'chat';
+    this.pushAll();
+  }
+
   setHistory(patch: Partial<HistoryState>): void {
     this.state.history = { ...this.state.history, ...patch };
     this.messenger.post({ type: 'history.state', history: structuredClone(this.state.history) });
@@ -126,6 +143,7 @@ export class SidebarStore {
 
   private pushAll(): void {
     this.messenger.post(this.fullStateMessage());
+    this.onSaveable(this.state);
   }
 }
 

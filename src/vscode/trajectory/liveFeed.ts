@@ -1,6 +1,8 @@
-// Feeds a live run's records into a TreeBuilder and batches what changed, so the webview gets at most
-// one update per flush interval however fast events arrive. Streamed model text is pushed on its own
-// (the whole text so far for the turn), without re-sending the turn body.
+// Follows a live run's tree and batches what changed, so the webview gets at most one update per flush
+// however fast events arrive. A run that shares its tree (ActiveRun) is followed directly and flushed
+// on the run's tick, so the view shows the figures the status bar and the chat show, at the same
+// moment; any other LiveRun is replayed into a tree of the feed's own. Streamed model text is pushed
+// on its own (the whole text so far for the turn), without re-sending the turn body.
 import { TreeBuilder } from '../../core/trajectory/treeBuilder';
 import { newRunNode } from '../../core/trajectory/treeNodes';
 import type { EventRecord } from '../../core/trajectory/events';
@@ -32,18 +34,31 @@ export function emptyRunningRun(runId: string, startedAt: number): RunNode {
 }
 
 export class LiveFeed {
-  readonly builder = new TreeBuilder();
-  private readonly collector = new ChangeCollector(this.builder);
+  readonly builder: TreeBuilder;
+  private readonly collector: ChangeCollector;
   private cancelTimer: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly placeholder: RunNode;
 
   constructor(private readonly options: LiveFeedOptions) {
     this.placeholder = emptyRunningRun(options.run.runId, Date.now());
+    if (options.run.question) this.placeholder.question = options.run.question;
+    this.builder = options.run.shared?.builder ?? new TreeBuilder();
+    this.collector = new ChangeCollector(this.builder);
   }
 
-  /** Replays what the run has emitted so far, then follows it. */
+  /** Follows the run's shared tree, or replays what the run has emitted so far into our own; then follows it. */
   start(): void {
+    const shared = this.options.run.shared;
+    if (shared) {
+      const unsubscribeRecords = shared.subscribe((record, applied) => this.collector.note(record, applied));
+      const unsubscribeTicks = shared.onTick(() => this.flush());
+      this.unsubscribe = () => {
+        unsubscribeRecords();
+        unsubscribeTicks();
+      };
+      return;
+    }
     for (const record of this.options.run.records()) this.builder.apply(record);
     this.unsubscribe = this.options.run.subscribe((record) => {
       this.apply(record);

@@ -13,7 +13,8 @@ interface RevivedState {
   source?: string;
 }
 
-function titleFor(question: string): string {
+/** The question is the title: "RLM: How many lines and words?" (clipped). */
+export function titleFor(question: string): string {
   const short = question.replace(/\s+/g, ' ').trim();
   return `RLM: ${short.length > 40 ? `${short.slice(0, 39)}…` : short || 'run'}`;
 }
@@ -33,10 +34,17 @@ function liveUserCell(host: UserCellHost, record: vscode.Uri | undefined): UserC
 
 export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
+  /** The trajectory file of the live panel last in front, for "Export trajectory..." to offer first. */
+  private activePath: string | undefined;
+
+  get lastActivePath(): string | undefined {
+    return this.activePath;
+  }
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: ViewLog,
+    private readonly askAgain?: (question: string) => Promise<void>,
   ) {}
 
   open(run: LiveRun): void {
@@ -75,10 +83,16 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       exportBase: record,
       ...(host ? { userCell: liveUserCell(host, record) } : {}),
       log: this.log,
+      ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });
     sink.session = setup.session;
+    if (run.trajectoryPath) this.activePath = run.trajectoryPath;
+    panel.onDidChangeViewState(() => {
+      if (panel.active && run.trajectoryPath) this.activePath = run.trajectoryPath;
+    });
     const unwatch = host?.onChange(() => setup.session.pushUserCellState());
     panel.onDidDispose(() => {
+      if (this.activePath === run.trajectoryPath) this.activePath = undefined;
       unwatch?.();
       letGo?.();
       feed.dispose();
@@ -97,6 +111,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     try {
       const load = new FileLoad(source, { source });
       await load.firstScreen;
+      panel.title = titleFor(load.root().question);
       const setup = setUpTrajectoryWebview({
         extensionUri: this.extensionUri,
         panel,
@@ -105,6 +120,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
         isLive: () => false,
         exportBase: vscode.Uri.file(source),
         log: this.log,
+        ...(this.askAgain ? { askAgain: this.askAgain } : {}),
       });
       const unsubscribe = load.onChange((changes) => setup.session.pushChanges(changes));
       panel.onDidDispose(() => {

@@ -1,6 +1,19 @@
 // The shape the extension gives the trajectory view to watch a run as it happens. Kept in its own
 // file (no `vscode` import) so the host-side session logic and its tests can use it in plain Node.
 import type { EventRecord } from '../../core/trajectory/events';
+import type { ApplyResult, TreeBuilder } from '../../core/trajectory/treeBuilder';
+
+/**
+ * A run's own tree, kept by the one reducer every surface reads (status bar, notification, chat, view):
+ * a view that follows it shows the same figures as the others, and at the same moment.
+ */
+export interface SharedRunTree {
+  readonly builder: TreeBuilder;
+  /** Each later record, after the shared tree applied it, with what changed. */
+  subscribe(listener: (record: EventRecord, applied: ApplyResult) => void): () => void;
+  /** Fires when every surface should redraw: at most every few hundred milliseconds, and at the end. */
+  onTick(listener: () => void): () => void;
+}
 import type { UserCellState } from '../../shared/trajectoryProtocol';
 
 /**
@@ -36,6 +49,10 @@ export interface LiveRun {
   stop(): void;
   /** The .rlm.jsonl being written, when there is one: shown in the header and used by export. */
   readonly trajectoryPath?: string;
+  /** The question, for the panel's title before the first record arrives. */
+  readonly question?: string;
+  /** When present, a view follows this tree instead of building its own from the records. */
+  readonly shared?: SharedRunTree;
   /** Present when the user can run their own cells in the run's REPL. */
   readonly userCells?: UserCellHost;
 }

@@ -12,6 +12,8 @@ export type { LiveRun } from './liveRunTypes';
 export interface TrajectoryViewDeps {
   /** Where view problems are logged (the extension's LogOutputChannel). */
   log?: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+  /** Puts a question in the chat's box, for a view's "Ask again". */
+  askAgain?(question: string): Promise<void>;
   /** A recorded run was opened: someone exploring runs is likely to ask next (starts a spare REPL). */
   onOpened?: () => void;
 }
@@ -24,11 +26,13 @@ export interface TrajectoryViews {
    * keeps showing the final state; its Stop button calls `run.stop()`.
    */
   openLive(run: LiveRun): void;
+  /** The trajectory file of the live panel last in front, if it is still open. */
+  activeLivePath(): string | undefined;
 }
 
 export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: TrajectoryViewDeps = {}): TrajectoryViews {
   const log = deps.log ?? { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const editor = new TrajectoryEditorProvider(context.extensionUri, log);
+  const editor = new TrajectoryEditorProvider(context.extensionUri, log, deps.askAgain);
   const provider: vscode.CustomReadonlyEditorProvider = {
     openCustomDocument: (uri) => editor.openCustomDocument(uri),
     resolveCustomEditor: (document, panel) => {
@@ -36,7 +40,7 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
       return editor.resolveCustomEditor(document as Parameters<TrajectoryEditorProvider['resolveCustomEditor']>[0], panel);
     },
   };
-  const live = new LivePanels(context.extensionUri, log);
+  const live = new LivePanels(context.extensionUri, log, deps.askAgain);
   const options = { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } };
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(TRAJECTORY_VIEW_TYPE, provider, options),
@@ -53,5 +57,6 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
     openLive(run) {
       live.open(run);
     },
+    activeLivePath: () => live.lastActivePath,
   };
 }

@@ -4,6 +4,9 @@ import type { SandboxProtections } from '../../core/repl/replTypes';
 import { LAYER_TITLES } from '../../core/repl/sandboxReport';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import type { ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
+import { isNoChargeEndpoint } from '../../core/models/pricing';
+import { formatBytes, plural } from '../../shared/format';
+import { describeOutcome } from '../run/runOutcome';
 import { modelLabel, preview, totalsView, type RunSourceInfo } from './runProjection';
 
 /** Files named in the coverage strip's tooltips; the record lists up to 500. */
@@ -20,15 +23,19 @@ export function protectionsView(p: SandboxProtections | undefined): ProtectionVi
   }));
 }
 
-/** Distinct sub-call models and the deepest depth anywhere under `run`. */
-export function runModelsAndDepth(run: RunNode): { models: string[]; maxDepth: number } {
+/** Distinct sub-call models, the deepest depth anywhere under `run`, and the models that made calls with no known price. */
+export function runModelsAndDepth(run: RunNode): { models: string[]; maxDepth: number; unpriced: string[] } {
   const models = new Set<string>();
+  const unpriced = new Set<string>();
   let maxDepth = run.depth;
   const visit = (r: RunNode): void => {
+    const rootModel = r.config?.root.model;
     for (const turn of r.turns) {
+      if (turn.usage?.costUsd === null && rootModel) unpriced.add(rootModel);
       for (const cell of turn.cells) {
         for (const call of cell.subCalls) {
           models.add(call.model.model);
+          if (call.usage?.costUsd === null) unpriced.add(call.model.model);
           if (call.depth > maxDepth) maxDepth = call.depth;
           if (call.child) visit(call.child);
         }
@@ -36,7 +43,7 @@ export function runModelsAndDepth(run: RunNode): { models: string[]; maxDepth: n
     }
   };
   visit(run);
-  return { models: [...models].sort(), maxDepth };
+  return { models: [...models].sort(), maxDepth, unpriced: [...unpriced].sort() };
 }
 
 function describeTarget(run: RunNode): string | undefined {
@@ -44,7 +51,7 @@ function describeTarget(run: RunNode): string | undefined {
   if (!t) return undefined;
   const first = t.paths[0] ?? '';
   const more = t.paths.length > 1 ? ` and ${t.paths.length - 1} more` : '';
-  return `${t.kind} ${first}${more} (${t.fileCount} file${t.fileCount === 1 ? '' : 's'}, ${t.totalBytes} bytes)`;
+  return `${t.kind} ${first}${more} (${plural(t.fileCount, 'file')}, ${formatBytes(t.totalBytes)})`;
 }
 
 export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = runModelsAndDepth(run)): RunHeaderView {
@@ -56,8 +63,14 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     answer: run.answer !== undefined ? preview(run.answer, 20_000) : undefined,
     partial: run.answer === undefined && run.partial !== undefined ? preview(run.partial, 4_000) : undefined,
     status: run.status,
+    outcome: describeOutcome({ status: run.status, ...(run.error ? { error: run.error } : {}), turns: run.turns.length }),
     forced: run.forced,
     error: run.error ? { ...run.error } : undefined,
+    pricing: {
+      rootLocal: isNoChargeEndpoint(run.config?.root.baseUrl),
+      subLocal: isNoChargeEndpoint(run.config?.sub.baseUrl),
+      unpriced: modelsAndDepth.unpriced,
+    },
     rootModel: modelLabel(run.config?.root) ?? (run.depth === 0 ? info.rootModel : undefined),
     subModel: modelLabel(run.config?.sub),
     models: modelsAndDepth.models,
@@ -68,12 +81,13 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     limitWarnings: run.limitWarnings.map((w) => ({ ...w })),
-    fallbacks: run.fallbacks.map((f) => ({ ...f })),
+    // A batch's cost estimate is not a fallback: its cell shows it, where the batch was made.
+    fallbacks: run.fallbacks.filter((f) => f.kind !== 'batch-estimated').map((f) => ({ ...f })),
     protections: protectionsView(run.protections),
     protectionNotes: run.protections?.notes ?? [],
     observationMaxChars: run.config?.observationMaxChars,
     target: describeTarget(run),
-    contextSummary: run.context ? `${run.context.type}, ${run.context.totalChars} chars, ${run.context.fileCount} file(s)` : undefined,
+    contextSummary: run.context ? `${run.context.type}, ${plural(run.context.totalChars, 'character')}, ${plural(run.context.fileCount, 'file')}` : undefined,
     source: info.source,
     format: info.format,
     problems: info.problems,

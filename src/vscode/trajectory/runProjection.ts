@@ -4,6 +4,8 @@ import type { CellNode, RunNode, SubCallNode, TurnNode } from '../../core/trajec
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { ModelRef } from '../../core/trajectory/events';
 import { markOmission, reasoningText } from '../../core/trajectory/exportText';
+import { addCacheFigures } from '../../core/trajectory/treeNodes';
+import { turnLabel } from './turnLabel';
 import {
   PAGE,
   type CellView,
@@ -61,6 +63,7 @@ export function turnSummary(turn: TurnNode, index: number, runFinished: boolean)
     costUsd: turn.totals.costUsd,
     ...(turn.totals.includedInPlan ? { includedInPlan: true } : {}),
     firstLine: first ? firstLine(first.code) : '',
+    label: turnLabel(turn),
     ...(turn.author === 'user' ? { author: 'user' as const } : {}),
   };
 }
@@ -114,6 +117,7 @@ export function subCallView(call: SubCallNode): SubCallView {
     ...(call.usage?.includedInPlan ? { includedInPlan: true } : {}),
     latencyMs: call.latencyMs,
     fallback: call.fallback,
+    ...(call.cached ? { cached: true } : {}),
     ...(call.replayed ? { replayed: true } : {}),
     ...(call.author === 'user' ? { author: 'user' as const } : {}),
     startedAt: call.startedAt,
@@ -133,6 +137,7 @@ function addTotals(into: NodeTotals, t: NodeTotals): void {
   if (t.includedInPlan) into.includedInPlan = true;
   into.subCalls += t.subCalls;
   into.errors += t.errors;
+  addCacheFigures(into, t);
 }
 
 /** Sub-calls in call order, the items of one batch grouped under one entry with rolled-up totals. */
@@ -199,6 +204,7 @@ export function cellView(cell: CellNode, observationMaxChars: number | undefined
     outIndex: cell.outIndex,
     subCalls: groupSubCalls(shown),
     ...(shown.length < cell.subCalls.length ? { subCallsOmitted: cell.subCalls.length - shown.length } : {}),
+    ...(cell.batchEstimates?.length ? { batchEstimates: cell.batchEstimates.map((e) => ({ ...e })) } : {}),
     totals: totalsView(cell.totals),
   };
 }
@@ -224,12 +230,16 @@ export function turnView(run: RunNode, index: number): TurnView | undefined {
     outputTokens: turn.usage?.outputTokens,
     costUsd: turn.usage?.costUsd,
     ...(turn.usage?.includedInPlan ? { includedInPlan: true } : {}),
+    ...(turn.usage?.cacheReadTokens ? { cacheReadTokens: turn.usage.cacheReadTokens } : {}),
+    ...(turn.usage?.savedUsd ? { savedUsd: turn.usage.savedUsd } : {}),
     latencyMs: turn.latencyMs,
+    ...(turn.replayed ? { replayed: true } : {}),
     forcedFinal: Boolean(turn.forcedFinal),
     notices: turn.notices.map((n) => ({ ...n })),
     cells: turn.cells.map((c) => cellView(c, run.config?.observationMaxChars)),
     totals: totalsView(turn.totals),
     streaming: streaming ? turn.modelText : undefined,
+    ...(run.status === 'running' && turn.usage === undefined && turn.modelText === undefined ? { waiting: true } : {}),
     ...(turn.author === 'user' ? { author: 'user' as const } : {}),
   };
 }

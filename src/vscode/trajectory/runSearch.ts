@@ -13,10 +13,18 @@ export interface SearchResult {
 const EXCERPT_RADIUS = 60;
 
 export function excerptAround(text: string, at: number, length: number): string {
+  return excerptWithMatch(text, at, length).excerpt;
+}
+
+/** The text around a match on one line, and where the match sits in it (for highlighting). */
+export function excerptWithMatch(text: string, at: number, length: number): { excerpt: string; match: { start: number; length: number } } {
   const start = Math.max(0, at - EXCERPT_RADIUS);
   const end = Math.min(text.length, at + length + EXCERPT_RADIUS);
-  const body = text.slice(start, end).replace(/\s+/g, ' ');
-  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+  const flat = (t: string): string => t.replace(/\s+/g, ' ');
+  const lead = `${start > 0 ? '…' : ''}${flat(text.slice(start, at))}`;
+  const matched = flat(text.slice(at, at + length));
+  const excerpt = `${lead}${matched}${flat(text.slice(at + length, end))}${end < text.length ? '…' : ''}`;
+  return { excerpt, match: { start: lead.length, length: matched.length } };
 }
 
 /**
@@ -41,7 +49,9 @@ export function searchRun(root: RunNode, query: string, filters: SearchFilters, 
       return;
     }
     const at = text.toLowerCase().indexOf(needle);
-    if (at >= 0) add(make(excerptAround(text, at, needle.length)));
+    if (at < 0) return;
+    const found = excerptWithMatch(text, at, needle.length);
+    add({ ...make(found.excerpt), match: found.match });
   };
 
   const callPasses = (call: SubCallNode): boolean =>

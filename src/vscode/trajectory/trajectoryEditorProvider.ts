@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { FileLoad } from './fileLoad';
 import { setUpTrajectoryWebview, type ViewLog } from './webviewSetup';
+import { titleFor } from './livePanels';
 
 export const TRAJECTORY_VIEW_TYPE = 'rlm.trajectory';
 export const TRAJECTORY_ANY_VIEW_TYPE = 'rlm.trajectoryAnyJsonl';
@@ -21,6 +22,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: ViewLog,
+    private readonly askAgain?: (question: string) => Promise<void>,
   ) {}
 
   async openCustomDocument(uri: vscode.Uri): Promise<TrajectoryDocument> {
@@ -40,6 +42,8 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
 
   resolveCustomEditor(document: TrajectoryDocument, panel: vscode.WebviewPanel): void {
     const { load } = document;
+    // The question is the tab's title (the file name is in its tooltip).
+    if (load.root().question) panel.title = titleFor(load.root().question);
     const { session, disposable } = setUpTrajectoryWebview({
       extensionUri: this.extensionUri,
       panel,
@@ -49,6 +53,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
       isLive: () => false,
       exportBase: document.uri,
       log: this.log,
+      ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });
     const unsubscribe = load.onChange((changes) => session.pushChanges(changes));
     load.done.catch((error: unknown) => session.pushNotice('error', `The file could not be read to its end: ${error instanceof Error ? error.message : String(error)}`));

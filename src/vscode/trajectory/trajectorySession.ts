@@ -28,6 +28,11 @@ export interface SessionActions {
   stop?(): void;
   exportAs(format: ExportFormat): Promise<void>;
   copyText(text: string): Promise<void>;
+  /** Puts `question` in the chat's box, ready to be asked again. */
+  askAgain?(question: string): Promise<void>;
+  /** Lets the user set a price for one of `models` (rlm.prices). */
+  setPrice?(models: string[], model?: string): Promise<void>;
+  openSetting?(setting: string): Promise<void>;
   /** Opens a reference of the answer at its line; absent where no editor is at hand. */
   openReference?(reference: Reference, run: RunNode): Promise<void>;
   /** Continue or fork the recorded run; absent where the run has no file to replay from. */
@@ -215,6 +220,19 @@ export class TrajectorySession {
         await this.options.actions.copyText(text);
         return;
       }
+      case 'askAgain':
+        if (!this.options.actions.askAgain) throw new Error('Asking again is not available here.');
+        await this.options.actions.askAgain(this.options.root().question);
+        return;
+      case 'setPrice': {
+        if (!this.options.actions.setPrice) throw new Error('Setting a price is not available here.');
+        const unpriced = this.header(this.options.root()).pricing.unpriced;
+        await this.options.actions.setPrice(unpriced, message.model !== undefined && unpriced.includes(message.model) ? message.model : undefined);
+        return;
+      }
+      case 'openSetting':
+        await this.options.actions.openSetting?.(message.setting);
+        return;
     }
   }
 

@@ -7,6 +7,7 @@ import { toMarkdown } from '../../core/trajectory/exportMarkdown';
 import { exportToFile } from '../../core/trajectory/exportFile';
 import type { ExportFormat } from '../../shared/trajectoryProtocol';
 import type { RunSourceInfo } from './runProjection';
+import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
 import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
 import type { UserCellActions } from './trajectorySession';
@@ -28,6 +29,8 @@ export interface SetupInput {
   /** The cell input of a live run's view; absent: a recorded file's (its cells need a replay first). */
   userCell?: UserCellActions;
   log: ViewLog;
+  /** Puts a question in the chat's box (the view's "Ask again"). */
+  askAgain?(question: string): Promise<void>;
 }
 
 /** "Replay it and run this cell": the run's cells again in a new REPL (nothing re-billed), then the user's. */
@@ -96,6 +99,9 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
       },
+      ...(input.askAgain ? { askAgain: input.askAgain } : {}),
+      setPrice: async (models, model) => void (await promptForPrice(models, model)),
+      openSetting: openRlmSetting,
       ...(input.exportBase?.scheme === 'file'
         ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
         : {}),

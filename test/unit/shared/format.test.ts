@@ -1,7 +1,9 @@
 // The one set of formatters every surface uses (view, sidebar, progress, CLI, exports).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatCost, formatDuration, formatLiveLine, formatTokenCount, formatTokenPair } from '../../../src/shared/format';
+import { costText, costTextShort } from '../../../src/shared/costText';
+import { formatBytes, formatCost, formatDuration, formatTokenCount, formatTokenPair, plural } from '../../../src/shared/format';
+import { formatLiveLine } from '../../../src/shared/liveLine';
 
 describe('shared formatters', () => {
   it('never shows an unknown cost as $0, and keeps sub-cent costs readable', () => {
@@ -21,9 +23,12 @@ describe('shared formatters', () => {
     assert.equal(formatCost(0.25, true, true), '≥ $0.25 + included in your plan');
     assert.equal(formatCost(0, true, true), 'cost unknown + included in your plan');
     assert.equal(
-      formatLiveLine({ turn: 2, subCalls: 1, inputTokens: 1000, outputTokens: 200, costUsd: 0, costUnknown: false, includedInPlan: true, activity: 'x' }),
+      formatLiveLine({ turn: 2, subCalls: 1, inputTokens: 1000, outputTokens: 200, costUsd: 0, costUnknown: false, costLocal: false, includedInPlan: true, activity: 'x' }),
       'turn 2 · 1 sub-call · 1.2k tokens · included in your plan',
     );
+    // The view's and the chat's cost text say the same, even for a plan model served without a URL.
+    assert.equal(costText({ usd: 0, unknown: false, local: true, includedInPlan: true }), 'included in your plan');
+    assert.equal(costTextShort({ usd: 0.4, unknown: true, local: false, includedInPlan: true }), '≥ $0.40 + included in your plan');
   });
 
   it('formats token counts compactly or exactly', () => {
@@ -38,6 +43,28 @@ describe('shared formatters', () => {
 
   it('formats sizes and the live line', () => {
     assert.deepEqual([512, 3500, 5 * 1024 * 1024].map(formatBytes), ['512 B', '3.4 KB', '5.0 MB']);
-    assert.equal(formatLiveLine({ turn: 2, subCalls: 1, inputTokens: 15_000, outputTokens: 200, costUsd: 0.0042, costUnknown: false, activity: 'waiting for the model' }), 'turn 2 · 1 sub-call · 15k tokens · $0.0042');
+    const line = { turn: 2, subCalls: 1, inputTokens: 15_000, outputTokens: 200, costUsd: 0.0042, costUnknown: false, costLocal: false, activity: 'the model is thinking' };
+    assert.equal(formatLiveLine(line), 'turn 2 · 1 sub-call · 15k tokens · $0.0042');
+    assert.equal(formatLiveLine({ ...line, subCalls: 3, costUsd: 0, costLocal: true }), 'turn 2 · 3 sub-calls · 15k tokens · local (no charge)');
+    assert.equal(formatLiveLine({ ...line, costUsd: null, costUnknown: true }), 'turn 2 · 1 sub-call · 15k tokens · price unknown');
+    assert.equal(formatLiveLine({ ...line, turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null }), 'starting · 0 sub-calls · 0 tokens · no cost yet');
+  });
+
+  it('says what a cost is: priced, local, unknown or a lower bound; never "$0.00" for an unknown price', () => {
+    assert.equal(costText({ usd: 1.25, unknown: false, local: false }), '$1.25');
+    assert.equal(costText({ usd: 0, unknown: false, local: true }), 'local (no charge)');
+    assert.equal(costText({ usd: null, unknown: false, local: true }), 'local (no charge)');
+    assert.equal(costText({ usd: 0, unknown: true, local: false }), 'price unknown');
+    assert.equal(costText({ usd: null, unknown: true, local: true }), 'price unknown', 'an unpriced sub model makes a local root run unknown');
+    assert.equal(costText({ usd: 0.5, unknown: true, local: false }), '≥ $0.50 (some prices unknown)');
+    assert.equal(costTextShort({ usd: 0.5, unknown: true, local: false }), '≥ $0.50');
+    assert.equal(costText({ usd: 0, unknown: false, local: false }), '$0.00', 'a price the user set to 0 is theirs');
+    assert.equal(costText({ usd: null, unknown: false, local: false }), 'no cost yet', 'before the first call');
+    assert.equal(costText({ usd: 0.25, unknown: false, local: true }), '$0.25', 'a price set for a local model is shown');
+  });
+
+  it('counts with proper plurals', () => {
+    assert.deepEqual([0, 1, 2, 1200].map((n) => plural(n, 'sub-call')), ['0 sub-calls', '1 sub-call', '2 sub-calls', '1,200 sub-calls']);
+    assert.equal(plural(1, 'child', 'children'), '1 child');
   });
 });

@@ -24,6 +24,8 @@ test('drives the run, records events, writes them to the sink and derives the re
     { type: 'turn.started', runId: 'r1', turn: 1 },
     { type: 'model.delta', runId: 'r1', turn: 1, text: 'thinking' },
     { type: 'model.output', runId: 'r1', turn: 1, text: 'thinking\n```repl\nprint(1)\n```', usage: usage(100, 20, 0.001), latencyMs: 5, finishReason: 'stop', requestBytes: 10 },
+    { type: 'cell.started', runId: 'r1', turn: 1, cellId: 'k1', code: 'print(1)' },
+    { type: 'subcall.started', runId: 'r1', cellId: 'k1', callId: 'c1', kind: 'llm_query', depth: 1, model: { provider: 'openai', model: 'sub' }, prompt: 'p' },
     { type: 'subcall.finished', runId: 'r1', callId: 'c1', usage: usage(50, 5, null), latencyMs: 3 },
     finished('r1', 'forty-two', { inputTokens: 150, outputTokens: 25, costUsd: 0.001, costUnknown: true, subCalls: 1 }),
   ]);
@@ -34,9 +36,9 @@ test('drives the run, records events, writes them to the sink and derives the re
   assert.equal(result.status, 'completed');
   assert.equal(result.answer, 'forty-two');
   assert.equal(sink.closed, true);
-  assert.equal(sink.written.length, 6);
+  assert.equal(sink.written.length, 8);
   assert.ok(!active.records().some((r) => r.type === 'model.delta'), 'deltas are not kept in the replay buffer');
-  assert.equal(seen.length, 6, 'listeners see every record, deltas included');
+  assert.equal(seen.length, 8, 'listeners see every record, deltas included');
   assert.equal(active.progress.subCalls, 1);
   assert.equal(active.progress.costUnknown, true);
   assert.equal(active.trajectoryPath, '/tmp/x.rlm.jsonl');
@@ -57,7 +59,7 @@ test('a loop that throws ends as an error result carrying the typed error', asyn
   const active = new ActiveRun({ run: scriptedRun('r3', [runStarted('r3')], { throwError: boom }), controller: new AbortController(), question: 'q', now: () => 0 });
   const result = await active.result;
   assert.equal(result.status, 'error');
-  assert.equal(result.error?.kind, 'TypeError');
+  assert.equal(result.error?.kind, 'internal', 'a stable kind, never a (minified) class name');
   assert.equal(active.error, boom);
 });
 

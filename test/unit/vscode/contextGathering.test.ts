@@ -41,7 +41,7 @@ test('the confirmation says what is bound and what was skipped and why', () => {
     { binary: 3, 'too-large': 1 },
     40,
   );
-  assert.equal(s.headline, 'Bind 12 files (2.0 KB) from app as context?');
+  assert.equal(s.headline, 'Ask about 12 files (2.0 KB) in app?');
   assert.match(s.details[0] ?? '', /Skipped 3 binary: a\.png, and 2 more\./);
   assert.match(s.details[1] ?? '', /per-file size limit \(rlm\.maxFileSizeKb\): huge\.log\./);
   assert.match(s.details[2] ?? '', /40 files are ignored by \.gitignore/);

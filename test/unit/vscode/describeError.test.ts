@@ -57,3 +57,29 @@ test('VS Code language model errors speak of consent, quota and models, never of
   assert.deepEqual(quota.steps, ['openSettings']);
   assert.equal(describeError(mapLanguageModelError(new Error('x'), info, true)).severity, 'info');
 });
+
+test('no internal names reach a person: "fetch failed", error codes and class names are put in words', async () => {
+  const { plainDetail } = await import('../../../src/vscode/errors/describeError');
+  const refused = describeError(new NetworkError('could not connect: Connection error. (ECONNREFUSED). Is the server running and the base URL right?', { ...info, status: undefined }));
+  assert.match(refused.text, /the connection was refused/);
+  assert.doesNotMatch(refused.text, /ECONNREFUSED|Connection error|fetch failed|\?\./);
+  assert.equal(plainDetail('the connection was dropped before the response was complete (fetch failed)'), 'the connection was dropped before the response was complete');
+  assert.doesNotMatch(describeRunError({ kind: 'connection', message: 'could not connect: fetch failed. Is the server running?' }).text, /fetch failed|\?\./);
+  assert.doesNotMatch(describeError(new Error('weird')).text, /RLM failed/);
+});
+
+test('a limit says which limit, its figures, and the setting to raise', () => {
+  const m = describeRunError({ kind: 'limit', message: 'Iteration limit reached: 30 of 30', limit: 'iterations' });
+  assert.equal(m.text, 'The run reached the turn limit (30 of 30). Raise rlm.maxIterations to let runs go further.');
+  assert.equal(m.severity, 'warning');
+});
+
+test('an error from the engine bundle (another copy of the classes) is still described by its kind, never "Something went wrong"', () => {
+  // What instanceof cannot see: a ModelError-shaped object from dist/engine.js.
+  const foreign = Object.assign(new Error('OpenAI-compatible model "m" at http://h/v1: no API key is configured'), { name: 'Zh', kind: 'config', errorKind: 'config', endpoint: 'http://h/v1', model: 'm', detail: 'no API key is configured for this endpoint' });
+  const m = describeError(foreign);
+  assert.match(m.text, /^The model configuration cannot work: no API key is configured/);
+  assert.doesNotMatch(m.text, /Something went wrong|Zh/);
+  const cancelled = Object.assign(new Error('Run cancelled: stopped by the user'), { errorKind: 'cancelled' });
+  assert.equal(describeError(cancelled).severity, 'info');
+});

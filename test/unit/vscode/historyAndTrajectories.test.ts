@@ -65,8 +65,12 @@ test('a missing directory is an empty history; deleting refuses paths outside it
   });
 });
 
-test('trajectory file names keep ids file-system safe', () => {
-  assert.equal(trajectoryFileName(Date.UTC(2026, 11, 2, 14, 5, 31), 'run/../x:y'), '2026-12-02T14-05-31-run____x_y.rlm.jsonl');
+test('trajectory file names read by their question and keep ids file-system safe', () => {
+  const at = Date.UTC(2026, 11, 2, 14, 5, 31);
+  assert.equal(trajectoryFileName(at, 'run/../x:y'), '2026-12-02T14-05-31-run____x_y.rlm.jsonl');
+  assert.equal(trajectoryFileName(at, 'run-1a2b3c4d5e6f', 'Which functions write to the database, and where?'), '2026-12-02T14-05-31-which-functions-write-to-the-database-and-where-3c4d5e6f.rlm.jsonl');
+  assert.equal(trajectoryFileName(at, 'run-1', 'Café: ../../etc/passwd?'), '2026-12-02T14-05-31-cafe-etc-passwd-1.rlm.jsonl');
+  assert.equal(trajectoryFileName(at, 'run-1', '？？'), '2026-12-02T14-05-31-run-1.rlm.jsonl', 'nothing readable: the id alone');
 });
 
 test('trajectory file names sort by time, whatever the run ids (listHistory keeps the newest files by name)', () => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplFactory, RunOptions } from '../../../src/core/loop/loopTypes';
 import type { ModelConfig } from '../../../src/core/models/modelTypes';
+import { NO_CHARGE } from '../../../src/core/models/pricing';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
 import { createBridgeRouter } from '../../../src/core/loop/rlmRun';
 import type { RlmEngine } from '../../../src/vscode/engine/engineTypes';
@@ -119,11 +120,12 @@ test('a run gets the question, the gathered context, the settings limits and a s
   assert.deepEqual(options.limits, { maxIterations: 7, maxCostUsd: 0.5, cellTimeoutMs: 2000 });
   const rootSession = await options.repl.acquire();
   assert.equal(h.acquired[0], rootSession, "the loop's REPLs come from the pool");
-  // The sub model keeps the root's endpoint (its fields were empty) and both get the response limits.
+  // The sub model keeps the root's endpoint (its fields were empty) and both get the response limits;
+  // a server on this machine is priced as no charge.
   const responseLimits = { stallTimeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024 };
   assert.deepEqual(h.clients, [
-    { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits },
-    { provider: 'openai', model: 'small', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits },
+    { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits, pricing: NO_CHARGE },
+    { provider: 'openai', model: 'small', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits, pricing: NO_CHARGE },
   ]);
   assert.deepEqual([options.root.model, options.sub?.model], ['m', 'small'], 'each client goes to its role');
   assert.equal(options.signal?.aborted, false);

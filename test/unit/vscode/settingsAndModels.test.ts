@@ -75,6 +75,24 @@ test('the "vscode" provider is accepted for root and sub, drops a left-over base
   assert.throws(() => read({ 'root.provider': 'copilot' }), /"openai", "anthropic", "vscode" or empty/);
 });
 
+test('rlm.prices: USD per million tokens by model, checked, and injected into the model config', async () => {
+  const { pricingFor } = await import('../../../src/vscode/run/runLauncher');
+  const settings = read({ 'root.model': 'mystery', prices: { mystery: { input: 0.15, output: 0.6 } } });
+  assert.deepEqual(settings.prices, { mystery: { inputPerMTok: 0.15, outputPerMTok: 0.6 } });
+  assert.deepEqual(pricingFor(settings.root, settings.prices), { pricing: { inputPerMTok: 0.15, outputPerMTok: 0.6 } });
+  assert.deepEqual(pricingFor({ provider: 'openai', baseUrl: 'http://192.168.1.5:8000/v1', model: 'other' }, settings.prices).pricing?.inputPerMTok, 0, 'a server on the local network costs nothing');
+  assert.deepEqual(pricingFor({ provider: 'openai', baseUrl: '', model: 'other' }, settings.prices), {}, 'no price: the client decides (table, else unknown)');
+  assert.deepEqual(read({}).prices, {});
+  assert.throws(() => read({ prices: { mystery: { input: -1, output: 1 } } }), SettingsError);
+  assert.throws(() => read({ prices: { mystery: 0.5 } }), /rlm\.prices\["mystery"\]/);
+  assert.throws(() => read({ prices: [] }), SettingsError);
+  // Prompt-cache rates are optional, checked like the others, and reach the model config.
+  const cached = read({ 'root.model': 'mystery', prices: { mystery: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } } });
+  assert.deepEqual(pricingFor(cached.root, cached.prices), { pricing: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 } });
+  assert.throws(() => read({ prices: { mystery: { input: 1, output: 1, cacheRead: -0.1 } } }), /cacheRead/);
+  assert.throws(() => read({ prices: { mystery: { input: 1, output: 1, cacheWrite: '1' } } }), SettingsError);
+});
+
 test('the Settings UI order of every rlm.* setting is its own, so the editor shows them in a fixed order', () => {
   const root = join(__dirname, '../../..');
   const properties = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { order?: number }> } } }).contributes.configuration.properties;

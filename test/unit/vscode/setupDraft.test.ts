@@ -3,7 +3,7 @@
 // and how prices read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { draftFromSettings, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints, SUGGESTED_MAX_COST_USD } from '../../../src/vscode/models/setupDraft';
+import { draftFromSettings, listedPriceLabel, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints, SUGGESTED_MAX_COST_USD } from '../../../src/vscode/models/setupDraft';
 
 const endpoints = setupEndpoints();
 
@@ -86,4 +86,13 @@ test('VS Code models are a keyless choice for root and sub; with none the choice
   assert.deepEqual(typeof resolved === 'string' ? resolved : resolved.setting, { provider: 'vscode', baseUrl: '', model: 'copilot-mini' });
   const written = Object.fromEntries(settingsFor({ provider: 'openai', baseUrl: '', model: 'gpt-4.1' }, { provider: 'vscode', baseUrl: '', model: 'copilot-mini' }, 1));
   assert.deepEqual([written['sub.provider'], written['sub.baseUrl'], written['sub.model']], ['vscode', '', 'copilot-mini']);
+});
+
+test('a listed model reads the price a run will charge: rlm.prices first, then no charge on the local network, then the table', () => {
+  const table = { inputPerMTok: 0.15, outputPerMTok: 0.6 };
+  assert.equal(listedPriceLabel('gpt-4o-mini', table, '', undefined), '$0.15 in / $0.6 out per M tokens');
+  assert.equal(listedPriceLabel('qwen', null, 'http://192.168.1.20:8000/v1', undefined), 'local (no charge)', 'a server on the local network is no charge, as in a run');
+  assert.equal(listedPriceLabel('qwen', null, 'https://example.com/v1', { qwen: { inputPerMTok: 2, outputPerMTok: 4 } }), '$2 in / $4 out per M tokens', 'rlm.prices names a price');
+  assert.equal(listedPriceLabel('qwen', null, 'http://localhost:8000/v1', { qwen: { inputPerMTok: 2, outputPerMTok: 4 } }), '$2 in / $4 out per M tokens', 'a price set for a local model wins, as in a run');
+  assert.equal(listedPriceLabel('mystery', null, 'https://example.com/v1', {}), 'price unknown');
 });

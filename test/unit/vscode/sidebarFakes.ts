@@ -41,6 +41,15 @@ export class RecordingActions implements SidebarActions {
   async configureModels(): Promise<void> {
     this.calls.push('configure');
   }
+  async askAgain(entry: ChatEntry): Promise<void> {
+    this.calls.push(`askAgain:${entry.id}`);
+  }
+  async setPrice(entry: ChatEntry): Promise<void> {
+    this.calls.push(`setPrice:${entry.id}`);
+  }
+  async openSetting(setting: string): Promise<void> {
+    this.calls.push(`openSetting:${setting}`);
+  }
   async listHistory(): Promise<HistoryItem[]> {
     return this.history;
   }
@@ -68,7 +77,7 @@ export function entry(id: string, status: ChatEntry['status'], extra: Partial<Ch
     question: `question ${id}`,
     target: { kind: 'workspace', label: 'Workspace' },
     status,
-    live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, activity: '' },
+    live: { turn: 0, subCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: null, costUnknown: false, costLocal: false, activity: '' },
     streamingText: '',
     startedAt: 1,
     ...extra,

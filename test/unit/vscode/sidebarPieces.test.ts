@@ -5,7 +5,6 @@ import { sidebarHtml } from '../../../src/vscode/sidebar/sidebarHtml';
 import type { ChatEntry } from '../../../src/shared/sidebarState';
 import { initialProgress } from '../../../src/vscode/run/runProgress';
 import type { RunProgress } from '../../../src/vscode/run/runProgress';
-import type { EventRecord } from '../../../src/core/trajectory/events';
 
 test('the sidebar HTML has a strict CSP with a nonce on its only script, and no inline code', () => {
   const html = sidebarHtml({ cspSource: 'vscode-resource:', scriptUri: 'vscode-resource:/dist/webview/sidebar.js', codiconCssUri: 'c.css', styleUri: 's.css', nonce: 'abc123' });
@@ -21,20 +20,19 @@ test('the sidebar HTML has a strict CSP with a nonce on its only script, and no 
   assert.notEqual(/nonce-([A-Za-z0-9]+)/.exec(other)?.[1], /nonce-([A-Za-z0-9]+)/.exec(sidebarHtml({ cspSource: 'x', scriptUri: 'y', codiconCssUri: 'c', styleUri: 's' }))?.[1], 'a fresh nonce per render');
 });
 
-test('the entry follower throttles updates and sends the last state on dispose', async () => {
-  const listeners = new Set<(r: EventRecord) => void>();
+test('the entry follower updates on the run\'s tick only, and sends the last state on dispose', () => {
+  const ticks = new Set<() => void>();
   const progress: RunProgress = { ...initialProgress(), turn: 1, streamingText: 'x'.repeat(5000) };
-  const run = { progress, subscribe: (l: (r: EventRecord) => void) => (listeners.add(l), () => listeners.delete(l)) };
+  const run = { progress, onTick: (l: () => void) => (ticks.add(l), () => ticks.delete(l)) };
   const patches: Array<Partial<ChatEntry>> = [];
-  const follower = new EntryFollower(run, (p) => patches.push(p), 20);
-  const fire = (): void => listeners.forEach((l) => l({ type: 'turn.started', runId: 'r', turn: 1, seq: 1, ts: 1 }));
-  for (let i = 0; i < 50; i++) fire();
-  await new Promise((r) => setTimeout(r, 40));
-  assert.equal(patches.length, 1, '50 events in one window give one update');
+  const follower = new EntryFollower(run, (p) => patches.push(p));
+  assert.equal(patches.length, 0, 'nothing is sent between ticks');
+  ticks.forEach((t) => t());
+  assert.equal(patches.length, 1, 'one tick gives one update');
   assert.equal(patches[0]?.streamingText?.length, 1200, 'only the tail of the streamed text is sent');
   run.progress.turn = 3;
   follower.dispose();
   assert.equal(patches.at(-1)?.live?.turn, 3);
-  assert.equal(listeners.size, 0);
+  assert.equal(ticks.size, 0);
 });
 

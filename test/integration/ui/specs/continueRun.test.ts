@@ -46,12 +46,15 @@ test('Continue this run replays a recorded run and answers the follow-up from it
   await workbench.page.keyboard.press('Enter');
 
   const live = await workbench.getWebviewFrame('#run-header .badge:has-text("continued from")', 90_000);
-  await live.locator('.status-badge', { hasText: 'Completed' }).waitFor({ timeout: 90_000 });
+  await live.locator('.status-badge', { hasText: 'Answered in' }).waitFor({ timeout: 90_000 });
   assert.match(await live.locator('.answer-body').innerText(), /Replayed: hello from the sub model, first word alpha/);
   const subAfter = server.completionRequests.filter((r) => !r.parsed?.system?.includes('persistent Python REPL')).length;
   assert.equal(subAfter, subBefore, 'the replayed sub-call was answered from the record');
   await live.locator('details.subcall > summary').first().click().catch(() => undefined);
   await workbench.screenshot('continued-run-answered');
   await live.locator('.badge', { hasText: 'replayed' }).first().waitFor({ timeout: 15_000 });
+  const replayedCall = live.locator('summary.call-summary', { has: live.locator('.badge', { hasText: 'replayed' }) }).first();
+  assert.match(await replayedCall.innerText(), /not sent, not billed/, 'a replayed sub-call says it was not billed');
+  assert.doesNotMatch(await replayedCall.innerText(), /\$0\.00/, 'never "$0.00", which reads as a priced call');
   await workbench.screenshot('continued-run-replayed-subcall');
 });

@@ -40,7 +40,7 @@ test('sidebar chat: answer, follow-up, history and Stop', { timeout: 420_000 }, 
   const answers = chat.locator('[data-testid="answer"]');
   await answers.first().waitFor({ state: 'visible', timeout: 180_000 });
   assert.match(await answers.first().innerText(), /\d+ files bound/);
-  assert.match(await chat.locator('[data-testid="live-line"]').first().innerText(), /Answered · turn \d+ · 0 sub-calls/);
+  assert.match(await chat.locator('[data-testid="live-line"]').first().innerText(), /Answered in \d+ turns? · 0 sub-calls · [\d.k]+ tokens · local \(no charge\)/);
   await workbench.screenshot('first-answer');
 
   await ask(workbench, chat, 'And again, as a follow-up?');

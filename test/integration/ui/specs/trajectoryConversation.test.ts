@@ -44,7 +44,7 @@ describe('a conversation in the trajectory view', { timeout: 120_000 }, () => {
         const text = await items.nth(i).innerText();
         assert.ok(text.includes(SESSION_QUESTIONS[i]!.prompt as string), `question ${i + 1}: ${text}`);
         assert.ok(text.includes(`Answer: ${SESSION_ANSWERS[i]}`), `answer ${i + 1}: ${text}`);
-        assert.match(text, /Completed · \d turns? · /);
+        assert.match(text, /Answered · \d turns? · /);
       }
       assert.match(await items.nth(1).innerText(), /120 in · 8 out/);
       assert.match(await items.nth(1).innerText(), /REPL kept from question 1 \(found words\)/);

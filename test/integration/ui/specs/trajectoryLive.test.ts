@@ -59,7 +59,7 @@ test('a live run is watched to its end, and a slow run is stopped from the view'
   await live.locator('.turn-slot').first().waitFor({ timeout: 60_000 });
   await workbench.screenshot('live-run-in-progress');
   await live.locator('.status-badge.status-completed').waitFor({ timeout: 120_000 });
-  assert.match(await statusOf(live), /Completed/);
+  assert.match(await statusOf(live), /Answered in 3 turns/);
   assert.match(await live.locator('.answer').innerText(), /3 lines and 6 words/);
   assert.equal(await live.locator('.turn-slot.loaded section.cell').count(), 2, 'both cells are shown');
   assert.match(await live.locator('.turn-slot.loaded .stdout').first().innerText(), /^3\s*$/);
@@ -70,6 +70,6 @@ test('a live run is watched to its end, and a slow run is stopped from the view'
   const slow = await workbench.getWebviewFrame('.status-badge.status-running', 90_000);
   await slow.getByRole('button', { name: 'Stop the run' }).click();
   await slow.locator('.status-badge.status-cancelled').waitFor({ timeout: 60_000 });
-  assert.match(await statusOf(slow), /Stopped/);
+  assert.match(await statusOf(slow), /Stopped by you/);
   await workbench.screenshot('stopped-run');
 });

@@ -94,23 +94,24 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
     try {
       await withView({ root: () => feed.root(), isLive: () => feed.isLive(), stop: () => run.stop() }, async (page, host) => {
         sink.host = host;
-        await page.waitForSelector('.status-badge.status-running');
+        await page.waitForSelector('.status-badge.tone-running');
         // Up to the middle of turn 3's model output: two turns done, the third streaming.
         const streamed = cut((r) => r.type === 'model.output' && r.turn === 3);
         streamed.forEach(emit);
         await page.locator('.turn-slot.loaded section.cell').nth(1).waitFor();
-        await page.waitForSelector('pre.streaming');
-        assert.match(await page.locator('pre.streaming').first().innerText(), /```repl/);
+        await page.waitForSelector('.streaming .code-preview');
+        assert.match(await page.locator('.streaming').first().innerText(), /Writing Python code…|Python code \(runs next\)/);
+        assert.doesNotMatch(await page.locator('.streaming').first().innerText(), /```/, 'the streamed code shows as code, not as a fence');
         await screenshot(page, 'live-streaming');
         await page.getByRole('button', { name: 'Stop the run' }).click();
         await expectEventually(() => stops === 1, 'Stop reached the run');
         events.forEach(emit);
-        await page.waitForSelector('.status-badge.status-completed');
+        await page.waitForSelector('.status-badge.tone-ok');
         assert.equal(await page.getByRole('button', { name: 'Stop the run' }).count(), 0, 'no Stop once the run ended');
         await page.locator('.turn-slot.loaded section.cell').nth(5).waitFor();
         // Following: the newest turn is in view.
         assert.ok(await page.locator('#turn-5').isVisible());
-        assert.equal(await page.locator('pre.streaming').count(), 0);
+        assert.equal(await page.locator('.streaming').count(), 0);
         await screenshot(page, 'live-finished');
       });
     } finally {
@@ -121,12 +122,14 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
   test('a stopped run shows its final state', async () => {
     const records = [...syntheticEvents({ cells: 3, subCallsPerCell: 1, unfinished: true })];
     const last = records[records.length - 1]!;
-    records.push({ type: 'run.finished', runId: 'run-1', status: 'cancelled', forced: false, error: { kind: 'cancelled', message: 'Stopped by the user' }, totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 3, iterations: 3, wallTimeMs: 10 }, seq: last.seq + 1, ts: last.ts + 1 });
+    records.push({ type: 'run.finished', runId: 'run-1', status: 'cancelled', forced: false, error: { kind: 'cancelled', message: 'Stopped by the user' }, partial: 'found 3 so far', totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 3, iterations: 3, wallTimeMs: 10 }, seq: last.seq + 1, ts: last.ts + 1 });
     const root = buildRun(records);
     await withView({ root: () => root }, async (page) => {
       await page.waitForSelector(firstCell);
-      assert.match(await page.locator('.status-badge').innerText(), /Stopped/);
-      assert.match(await page.locator('.run-header .error-box').innerText(), /Stopped by the user/);
+      assert.match(await page.locator('.status-badge').innerText(), /Stopped by you after 3 turns/);
+      assert.equal(await page.locator('.run-header .outcome-detail').count(), 0, 'a stop is not an error');
+      assert.equal(await page.locator('#final-answer').count(), 0, 'no answer box for a stop');
+      assert.match(await page.locator('[data-testid="partial-findings"]').innerText(), /not an answer[\s\S]*found 3 so far/i);
       await screenshot(page, 'stopped-run');
     });
   });

@@ -2,7 +2,7 @@
 // known $0, configuration overrides, and the cache arithmetic.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeCostUsd, lookupPricing, makeUsage, resolvePricing } from '../../../../src/core/models/pricing';
+import { computeCostUsd, isNoChargeEndpoint, lookupPricing, makeUsage, priceStatus, resolvePricing, userPricing } from '../../../../src/core/models/pricing';
 import { estimateMessagesTokens, estimateTokens } from '../../../../src/core/models/tokenEstimate';
 
 test('known models resolve, including dated snapshots, aliases and router prefixes', () => {
@@ -68,4 +68,29 @@ test('estimateTokens is about four characters per token and refuses non-strings'
   assert.equal(estimateTokens('x'.repeat(4_000_000)), 1_000_000);
   assert.equal(estimateMessagesTokens([{ role: 'user', content: 'abcd' }, { role: 'assistant', content: '' }]), 1 + 4 + 4);
   assert.throws(() => estimateTokens(undefined as unknown as string), /expects a string, got undefined/);
+});
+
+test('matches a user price like the built-in table: snapshots and router prefixes', () => {
+  const table = { 'my-model': { inputPerMTok: 0.15, outputPerMTok: 0.6 }, 'openrouter/special': { inputPerMTok: 1, outputPerMTok: 2 } };
+  assert.deepEqual(userPricing('my-model-20250101', table), table['my-model']);
+  assert.deepEqual(userPricing('vendor/my-model', table), table['my-model']);
+  assert.deepEqual(userPricing('openrouter/special', table), table['openrouter/special']);
+  assert.equal(userPricing('my-model-large', table), undefined, 'another model that merely starts the same is not priced');
+  assert.equal(userPricing('my-model', undefined), undefined);
+});
+
+test('knows servers on this machine and the local network, and nothing else, as no charge', () => {
+  for (const url of ['http://localhost:11434/v1', 'http://127.0.0.1:8000', 'http://[::1]:1234/v1', 'http://10.0.0.5/v1', 'http://192.168.1.20:8000/v1', 'http://172.20.0.3/v1', 'http://gpu-box.local:8080/v1', 'http://[fd12:3456::1]/v1']) {
+    assert.equal(isNoChargeEndpoint(url), true, url);
+  }
+  for (const url of ['', undefined, 'https://api.openai.com/v1', 'http://172.32.0.1/v1', 'https://openrouter.ai/api/v1', 'not a url', 'http://8.8.8.8/v1']) {
+    assert.equal(isNoChargeEndpoint(url), false, String(url));
+  }
+});
+
+test('says before any call whether a model is priced, local or unknown', () => {
+  assert.equal(priceStatus('gpt-4o-mini', ''), 'priced');
+  assert.equal(priceStatus('llama3', 'http://localhost:11434/v1'), 'local');
+  assert.equal(priceStatus('mystery-model', 'https://example.com/v1'), 'unknown');
+  assert.equal(priceStatus('mystery-model', 'https://example.com/v1', { 'mystery-model': { inputPerMTok: 1, outputPerMTok: 1 } }), 'priced');
 });

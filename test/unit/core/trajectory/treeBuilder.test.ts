@@ -45,6 +45,33 @@ test('totals roll up from sub-calls and child runs to every ancestor, and apply 
   assert.equal(b.getNode(subCallNodeId('R', 's1'))?.kind, 'subcall');
 });
 
+test('cache figures roll up like tokens, a cached sub-call is marked, and a batch estimate lands on its cell', () => {
+  const b = new TreeBuilder();
+  b.apply(rec(started('R')));
+  b.apply(rec({ type: 'turn.started', runId: 'R', turn: 1 }));
+  b.apply(rec({ type: 'model.output', runId: 'R', turn: 1, text: 't', usage: { ...usage(1000, 10, 0.01), cacheReadTokens: 800, cacheWriteTokens: 100, savedUsd: 0.002 }, latencyMs: 1, finishReason: 'stop', requestBytes: 9 }));
+  b.apply(rec({ type: 'cell.started', runId: 'R', turn: 1, cellId: 'c1', code: 'x' }));
+  b.apply(rec({ type: 'batch.estimated', runId: 'R', cellId: 'c1', batchId: 'B', prompts: 60, chars: 2_000_000, estimatedCostUsd: 0.5 }));
+  b.apply(rec({ type: 'subcall.started', runId: 'R', callId: 's1', cellId: 'c1', kind: 'llm_query', depth: 1, model: syntheticConfig.sub, prompt: 'p' }));
+  b.apply(rec({ type: 'subcall.finished', runId: 'R', callId: 's1', response: 'r', usage: { ...usage(0, 0, 0), fromCache: true, savedUsd: 0.003 }, latencyMs: 1, cached: true }));
+  b.apply(rec({ type: 'subcall.started', runId: 'R', callId: 's2', cellId: 'c1', kind: 'llm_query', depth: 1, model: syntheticConfig.sub, prompt: 'q' }));
+  b.apply(rec({ type: 'subcall.finished', runId: 'R', callId: 's2', response: 'r', usage: usage(50, 5, 0.001), latencyMs: 1 }));
+  const root = b.tree!;
+  const cell = root.turns[0]!.cells[0]!;
+  assert.equal(cell.subCalls[0]!.cached, true);
+  assert.equal(cell.subCalls[1]!.cached, undefined);
+  assert.deepEqual(cell.batchEstimates, [{ batchId: 'B', prompts: 60, chars: 2_000_000, estimatedCostUsd: 0.5 }]);
+  assert.equal(cell.totals.cachedSubCalls, 1);
+  assert.equal(cell.totals.savedUsd, 0.003);
+  assert.equal(cell.totals.cacheReadTokens, undefined, 'nothing read from a prompt cache under this cell');
+  assert.equal(root.totals.cacheReadTokens, 800);
+  assert.equal(root.totals.cacheWriteTokens, 100);
+  assert.equal(root.totals.cachedSubCalls, 1);
+  assert.ok(Math.abs(root.totals.savedUsd! - 0.005) < 1e-12);
+  assert.equal(root.totals.subCalls, 2);
+  assert.equal('savedUsd' in cell.subCalls[1]!.totals, false, 'an uncached call carries no cache figures');
+});
+
 test('streamed text shows live and is replaced by the final event', () => {
   const b = new TreeBuilder();
   b.apply(rec(started('R')));

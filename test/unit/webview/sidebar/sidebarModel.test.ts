@@ -46,6 +46,15 @@ test('history updates touch only the history', () => {
 test('times and statuses read as words', () => {
   assert.equal(relativeTime(1000, 1000 + 30_000), 'just now');
   assert.equal(relativeTime(0, 5 * 60_000), '5 min ago');
-  assert.equal(statusText('forced'), 'Best answer at the iteration limit');
-  assert.equal(statusText('weird'), 'weird');
+  assert.equal(statusText({ status: 'forced' }), 'Best answer at a limit');
+  assert.equal(statusText({ status: 'weird' }), 'weird');
+  assert.equal(statusText({ status: 'cancelled', outcome: { headline: 'Stopped by you after 3 turns' } }), 'Stopped by you after 3 turns');
+  assert.equal(statusText({ status: 'running', outcome: { headline: 'old' } }), 'Running', 'a running entry is running, whatever it said before');
+});
+
+test('history groups follow-ups under the question they followed, newest conversation first', async () => {
+  const { groupHistory } = await import('../../../../webview/sidebar/historyGroups');
+  const item = (path: string, startedAt: number, conversationId?: string) => ({ path, runId: path, question: path, startedAt, status: 'completed', ...(conversationId ? { conversationId } : {}) });
+  const groups = groupHistory([item('follow-up', 30, 'c1'), item('alone', 20), item('first', 10, 'c1'), item('old', 5)]);
+  assert.deepEqual(groups.map((g) => [g.first.path, g.followUps.map((f) => f.path)]), [['first', ['follow-up']], ['alone', []], ['old', []]]);
 });

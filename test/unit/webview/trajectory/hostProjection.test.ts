@@ -42,6 +42,43 @@ describe('run projection', () => {
     assert.equal(entries[0]!.kind === 'call' && entries[0]!.call.status, 'running');
   });
 
+  it('rolls cache figures up into a batch, marks cached calls, and keeps batch estimates on the cell, not among fallbacks', () => {
+    const entries = groupSubCalls([
+      call('b1', { batchId: 'B', batchIndex: 0, batchSize: 2, response: 'r', finishedAt: 200, cached: true, totals: { ...totals(), cachedSubCalls: 1, savedUsd: 0.01 } }),
+      call('b2', { batchId: 'B', batchIndex: 1, batchSize: 2, response: 'r', finishedAt: 210, totals: { ...totals(), cacheReadTokens: 500, savedUsd: 0.002 } }),
+    ]);
+    const batch = entries[0];
+    assert.ok(batch?.kind === 'batch');
+    assert.equal(batch.totals.cachedSubCalls, 1);
+    assert.equal(batch.totals.cacheReadTokens, 500);
+    assert.equal(batch.totals.savedUsd, 0.012);
+    assert.deepEqual(batch.calls.map((c) => c.cached), [true, undefined]);
+    const r = recorder();
+    const run = buildRun([
+      r.at({ type: 'run.started', runId: 'R', depth: 0, question: 'q', config: syntheticConfig, context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, protections: allLayersOn() }),
+      r.at({ type: 'turn.started', runId: 'R', turn: 1 }),
+      r.at({ type: 'cell.started', runId: 'R', turn: 1, cellId: 'c', code: 'llm_query_batched(ps)' }),
+      r.at({ type: 'batch.estimated', runId: 'R', cellId: 'c', batchId: 'B', prompts: 80, chars: 10, estimatedCostUsd: 1, refused: true }),
+    ]);
+    const view = turnView(run, 0)!;
+    assert.deepEqual(view.cells[0]!.batchEstimates, [{ batchId: 'B', prompts: 80, chars: 10, estimatedCostUsd: 1, refused: true }]);
+    assert.deepEqual(headerView(run, { source: 'x', format: 'rlm', problems: { count: 0, first: [] } }).fallbacks, []);
+    const turn = buildRun([
+      r.at({ type: 'run.started', runId: 'T', depth: 0, question: 'q', config: syntheticConfig, context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, protections: allLayersOn() }),
+      r.at({ type: 'turn.started', runId: 'T', turn: 1 }),
+      r.at({ type: 'model.output', runId: 'T', turn: 1, text: 'x', usage: { inputTokens: 2000, outputTokens: 5, costUsd: 0.001, cacheReadTokens: 1800, savedUsd: 0.004 }, latencyMs: 1, finishReason: 'stop', requestBytes: 1 }),
+    ]);
+    const root = turnView(turn, 0)!;
+    assert.deepEqual([root.cacheReadTokens, root.savedUsd], [1800, 0.004], 'the root model\'s own cache reads reach its turn');
+    const replayed = buildRun([
+      r.at({ type: 'run.started', runId: 'P', depth: 0, question: 'q', config: syntheticConfig, context: { type: 'str', totalChars: 1, totalBytes: 1, fileCount: 1, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0 }, protections: allLayersOn() }),
+      r.at({ type: 'turn.started', runId: 'P', turn: 1 }),
+      r.at({ type: 'model.output', runId: 'P', turn: 1, text: 'x', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, latencyMs: 0, finishReason: 'replayed', requestBytes: 0, replayed: true }),
+    ]);
+    assert.equal(turnView(replayed, 0)!.replayed, true, 'a replayed turn says so in the view');
+    assert.equal(root.replayed, undefined);
+  });
+
   it('takes executed code blocks out of the reasoning and keeps other blocks', () => {
     const turn: TurnNode = {
       turn: 1, startedAt: 0, notices: [], totals: totals(),

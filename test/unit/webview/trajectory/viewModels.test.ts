@@ -10,15 +10,15 @@ import { buildFilters, describeResults } from '../../../../webview/trajectory/se
 import { assignLanes, layoutWaterfall, MIN_WIDTH_PCT, placeOnTrack } from '../../../../webview/trajectory/timelineLayout';
 import { slotRange } from '../../../../webview/trajectory/slotRange';
 import { TurnPaging } from '../../../../webview/trajectory/turnPaging';
-import { statusIcon, statusLabel } from '../../../../webview/trajectory/viewFormat';
+import { batchEstimateText, cachedCallText, callFiguresText, formatUsage, statusIcon, statusLabel, turnModelText } from '../../../../webview/trajectory/viewFormat';
 
 describe('viewFormat', () => {
   // Typed as a Record so that a new status fails to compile here until it has a label and an icon.
   const EXPECTED: Record<ViewRunStatus, { label: string; icon: string }> = {
-    completed: { label: 'Completed', icon: 'pass' },
-    forced: { label: 'Forced answer', icon: 'warning' },
+    completed: { label: 'Answered', icon: 'pass' },
+    forced: { label: 'Best answer at a limit', icon: 'warning' },
     cancelled: { label: 'Stopped', icon: 'debug-stop' },
-    limit: { label: 'Limit reached', icon: 'warning' },
+    limit: { label: 'Stopped at a limit', icon: 'warning' },
     error: { label: 'Failed', icon: 'error' },
     running: { label: 'Running', icon: 'loading' },
     incomplete: { label: 'Incomplete (the file has no end)', icon: 'warning' },
@@ -30,6 +30,41 @@ describe('viewFormat', () => {
     }
     const labels = Object.keys(EXPECTED).map((s) => statusLabel(s as ViewRunStatus));
     assert.equal(new Set(labels).size, labels.length, `two statuses read the same: ${labels.join(', ')}`);
+  });
+});
+
+describe('cache and batch figures in the view', () => {
+  const usage = { inputTokens: 12_000, outputTokens: 300, costUsd: 0.02, costUnknown: false };
+
+  it('adds what caching did to a node\'s usage only when it did something', () => {
+    assert.equal(formatUsage(usage, false), '12k in · 300 out · $0.02');
+    assert.equal(formatUsage({ ...usage, cacheReadTokens: 10_000, savedUsd: 0.027 }, false), '12k in · 300 out · $0.02 · 10k cached · saved $0.03');
+    assert.equal(formatUsage({ ...usage, costUsd: 0, cachedSubCalls: 2 }, true), '12k in · 300 out · local (no charge) · 2 cached sub-calls');
+  });
+
+  it('shows a cached sub-call by what it saved, not by zero tokens', () => {
+    assert.equal(cachedCallText(0.0042), 'cached · saved $0.0042');
+    assert.equal(cachedCallText(undefined), 'cached', 'no price, no saving to name');
+  });
+
+  it('shows a replayed turn or sub-call as replayed and not billed, never as $0.00; others by their tokens and cost', () => {
+    const totals = { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 1, errors: 0, wallTimeMs: 0, savedUsd: 0.001 };
+    const call = { inputTokens: 0, outputTokens: 0, costUsd: 0, totals };
+    assert.equal(callFiguresText({ ...call, replayed: true }, false), 'replayed from the record · not sent, not billed');
+    assert.equal(callFiguresText({ ...call, cached: true }, false), 'cached · saved $0.0010');
+    assert.equal(callFiguresText({ ...call, inputTokens: 1200, outputTokens: 30, costUsd: null }, false), '1.2k in · 30 out · price unknown');
+    assert.equal(callFiguresText({ ...call, inputTokens: undefined }, false), '', 'still running: no figures yet');
+    const turn = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    assert.equal(turnModelText({ ...turn, replayed: true }, false), 'root model replayed from the record · not sent, not billed');
+    assert.equal(turnModelText({ inputTokens: 2000, outputTokens: 5, costUsd: 0.001, cacheReadTokens: 1800, savedUsd: 0.004 }, false), 'root model 2.0k in · 5 out · $0.0010 · 1.8k cached · saved $0.0040');
+    assert.equal(turnModelText({ inputTokens: 10, outputTokens: 5, costUsd: 0 }, true), 'root model 10 in · 5 out · local (no charge)');
+  });
+
+  it('says what a large batch was estimated to cost, and that a refused batch sent nothing', () => {
+    assert.equal(batchEstimateText({ batchId: 'b', prompts: 60, chars: 1_234_567, estimatedCostUsd: 0.0123 }), 'Batch estimated before sending: 60 prompts (1.2M characters), about $0.01.');
+    assert.equal(batchEstimateText({ batchId: 'b', prompts: 51, chars: 9_000, estimatedCostUsd: null }), 'Batch estimated before sending: 51 prompts (9,000 characters), cost unknown (no price is set for the model).');
+    const refused = batchEstimateText({ batchId: 'b', prompts: 200, chars: 4_000_000, estimatedCostUsd: 2.5, refused: true });
+    assert.equal(refused, "Batch refused before sending: 200 prompts (4.0M characters) would cost about $2.50, past the run's cost limit (rlm.maxCostUsd). Nothing was sent.");
   });
 });
 
@@ -105,20 +140,24 @@ describe('timelineLayout', () => {
 });
 
 describe('outline and search models', () => {
-  const summary: TurnSummary = { index: 6, turn: 7, cells: 1, subCalls: 3, errors: 1, final: true, running: false, startedAt: 0, finishedAt: 1500, costUsd: 0.01, firstLine: 'x = 1' };
+  const summary: TurnSummary = { index: 6, turn: 7, cells: 1, subCalls: 3, errors: 1, final: true, running: false, startedAt: 0, finishedAt: 1500, costUsd: 0.01, firstLine: 'x = 1', label: 'Count the errors per service.' };
 
-  it('labels turns with their markers', () => {
+  it('labels turns by what they are about, with their markers and proper plurals', () => {
     const label = outlineLabel(summary);
-    assert.equal(label.text, '7 ⚠ ✓ x = 1');
+    assert.equal(label.number, '7');
+    assert.equal(label.text, '⚠ ✓ Count the errors per service.');
     assert.deepEqual(label.classes, ['outline-entry', 'has-error', 'is-final']);
-    assert.match(label.title, /3 sub-call\(s\), 1 error\(s\), \$0\.01, 1\.5 s/);
-    assert.equal(placeholderText(summary), 'Turn 7 · 1 cell · 3 sub-calls · 1 error   x = 1');
+    assert.match(label.title, /1 cell, 3 sub-calls, 1 error, \$0\.01, 1\.5 s/);
+    assert.doesNotMatch(label.title, /\(s\)/);
+    assert.match(outlineLabel({ ...summary, costUsd: 0 }, true).title, /local \(no charge\)/);
+    assert.equal(placeholderText(summary), 'Turn 7 · 1 cell · 3 sub-calls · 1 error — Count the errors per service.');
+    assert.equal(outlineLabel({ ...summary, label: '' }).text, '⚠ ✓ x = 1', 'the code line when the model stated nothing');
   });
 
   it('labels a turn of the user\'s own cell as theirs', () => {
-    const mine: TurnSummary = { ...summary, errors: 0, final: false, author: 'user', firstLine: 'mine = 1' };
+    const mine: TurnSummary = { ...summary, errors: 0, final: false, author: 'user', label: '', firstLine: 'mine = 1' };
     const label = outlineLabel(mine);
-    assert.equal(label.text, 'You mine = 1');
+    assert.deepEqual([label.number, label.text], ['You', 'mine = 1'], '"You" where a root turn has its number');
     assert.ok(label.classes.includes('is-user'));
     assert.match(label.title, /^Your cell:/);
     assert.match(placeholderText(mine), /^You · 1 cell/);
