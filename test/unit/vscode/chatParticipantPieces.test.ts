@@ -101,7 +101,7 @@ describe('ChatProgressLines', () => {
     const lines = new ChatProgressLines(1000);
     assert.equal(lines.next({ ...initialProgress(), activity: 'starting' }, 0), undefined, 'nothing before the first turn');
     const p = { ...initialProgress(), turn: 1, activity: 'waiting for the model' };
-    assert.match(lines.next(p, 0) ?? '', /^turn 1 · 0 sub-calls · 0 tokens · cost unknown · waiting for the model$/);
+    assert.match(lines.next(p, 0) ?? '', /^turn 1 · 0 sub-calls · 0 tokens · no cost yet · waiting for the model$/);
     assert.equal(lines.next(p, 10), undefined);
     assert.equal(lines.next({ ...p, subCalls: 3 }, 500), undefined, 'too soon after the last line');
     assert.match(lines.next({ ...p, subCalls: 3 }, 1200) ?? '', /3 sub-calls/);
