@@ -114,7 +114,7 @@ describe('a folder over rlm.contextLimitMb in VS Code', function () {
     for (const left of ['lazyws/keys.secret', 'lazyws/build/out.ts', 'lazyws/leak.ts']) assert.ok(!paths.includes(left), `${left} is not listed`);
     assert.ok(plan.target.skipped.some((s) => s.path === 'lazyws/leak.ts' && s.reason === 'link-outside'), JSON.stringify(plan.target.skipped));
     assert.equal(shown.length, 1, 'asked once');
-    assert.equal(shown[0]!.message, `Bind ${plan.files.length} files (${formatBytes(plan.totalBytes)}) from lazyws as context?`);
+    assert.equal(shown[0]!.message, `Ask about ${plan.files.length} files (${formatBytes(plan.totalBytes)}) in lazyws?`);
     assert.ok(plan.totalBytes > 1024 * 1024, `${plan.totalBytes} bytes`);
     assert.match(shown[0]!.detail, /Over rlm\.contextLimitMb \(256(\.0)? KB\): files are read only when the model uses them, and search runs in VS Code\./);
   });
