@@ -320,7 +320,7 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await item.first().waitFor({ state: 'visible', timeout: 120_000 });
     await workbench.screenshot('status-bar-running');
     await item.first().click();
-    await workbench.waitForNotification(/RLM: the run was stopped/, 60_000);
+    await workbench.waitForNotification(/RLM: Stopped by you/, 60_000);
     await item.first().waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
@@ -334,17 +334,18 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await stop.first().waitFor({ state: 'visible', timeout: 120_000 });
     await workbench.screenshot('view-title-stop');
     await stop.first().click();
-    await workbench.waitForNotification(/RLM: the run was stopped/, 60_000);
+    await workbench.waitForNotification(/RLM: Stopped by you/, 60_000);
     await stop.first().waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
-  await step('Export trajectory: a run picked in the open dialog, as Markdown, where the save dialog proposes', async () => {
+  await step('Export trajectory: a run picked from the recent runs by its question, as Markdown, where the save dialog proposes', async () => {
     await dismissToasts(workbench);
-    const { dir, name: run } = await recordedRun('Count them.', COUNT_QUESTION, /RLM: 4 lines in all/);
+    const { name: run } = await recordedRun('Count them.', COUNT_QUESTION, /RLM: 4 lines in all/);
     await workbench.runCommandFromPalette('RLM: Export trajectory...');
-    await pickInOpenDialog(workbench, dir, run);
-    await workbench.screenshot('export-open-dialog');
-    await page.locator(INPUT).press('Enter');
+    await page.locator(`${QUICK_INPUT} .quick-input-title`).filter({ hasText: 'RLM: Export which run?' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator(INPUT).fill('Count them');
+    await workbench.screenshot('export-pick-run');
+    await pickRow(workbench, run);
     await pickRow(workbench, 'Markdown (.md)');
     const stem = run.replace(/\.rlm\.jsonl$/, '');
     await page.waitForFunction((expected) => (document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value.endsWith(expected) ?? false, `${stem}.md`, { timeout: 30_000 });
@@ -361,7 +362,11 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     const { dir, name: run } = await recordedRun('Which lines?', 'Which lines? CODE: result = "|".join(context.splitlines())', /RLM: alpha\|beta/);
     await closeAllEditors(workbench);
     await workbench.runCommandFromPalette('RLM: Open trajectory...');
+    // The recent runs come first; Browse… opens the file dialog, in the runs folder.
+    await page.locator(`${QUICK_INPUT} .quick-input-title`).filter({ hasText: 'RLM: Open which run?' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await pickRow(workbench, 'Browse…');
     await pickInOpenDialog(workbench, dir, run);
+    await workbench.screenshot('open-dialog');
     await page.locator(INPUT).press('Enter');
     await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="${run}"]`).waitFor({ state: 'visible', timeout: 30_000 });
     const view = await workbench.getWebviewFrame('section.cell', 60_000);
