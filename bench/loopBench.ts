@@ -95,7 +95,8 @@ const needle: Responder = (r) =>
 
 /** Per-turn time minus the model call's own latency, for a trivial cell (`x = 1`). */
 async function turnOverhead(rig: Rig): Promise<BenchFigure> {
-  rig.setRespond(() => fence('x = 1'));
+  // A trivial cell each turn, and an answer in the last one: a run that reaches its limit without one now ends 'limit'.
+  rig.setRespond((r) => (turnOf(r) < 29 ? fence('x = 1') : fence('FINAL("done")')));
   const { events } = await collect(rig, 'tiny', { maxIterations: 30 });
   const starts = events.filter((e) => e.type === 'turn.started').map((e) => e.ts);
   const latencies = events.flatMap((e) => (e.type === 'model.output' && !e.forcedFinal ? [e.latencyMs] : []));

@@ -12,8 +12,11 @@ function standIn(path) {
     get(_t, key) {
       if (key === Symbol.toPrimitive) return () => path;
       if (key === 'then') return undefined; // not a promise
+      if (key === Symbol.hasInstance) return () => false; // no value is one of the stand-in classes
       if (key === 'fsPath' || key === 'path') return `/tmp/rlm-activation-probe/${path}`;
       if (key === 'isTrusted') return true;
+      // Nothing is open at start-up: no editor, no tab (the sidebar reads them as it registers).
+      if (key === 'activeTab' || key === 'activeTextEditor') return undefined;
       return standIn(`${path}.${String(key)}`);
     },
     apply: (_t, _this, args) => (typeof args[0] === 'function' ? standIn(`${path}()`) : standIn(`${path}()`)),
@@ -23,7 +26,7 @@ function standIn(path) {
 }
 
 // The bundle copies the namespaces it uses off the module object, so they must be own properties.
-const NAMESPACES = ['window', 'workspace', 'commands', 'env', 'extensions', 'languages', 'l10n', 'Uri', 'EventEmitter', 'Disposable', 'StatusBarAlignment', 'ProgressLocation', 'ConfigurationTarget', 'ViewColumn', 'FileType', 'CancellationError', 'CancellationTokenSource', 'RelativePattern', 'Position', 'Range', 'Selection', 'ThemeIcon', 'ThemeColor'];
+const NAMESPACES = ['window', 'workspace', 'commands', 'env', 'extensions', 'languages', 'l10n', 'Uri', 'EventEmitter', 'Disposable', 'StatusBarAlignment', 'ProgressLocation', 'ConfigurationTarget', 'ViewColumn', 'FileType', 'CancellationError', 'CancellationTokenSource', 'RelativePattern', 'Position', 'Range', 'Selection', 'ThemeIcon', 'ThemeColor', 'TabInputText', 'TabInputCustom', 'TabInputNotebook', 'TabInputTextDiff', 'TabInputNotebookDiff'];
 const vscodeStandIn = Object.fromEntries(NAMESPACES.map((name) => [name, standIn(name)]));
 const originalLoad = Module._load;
 Module._load = function (request, ...rest) {
