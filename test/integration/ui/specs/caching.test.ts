@@ -20,7 +20,8 @@ function respond(request: FakeModelRequest): FakeResponse {
   if (turn === 1) return 'Look at the lines first.\n```repl\nprint("\\n".join(f"line {i}: {str(context)[:60]}" for i in range(400)))\n```';
   if (turn === 2) return 'Now the words.\n```repl\nw = len(str(context).split())\nprint(w)\n```';
   if (turn === 3) return 'Check the count.\n```repl\nprint(w * 2)\n```';
-  return { text: 'FINAL(3 lines, 6 words)', latencyMs: 15_000 };
+  // Long enough for the live view to open and draw on a loaded machine before the run ends.
+  return { text: 'FINAL(3 lines, 6 words)', latencyMs: 45_000 };
 }
 
 const CACHED = /\d[\d.]*k? cached · saved \$\d/;
@@ -44,11 +45,11 @@ test('a priced model behind a prompt cache shows cached tokens and the money sav
   assert.match(line, CACHED);
   assert.match(await statusBarText(workbench), CACHED, 'the status bar says it too');
   await chatEntry(chat, 0).locator('[data-testid="view-trajectory"]').click();
-  const view = await workbench.getWebviewFrame('[data-testid="live-figures"]', 30_000);
+  const view = await workbench.getWebviewFrame('[data-testid="live-figures"]', 40_000);
   assert.match(await view.locator('[data-testid="live-figures"]').innerText(), CACHED);
   await workbench.screenshot('caching-live-everywhere');
 
-  await view.locator('[data-testid="outcome"]').filter({ hasText: 'Answered' }).waitFor({ timeout: 60_000 });
+  await view.locator('[data-testid="outcome"]').filter({ hasText: 'Answered' }).waitFor({ timeout: 90_000 });
   assert.match(await view.locator('[data-testid="cache"]').innerText(), CACHED, 'the header has a Cache figure beside the cost');
   assert.match(await view.locator('[data-testid="cost"]').innerText(), /^\$\d/);
   await view.locator('#run-header').scrollIntoViewIfNeeded();
