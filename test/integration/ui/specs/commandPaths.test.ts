@@ -274,12 +274,19 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await dismissToasts(workbench);
     await closeAllEditors(workbench);
     await workbench.openFile('lines.txt');
-    // Select "beta" and "gamma": go to line 2, then extend to the end of line 3.
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type('2');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Shift+ArrowDown');
-    await page.keyboard.press('Shift+End');
+    // Select "beta" and "gamma": go to line 2, then extend to the end of line 3. Keys pressed before the
+    // editor has focus select nothing, so the editor is clicked first and the selection is checked.
+    const selected = page.locator('.part.statusbar .statusbar-item').filter({ hasText: /\(\d+ selected\)/ });
+    for (let attempt = 0; attempt < 3 && !(await selected.count()); attempt++) {
+      await page.locator('.part.editor .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+G');
+      await page.keyboard.type('2');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Shift+ArrowDown');
+      await page.keyboard.press('Shift+End');
+      await selected.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+    }
+    assert.ok(await selected.count(), 'lines 2 and 3 are selected in the editor');
     await workbench.runCommandFromPalette('RLM: Ask RLM about this file');
     await pickRow(workbench, 'Selection only');
     await answerInput(workbench, /^Ask RLM about/, 'Which lines? CODE: result = "|".join(context.splitlines()) + "\\nsecond line of the answer"');
