@@ -15,33 +15,29 @@ function interruptHandler(handler: () => void): () => void {
   return () => process.off('SIGINT', handler);
 }
 
+/** What `ask` and `continue` need of the process: both run the loop the same way. */
+function runOptions() {
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // dist/cli.js runs beside replProcess.js, replWorker.js and pyodide/.
+    distDir: __dirname,
+    toolVersion: version,
+    onInterrupt: interruptHandler,
+    exitNow: (code: number): never => process.exit(code),
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const io = { stdout: process.stdout, stderr: process.stderr };
   switch (command) {
     case 'ask':
-      return runAsk(rest, {
-        env: process.env,
-        cwd: process.cwd(),
-        stdout: process.stdout,
-        stderr: process.stderr,
-        // dist/cli.js runs beside replProcess.js, replWorker.js and pyodide/.
-        distDir: __dirname,
-        toolVersion: version,
-        onInterrupt: interruptHandler,
-        exitNow: (code) => process.exit(code),
-      });
+      return runAsk(rest, runOptions());
     case 'continue':
-      return runContinue(rest, {
-        env: process.env,
-        cwd: process.cwd(),
-        stdout: process.stdout,
-        stderr: process.stderr,
-        distDir: __dirname,
-        toolVersion: version,
-        onInterrupt: interruptHandler,
-        exitNow: (code) => process.exit(code),
-      });
+      return runContinue(rest, runOptions());
     case 'eval':
       return runEval(rest, { ...io, env: process.env, cwd: process.cwd(), distDir: __dirname, toolVersion: version, onInterrupt: interruptHandler });
     case 'show':

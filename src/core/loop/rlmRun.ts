@@ -1,14 +1,14 @@
 // createRlmRun: the public entry of the loop. The run is an async iterable of EventRecords plus
 // run(); it starts on the first of either. Child runs share its event stream and budget.
-import { setMaxListeners } from 'node:events';
 import type { EventRecord } from '../trajectory/events';
 import { SharedBudget } from './budget';
 import { resolveLimits } from './limits';
-import { BudgetExceededError, RunCancelledError } from './loopErrors';
+import { BudgetExceededError } from './loopErrors';
 import type { BridgeRouter, RlmRun, RunOptions, RunResult } from './loopTypes';
 import type { BridgeHandler } from '../repl/replTypes';
 import { executeRun } from './runDriver';
 import { EventStamp } from './runTree';
+import { runController } from './runSignal';
 import type { RunTree } from './runTree';
 import { UsageMeter } from './usageMeter';
 
@@ -34,12 +34,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
 
   function start(): Promise<RunResult> {
     if (result) return result;
-    const controller = new AbortController();
-    // Every sub-call and child run listens to this signal.
-    setMaxListeners(0, controller.signal);
-    const onAbort = (): void => controller.abort(new RunCancelledError());
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    const { controller, release } = runController(options.signal);
     const startedAt = now();
     const meter = new UsageMeter(startedAt);
     const budget = new SharedBudget(limits, meter, startedAt, now);
@@ -73,7 +68,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
       ...(options.replay ? { replay: options.replay } : {}),
     }).finally(() => {
       clearTimeout(wallTimer);
-      options.signal?.removeEventListener('abort', onAbort);
+      release();
       done = true;
       wake?.();
     });

@@ -5,14 +5,14 @@
 import type { ModelClient } from '../models/modelTypes';
 import type { CellResult, ReplSession } from '../repl/replTypes';
 import type { EventRecord, UsageTotals } from '../trajectory/events';
-import { setMaxListeners } from 'node:events';
 import { SharedBudget } from './budget';
 import { resolveLimits } from './limits';
-import { LoopError, RunCancelledError } from './loopErrors';
+import { LoopError } from './loopErrors';
 import type { BridgeRouter, ReplFactory, RunLimits, SubCallCacheUse } from './loopTypes';
 import { buildObservation } from './observation';
 import { executeRun } from './runDriver';
 import { EventStamp } from './runTree';
+import { runController } from './runSignal';
 import type { RunTree } from './runTree';
 import { createSubCallHandler } from './subCalls';
 import { runReplCell } from './turnSteps';
@@ -64,11 +64,7 @@ export async function runUserCell(options: UserCellOptions): Promise<UserCellRes
   const limits = resolveLimits(options.limits);
   const now = options.now ?? Date.now;
   const newId = options.newId ?? randomIds();
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  const onAbort = (): void => controller.abort(new RunCancelledError());
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  const { controller, release } = runController(options.signal);
   const startedAt = now();
   const meter = new UsageMeter(startedAt);
   const sub = options.sub;
@@ -103,7 +99,7 @@ export async function runUserCell(options: UserCellOptions): Promise<UserCellRes
   } finally {
     unlisten();
     unroute();
-    options.signal?.removeEventListener('abort', onAbort);
+    release();
   }
 }
 
