@@ -11,7 +11,7 @@
 // at its own path.
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
@@ -128,7 +128,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   for (const entry of named) {
     if (entry.stat.isDirectory()) {
       const real = fs.realpath(entry.abs);
-      await walkFolder(walk, entry.abs, real, GitignoreLayers.empty(), real);
+      await walkFolder(walk, entry.abs, real, enclosingGitignores(walk, entry.abs), real);
     } else {
       const real = fs.realpath(entry.abs);
       if (!walk.seen.has(real)) {
@@ -290,6 +290,39 @@ function readHeadOrEmpty(fs: ContextFs, abs: string): Uint8Array {
     return head.kind === 'read' ? head.bytes : new Uint8Array(0);
   } catch {
     return new Uint8Array(0);
+  }
+}
+
+/**
+ * The .gitignore files above a named folder that git would apply inside it: those of its enclosing
+ * repository (the nearest folder above holding `.git`) down to the folder's parent. Outside a
+ * repository, or at its root, there are none. The folder itself was named, so it is walked even when
+ * they ignore it; they decide about what lies inside.
+ */
+function enclosingGitignores(walk: Walk, folder: string): GitignoreLayers {
+  const above: string[] = [];
+  let dir = folder;
+  for (;;) {
+    if (hasGitDir(walk, dir)) break;
+    const parent = dirname(dir);
+    if (parent === dir) return GitignoreLayers.empty();
+    above.push(parent);
+    dir = parent;
+  }
+  let layers = GitignoreLayers.empty();
+  for (const parent of above.reverse()) {
+    const text = readGitignore(walk, parent);
+    if (text !== undefined) layers = layers.with(posixPath(parent), text);
+  }
+  return layers;
+}
+
+function hasGitDir(walk: Walk, dir: string): boolean {
+  try {
+    walk.fs.lstat(join(dir, '.git'));
+    return true;
+  } catch {
+    return false;
   }
 }
 

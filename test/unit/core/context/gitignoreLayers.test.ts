@@ -9,6 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { GitignoreLayers } from '../../../../src/core/context/gitignoreLayers';
+import { hasBinaryExtension } from '../../../../src/core/context/binaryDetection';
+import { planPaths } from '../../../../src/core/context/contextPlan';
 
 function layers(files: Record<string, string>, ignoreCase = false): GitignoreLayers {
   let result = GitignoreLayers.empty({ ignoreCase });
@@ -184,4 +186,31 @@ test('over a tree with every rule, the files kept are exactly the ones git keeps
   const byUs = all.filter((file) => !l.ignores(file)).sort();
   assert.deepEqual(byUs, byGit);
   assert.ok(byGit.includes('sub/build/out.js') && byGit.includes('cache/keep.txt') && !byGit.includes('logs/keep.txt'), 'the tree exercises re-inclusion both ways');
+});
+
+test('`rlm ask` on a sub-folder of a repository applies the .gitignore files above it, as git does; outside a repository none', async (t) => {
+  const repo = mkdtempSync(join(tmpdir(), 'rlm-gitignore-sub-'));
+  t.after(() => rmSync(repo, { recursive: true, force: true }));
+  if (git(t, repo, ['init', '-q']) === undefined) return;
+  const write = (path: string, text: string): void => {
+    mkdirSync(dirname(join(repo, path)), { recursive: true });
+    writeFileSync(join(repo, path), text);
+  };
+  for (const [dir, text] of Object.entries(GITIGNORES)) write(dir ? `${dir}/.gitignore` : '.gitignore', text);
+  for (const file of FILES) write(file, 'x');
+  write('pkg/.gitignore', 'secret/\n*.key\n');
+  for (const file of ['pkg/inner/deeper/app.ts', 'pkg/inner/deeper/x.log', 'pkg/inner/secret/token.txt', 'pkg/inner/id.key', 'sub/deep/notes.log', 'sub/deep/keep.log']) write(file, 'x');
+  for (const folder of ['sub', 'pkg/inner', 'cache', 'doc', 'pkg/inner/deeper', 'sub/deep']) {
+    const kept = git(t, repo, ['ls-files', '--others', '--exclude-standard', '-z', '--', folder]);
+    if (kept === undefined) return;
+    const byGit = kept.split('\0').filter(Boolean).filter((p) => !hasBinaryExtension(p)).sort();
+    const plan = await planPaths([folder], { cwd: repo });
+    assert.deepEqual(plan.files.map((f) => f.path).sort(), byGit, `rlm ask ${folder}`);
+  }
+  // A folder the repository ignores (`logs/`) is still read when named: git lists nothing there, the user asked for it.
+  assert.deepEqual((await planPaths(['logs'], { cwd: repo })).files.map((f) => f.path).sort(), ['logs/.gitignore', 'logs/keep.txt', 'logs/x.txt']);
+  // The same sub-folder outside any repository: the .gitignore files above it are not git's business.
+  rmSync(join(repo, '.git'), { recursive: true, force: true });
+  const plan = await planPaths(['pkg/inner/deeper'], { cwd: repo });
+  assert.deepEqual(plan.files.map((f) => f.path).sort(), ['pkg/inner/deeper/anchored.txt', 'pkg/inner/deeper/app.ts', 'pkg/inner/deeper/x.log']);
 });
