@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { nodeContextFs, planPaths } from '../../../../src/core/context/contextPlan';
 import type { ContextFs } from '../../../../src/core/context/contextPlan';
 import { ContextTooLargeError } from '../../../../src/core/context/contextErrors';
@@ -34,7 +34,8 @@ describe('the walk’s progress', () => {
 
   it('stops at the first file past the listing limit, saying the total is a floor', async () => {
     let stats = 0;
-    const fs: ContextFs = { ...nodeContextFs, lstat: (path) => (stats++, nodeContextFs.lstat(path)) };
+    // Files' lstats only: looking for an enclosing repository's `.git` above the folder is not the walk.
+    const fs: ContextFs = { ...nodeContextFs, lstat: (path) => (basename(path) === '.git' || stats++, nodeContextFs.lstat(path)) };
     await assert.rejects(planPaths(['tree'], { cwd: dir, fs, maxTotalBytes: 1000, maxListedBytes: 5000 }), (error: unknown) => {
       assert.ok(error instanceof ContextTooLargeError);
       assert.equal(error.atLeast, true);
