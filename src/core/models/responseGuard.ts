@@ -118,55 +118,21 @@ function guardBody(
   const reader = source.getReader();
   let received = 0;
   let cancelled = false;
-  /** The read under way, if any: only a read the server leaves unanswered counts as silence. */
-  let waiting: ((error: ResponseGuardTrip) => void) | undefined;
-  // One timer per body, re-armed as each read starts (refresh() re-arms a fired timer too): a chunk
-  // costs no new timer and no extra promise, where a stream of small events makes many chunks.
-  let silence: NodeJS.Timeout | undefined;
-  const stop = (): void => {
-    if (silence) clearTimeout(silence);
-    silence = undefined;
-  };
   const fail = (error: ResponseGuardTrip): ResponseGuardTrip => {
-    stop();
     trip(controller, error);
     reader.cancel(error).catch(() => undefined);
     release();
     return error;
   };
-  const onSilence = (): void => {
-    const reject = waiting;
-    waiting = undefined;
-    if (reject) reject(fail(new ResponseGuardTrip('stall', 'body', limits.stallTimeoutMs, received)));
-  };
-  const read = (): Promise<ReadableStreamReadResult<Uint8Array>> =>
-    new Promise((resolve, reject) => {
-      waiting = reject;
-      if (silence) silence.refresh();
-      else silence = setTimeout(onSilence, limits.stallTimeoutMs);
-      reader.read().then(
-        (next) => {
-          if (waiting !== reject) return; // already failed as a stall
-          waiting = undefined;
-          resolve(next);
-        },
-        (error: unknown) => {
-          if (waiting !== reject) return;
-          waiting = undefined;
-          reject(error);
-        },
-      );
-    });
   return new ReadableStream<Uint8Array>(
     {
       async pull(out) {
         try {
           for (;;) {
-            const next = await read();
+            const next = await within(reader.read(), limits.stallTimeoutMs, () => fail(new ResponseGuardTrip('stall', 'body', limits.stallTimeoutMs, received)));
             // The SDK let go of the body while this read was pending: nothing more to pass on.
             if (cancelled) return;
             if (next.done) {
-              stop();
               const rest = aligner?.flush();
               if (rest) out.enqueue(rest);
               out.close();
@@ -182,14 +148,12 @@ function guardBody(
             }
           }
         } catch (error) {
-          stop();
           release();
           throw error;
         }
       },
       cancel(reason) {
         cancelled = true;
-        stop();
         release();
         return reader.cancel(reason);
       },
