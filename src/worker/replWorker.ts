@@ -4,6 +4,7 @@
 // replies reach it only through shared memory and the bridge pipe (syncHost.ts), never as messages.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import { releaseNow } from './releaseBuffer';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BoundSummary, ChildToWorker, ReadyInfo, WorkerBootData, WorkerCellResult, WorkerToChild } from '../core/repl/replProtocol';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
   const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot!) });
   // The snapshot's bytes (tens of MB) are in Pyodide's memory now: this thread's closures below must
   // not keep the file's copy alive for the session's whole life.
+  if (snapshot) releaseNow(await snapshot.catch(() => undefined));
   snapshot = undefined;
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
@@ -218,3 +220,4 @@ main().catch((err: unknown) => {
   post({ type: 'fatal', reason: 'start-failed', message: describe(err) });
   process.exit(1);
 });
+

@@ -1,10 +1,11 @@
 // Which parts of the input a run touched, for the coverage strip beside the answer. A line of the
 // input counts as seen when it appeared whole in a cell's output (printed slices, peeks, search hits)
 // or in a sub-call's prompt, and as cited when a reference points at it. Seen text is reduced to line
-// hashes as the run goes (nothing is kept), and the input is scanned once at the end, as bytes.
+// hashes as the run goes (nothing is kept), and the input is streamed once at the end, as bytes.
 // Whole-line matching misses a line that was only ever shown cut, and counts a line shown from
 // elsewhere with the same text: it is an estimate, and is labelled so.
 import type { Reference } from '../trajectory/events';
+import { LineSplitter } from './lineSplitter';
 
 interface CoverageBucket {
   /** Lines of the input in this bucket that can be matched (8+ characters once trimmed). */
@@ -60,9 +61,26 @@ function normalizedRange(bytes: Uint8Array, start: number, end: number): [number
   return [start, end];
 }
 
+/** One file of the input, streamed (false: missing or unreadable, and then left out). */
+export interface CoverageFile {
+  path: string;
+  scan(onChunk: (bytes: Uint8Array) => void): Promise<boolean>;
+}
+
+interface FileFlags {
+  path: string;
+  flags: Uint8Array;
+  lines: number;
+  seen: number;
+  cited: number;
+}
+
+/** Files scanned at once: a folder of 20,000 small files is bound by opening files, not by hashing. */
+const SCAN_CONCURRENCY = 16;
+
 export class CoverageTracker {
-  private readonly cell = new Set<number>();
-  private readonly subcall = new Set<number>();
+  private readonly cell = new PieceSet();
+  private readonly subcall = new PieceSet();
 
   noteCellOutput(text: string): void {
     addPieces(this.cell, text);
@@ -72,55 +90,103 @@ export class CoverageTracker {
     addPieces(this.subcall, text);
   }
 
-  /** Scans the input once; `files` in the order bound, each read as bytes or text. */
-  async compute(files: Array<{ path: string; read(): Promise<Uint8Array | string | undefined> }>, references: Reference[]): Promise<CoverageRecord> {
+  /**
+   * Scans the input once, streamed (no file is held whole), a few files at a time; the lines keep
+   * the order of `files`. Lines are hashed only when a seen piece has their length.
+   */
+  async compute(files: CoverageFile[], references: Reference[]): Promise<CoverageRecord> {
     const cited = new Map<string, Array<[number, number]>>();
     for (const ref of references) cited.set(ref.path, [...(cited.get(ref.path) ?? []), [ref.line, ref.endLine ?? ref.line]]);
-    // One byte of flags per line of the input (COUNTABLE | CELL | SUBCALL | CITED): 5M lines take 5 MB.
-    let flags = new Uint8Array(1 << 16);
-    let total = 0;
-    const listed: CoverageRecord['files'] = [];
-    let seenLines = 0;
-    let citedLines = 0;
-    for (const file of files) {
-      const content = await file.read();
-      if (content === undefined) continue;
-      const bytes = typeof content === 'string' ? encoder.encode(content) : content;
-      const firstLine = total + 1;
-      const ranges = cited.get(file.path) ?? [];
-      let start = 0;
-      let line = 0;
-      while (start < bytes.length) {
-        let end = bytes.indexOf(0x0a, start);
-        if (end < 0) end = bytes.length;
-        line += 1;
-        const [a, b] = normalizedRange(bytes, start, end);
-        const countable = b - a >= MIN_LINE_CHARS;
-        const hash = countable ? hashBytes(bytes, a, b) : 0;
-        const flag = (countable ? COUNTABLE : 0) | (countable && this.cell.has(hash) ? CELL : 0) | (countable && this.subcall.has(hash) ? SUBCALL : 0) | (ranges.some(([from, to]) => line >= from && line <= to) ? CITED : 0);
-        if (flag & (CELL | SUBCALL)) seenLines++;
-        if (flag & CITED) citedLines++;
-        if (total === flags.length) {
-          const grown = new Uint8Array(flags.length * 2);
-          grown.set(flags);
-          flags = grown;
-        }
-        flags[total++] = flag;
-        start = end + 1;
+    const scanned: Array<FileFlags | undefined> = new Array(files.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < files.length) {
+        const index = next++;
+        const file = files[index]!;
+        scanned[index] = await this.scanFile(file, cited.get(file.path) ?? []);
       }
-      if (listed.length < FILES_LISTED) listed.push({ path: file.path, firstLine, lines: line });
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(SCAN_CONCURRENCY, files.length) }, worker));
+    const present = scanned.filter((file): file is FileFlags => file !== undefined);
+    const total = present.reduce((n, file) => n + file.lines, 0);
     const count = Math.min(BUCKETS, Math.max(1, total));
     const buckets: CoverageBucket[] = Array.from({ length: count }, () => ({ lines: 0, cell: 0, subcall: 0, cited: 0 }));
-    for (let i = 0; i < total; i++) {
-      const flag = flags[i]!;
-      const bucket = buckets[Math.min(count - 1, Math.floor((i * count) / total))]!;
-      if (flag & (COUNTABLE | CITED)) bucket.lines++;
-      if (flag & CELL) bucket.cell++;
-      if (flag & SUBCALL) bucket.subcall++;
-      if (flag & CITED) bucket.cited++;
+    const listed: CoverageRecord['files'] = [];
+    let at = 0;
+    for (const file of present) {
+      if (listed.length < FILES_LISTED) listed.push({ path: file.path, firstLine: at + 1, lines: file.lines });
+      for (let i = 0; i < file.lines; i++, at++) {
+        const flag = file.flags[i]!;
+        if (flag === 0) continue;
+        const bucket = buckets[Math.min(count - 1, Math.floor((at * count) / total))]!;
+        if (flag & (COUNTABLE | CITED)) bucket.lines++;
+        if (flag & CELL) bucket.cell++;
+        if (flag & SUBCALL) bucket.subcall++;
+        if (flag & CITED) bucket.cited++;
+      }
     }
+    const seenLines = present.reduce((n, file) => n + file.seen, 0);
+    const citedLines = present.reduce((n, file) => n + file.cited, 0);
     return { totalLines: total, buckets, files: listed, seenLines, citedLines };
+  }
+
+  /** One byte of flags per line (COUNTABLE | CELL | SUBCALL | CITED): 5M lines take 5 MB. */
+  private async scanFile(file: CoverageFile, ranges: Array<[number, number]>): Promise<FileFlags | undefined> {
+    const result: FileFlags = { path: file.path, flags: new Uint8Array(64), lines: 0, seen: 0, cited: 0 };
+    const { cell, subcall } = this;
+    const splitter = new LineSplitter((bytes, start, end, cut) => {
+      const line = ++result.lines;
+      let flag = 0;
+      if (cut) flag = COUNTABLE;
+      else {
+        const [a, b] = normalizedRange(bytes, start, end);
+        if (b - a >= MIN_LINE_CHARS) {
+          flag = COUNTABLE;
+          const length = b - a;
+          if (cell.mayHold(length) || subcall.mayHold(length)) {
+            const hash = hashBytes(bytes, a, b);
+            if (cell.has(length, hash)) flag |= CELL;
+            if (subcall.has(length, hash)) flag |= SUBCALL;
+          }
+        }
+      }
+      if (ranges.length > 0 && ranges.some(([from, to]) => line >= from && line <= to)) flag |= CITED;
+      if (flag & (CELL | SUBCALL)) result.seen++;
+      if (flag & CITED) result.cited++;
+      if (line > result.flags.length) {
+        const grown = new Uint8Array(result.flags.length * 2);
+        grown.set(result.flags);
+        result.flags = grown;
+      }
+      result.flags[line - 1] = flag;
+    });
+    if (!(await file.scan((chunk) => splitter.push(chunk)))) return undefined;
+    splitter.end();
+    return result;
+  }
+}
+
+/**
+ * Hashes of seen pieces, keyed by their length too: most lines of an input have a length no seen piece
+ * has, and are then not hashed at all (a run that printed nothing costs one pass for newlines).
+ */
+class PieceSet {
+  private readonly byLength = new Map<number, Set<number>>();
+  private readonly shortLengths = new Uint8Array(1 << 16);
+
+  add(length: number, hash: number): void {
+    const hashes = this.byLength.get(length) ?? new Set<number>();
+    hashes.add(hash);
+    this.byLength.set(length, hashes);
+    if (length < this.shortLengths.length) this.shortLengths[length] = 1;
+  }
+
+  mayHold(length: number): boolean {
+    return length < this.shortLengths.length ? this.shortLengths[length] === 1 : this.byLength.has(length);
+  }
+
+  has(length: number, hash: number): boolean {
+    return this.byLength.get(length)?.has(hash) ?? false;
   }
 }
 
@@ -128,11 +194,11 @@ export class CoverageTracker {
  * Every line of `text`, and the pieces between quotes and escaped newlines (a printed list or dict
  * shows the input's lines inside quotes, joined by `\n`).
  */
-function addPieces(into: Set<number>, text: string): void {
+function addPieces(into: PieceSet, text: string): void {
   const add = (piece: string): void => {
     const bytes = encoder.encode(piece);
     const [a, b] = normalizedRange(bytes, 0, bytes.length);
-    if (b - a >= MIN_LINE_CHARS) into.add(hashBytes(bytes, a, b));
+    if (b - a >= MIN_LINE_CHARS) into.add(b - a, hashBytes(bytes, a, b));
   };
   for (const line of text.split('\n')) {
     add(line);

@@ -6,6 +6,7 @@
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 
 export type SpecialKind = 'FIFO' | 'socket' | 'character device' | 'block device' | 'special file';
 
@@ -36,7 +37,10 @@ interface LocalReadOptions {
 /** Reads below this are grown in steps; one read call never asks for more than this. */
 const CHUNK = 4 * 1024 * 1024;
 
-export async function readLocalFile(path: string, options: LocalReadOptions): Promise<LocalRead> {
+/** The open handle of a regular file, or why there is none (the handle is the caller's to close). */
+type Opened = { kind: 'open'; handle: FileHandle; statBytes: number } | Exclude<LocalRead, { kind: 'read' | 'too-large' }> | { kind: 'too-large'; bytesSeen: 0; statBytes: number };
+
+async function openRegular(path: string, options: LocalReadOptions): Promise<Opened> {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. Absent on Windows.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
   let handle;
@@ -49,15 +53,27 @@ export async function readLocalFile(path: string, options: LocalReadOptions): Pr
   try {
     const stat = await handle.stat();
     const special = specialKindOf(stat);
-    if (special) return { kind: 'special', special };
-    if (!stat.isFile()) return { kind: 'special', special: 'special file' };
-    if (stat.size > options.maxBytes) return { kind: 'too-large', bytesSeen: 0, statBytes: stat.size };
+    const refusal: Opened | undefined = special ? { kind: 'special', special } : !stat.isFile() ? { kind: 'special', special: 'special file' } : stat.size > options.maxBytes ? { kind: 'too-large', bytesSeen: 0, statBytes: stat.size } : undefined;
+    if (!refusal) return { kind: 'open', handle, statBytes: stat.size };
+    await handle.close();
+    return refusal;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+export async function readLocalFile(path: string, options: LocalReadOptions): Promise<LocalRead> {
+  const opened = await openRegular(path, options);
+  if (opened.kind !== 'open') return opened;
+  const { handle, statBytes } = opened;
+  try {
     // Sized from the stat, but never trusted: a file may be longer than it said (or say 0, like /proc).
-    let buffer = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, stat.size > 0 ? stat.size + 1 : 64 * 1024));
+    let buffer = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, statBytes > 0 ? statBytes + 1 : 64 * 1024));
     let filled = 0;
     for (;;) {
       if (filled === buffer.length) {
-        if (filled > options.maxBytes) return { kind: 'too-large', bytesSeen: filled, statBytes: stat.size };
+        if (filled > options.maxBytes) return { kind: 'too-large', bytesSeen: filled, statBytes };
         const grown = Buffer.allocUnsafe(Math.min(options.maxBytes + 1, buffer.length * 2));
         buffer.copy(grown, 0, 0, filled);
         buffer = grown;
@@ -66,7 +82,7 @@ export async function readLocalFile(path: string, options: LocalReadOptions): Pr
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    if (filled > options.maxBytes) return { kind: 'too-large', bytesSeen: filled, statBytes: stat.size };
+    if (filled > options.maxBytes) return { kind: 'too-large', bytesSeen: filled, statBytes };
     // A view would keep the whole buffer alive; copy when much of it is unused (a short /proc file).
     return { kind: 'read', bytes: buffer.length - filled > 4096 ? Buffer.from(buffer.subarray(0, filled)) : buffer.subarray(0, filled) };
   } finally {
@@ -74,3 +90,27 @@ export async function readLocalFile(path: string, options: LocalReadOptions): Pr
   }
 }
 
+/**
+ * The same checks as readLocalFile, but the bytes are handed to `onChunk` in order, through one
+ * buffer of `chunkBytes` that is reused: nothing is kept, so a 2 GB file costs one chunk of memory.
+ * `onChunk` must copy what it keeps. 'too-large' comes after the chunks up to the limit were handed over.
+ */
+export async function streamLocalFile(path: string, options: LocalReadOptions & { chunkBytes?: number }, onChunk: (bytes: Uint8Array) => void): Promise<Exclude<LocalRead, { kind: 'read' }> | { kind: 'streamed'; bytes: number }> {
+  const opened = await openRegular(path, options);
+  if (opened.kind !== 'open') return opened;
+  const { handle, statBytes } = opened;
+  try {
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(options.chunkBytes ?? 1024 * 1024, statBytes > 0 ? statBytes + 1 : 64 * 1024)));
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return { kind: 'streamed', bytes: total };
+      const allowed = Math.min(bytesRead, options.maxBytes - total);
+      if (allowed > 0) onChunk(buffer.subarray(0, allowed));
+      total += bytesRead;
+      if (total > options.maxBytes) return { kind: 'too-large', bytesSeen: total, statBytes };
+    }
+  } finally {
+    await handle.close();
+  }
+}

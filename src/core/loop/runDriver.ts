@@ -4,10 +4,10 @@
 import type { ContextMetadata, ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
 import type { BridgeHandler, CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
-import type { EventOf, LimitKind, Reference, UnresolvedCitation } from '../trajectory/events';
-import { lookupForSource, resolveCitations } from '../citations/citationResolve';
-import type { CitationLookup, ResolvedCitations } from '../citations/citationResolve';
+import type { EventOf, LimitKind } from '../trajectory/events';
 import { CoverageTracker } from '../citations/coverage';
+import { recordAnswerEvidence } from './answerEvidence';
+import type { Cited } from './answerEvidence';
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
@@ -143,16 +143,10 @@ class RunDriver {
     const { runId } = this.input;
     // Printed output is never an answer: it is kept, labelled, as the run's partial findings.
     const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
-    let cited: { references: Reference[]; unresolvedReferences: UnresolvedCitation[] } | Record<string, never> = {};
+    let cited: Cited = {};
     if (answer && this.context) {
       this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
-      const lookup = lookupForSource(this.context);
-      const resolved = await this.resolveReferences(answer.text, lookup);
-      if (resolved) {
-        this.tree.events.emit({ type: 'references', runId, references: resolved.references, unresolved: resolved.unresolved });
-        cited = { references: resolved.references, unresolvedReferences: resolved.unresolved };
-      }
-      await this.emitCoverage(lookup, resolved?.references ?? []);
+      cited = await recordAnswerEvidence(this.tree.events, runId, answer.text, this.context, this.coverage);
     }
     const totals = this.input.meter.totals(this.tree.now());
     this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
@@ -180,33 +174,6 @@ class RunDriver {
     this.context = ready.context;
     this.target = ready.target;
     return previewMetadata(ready.context);
-  }
-
-  /** The answer's citations against the bound `context`; a failure to read is said, not thrown. */
-  private async emitCoverage(lookup: CitationLookup, references: Reference[]): Promise<void> {
-    if (!this.coverage) return;
-    const plan = this.context?.kind === 'plan' ? this.context.plan : undefined;
-    if (plan?.lazy) {
-      // Scanning a folder over the eager limit would read gigabytes after the answer was found, and
-      // hold up the answer that long; each cell.finished record's contextReads says which files were read.
-      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'coverage-unavailable', detail: `the input is bound lazily (${plan.files.length} files, ${plan.totalBytes} bytes): coverage is computed only for inputs bound whole` });
-      return;
-    }
-    try {
-      const coverage = await this.coverage.compute(lookup.paths.map((path) => ({ path, read: () => lookup.readOnce(path) })), references);
-      this.tree.events.emit({ type: 'coverage', runId: this.input.runId, coverage });
-    } catch (error) {
-      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'coverage-unavailable', detail: `the input could not be scanned for coverage: ${error instanceof Error ? error.message : String(error)}` });
-    }
-  }
-
-  private async resolveReferences(answer: string, lookup: CitationLookup): Promise<ResolvedCitations | undefined> {
-    try {
-      return await resolveCitations(answer, lookup);
-    } catch (error) {
-      this.tree.events.emit({ type: 'fallback', runId: this.input.runId, kind: 'references-unresolved', detail: `the answer's citations could not be checked: ${error instanceof Error ? error.message : String(error)}` });
-      return undefined;
-    }
   }
 
   /**

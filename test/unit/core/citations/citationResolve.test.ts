@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findCitations } from '../../../../src/core/citations/citationParse';
-import { lookupForSource, resolveCitations, sliceLines } from '../../../../src/core/citations/citationResolve';
+import { lookupForSource, resolveCitations } from '../../../../src/core/citations/citationResolve';
+import { textOfRanges } from '../../../../src/core/citations/lineRanges';
+import { encodeInChunks } from '../../../../src/core/citations/textChunks';
 import { planPaths } from '../../../../src/core/context/contextPlan';
 
 const anyPath = (): boolean => false;
@@ -30,14 +32,33 @@ test('citations: a bare name counts only when the context answers to it', () => 
   assert.deepEqual(findCitations('context:12 and notes:3', (p) => p === 'context').map((c) => c.path), ['context']);
 });
 
-test('sliceLines: single lines, ranges, last line without newline, past the end, CRLF', () => {
+/** A text streamed in chunks of `size` characters, as lookups stream what they scan. */
+const scanOf = (text: string, size = 2) => async (onChunk: (bytes: Uint8Array) => void) => (encodeInChunks(text, onChunk, size), true);
+
+test('line ranges: single lines, ranges, last line without newline, past the end, CRLF, in any chunking', async () => {
   const text = 'one\ntwo\r\nthree\n';
-  assert.deepEqual(sliceLines(text, 2, 2), { kind: 'ok', text: 'two' });
-  assert.deepEqual(sliceLines(text, 1, 3), { kind: 'ok', text: 'one\ntwo\nthree' });
-  assert.deepEqual(sliceLines(text, 4, 4), { kind: 'short', lines: 3 });
-  assert.deepEqual(sliceLines(text, 2, 9), { kind: 'short', lines: 3 });
-  assert.deepEqual(sliceLines(new TextEncoder().encode('a\nlast'), 2, 2), { kind: 'ok', text: 'last' });
-  assert.deepEqual(sliceLines('', 1, 1), { kind: 'short', lines: 0 });
+  for (const size of [2, 3, 1000]) {
+    const ranges = [{ from: 2, to: 2 }, { from: 1, to: 3 }, { from: 4, to: 4 }, { from: 2, to: 9 }];
+    assert.deepEqual(await textOfRanges(scanOf(text, size), ranges, 100), [
+      { kind: 'ok', text: 'two' },
+      { kind: 'ok', text: 'one\ntwo\nthree' },
+      { kind: 'short', lines: 3 },
+      { kind: 'short', lines: 3 },
+    ]);
+  }
+  assert.deepEqual(await textOfRanges(scanOf('a\nlast'), [{ from: 2, to: 2 }], 100), [{ kind: 'ok', text: 'last' }]);
+  assert.deepEqual(await textOfRanges(scanOf(''), [{ from: 1, to: 1 }], 100), [{ kind: 'short', lines: 0 }]);
+  assert.equal(await textOfRanges(async () => false, [{ from: 1, to: 1 }], 100), undefined, 'an unreadable file gives no texts');
+});
+
+test('line ranges: a long range is clipped at the limit, with an ellipsis, and never ends in half a character', async () => {
+  const text = `${'😀'.repeat(3000)}\nsecond\n`;
+  const [first] = (await textOfRanges(scanOf(text, 7), [{ from: 1, to: 2 }], 2000))!;
+  assert.equal(first!.kind, 'ok');
+  if (first?.kind === 'ok') {
+    assert.equal(first.text, `${'😀'.repeat(1000)}…`);
+    assert.ok(!first.text.includes('\ufffd'));
+  }
 });
 
 test('references: a files context resolves exact and suffix paths; unknown, ambiguous and out-of-range citations are listed apart', async () => {
@@ -97,7 +118,13 @@ test('references: a 20 MB single file resolves a line near its end without decod
   writeFileSync(join(dir, 'big.log'), lines.join('\n') + '\n');
   const plan = await planPaths(['big.log'], { cwd: dir });
   const started = Date.now();
-  const { references } = await resolveCitations('big.log:399999 and context:1', lookupForSource({ kind: 'plan', plan }));
+  const lookup = lookupForSource({ kind: 'plan', plan });
+  let largest = 0;
+  let scans = 0;
+  const watched = { ...lookup, scan: (path: string, onChunk: (bytes: Uint8Array) => void) => (scans++, lookup.scan(path, (bytes) => ((largest = Math.max(largest, bytes.length)), onChunk(bytes)))) };
+  const { references } = await resolveCitations('big.log:399999 and context:1', watched);
+  assert.equal(scans, 1, 'two citations of one file read it once');
+  assert.ok(largest <= 1024 * 1024, `streamed in chunks of at most 1 MiB, not held whole (largest ${largest})`);
   assert.equal(references[0]!.text, `line 399999 ${'x'.repeat(40)}`);
   assert.equal(references[1]!.text, `line 1 ${'x'.repeat(40)}`);
   assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CoverageTracker } from '../../../../src/core/citations/coverage';
 
-const file = (path: string, text: string) => ({ path, read: async () => new TextEncoder().encode(text) });
+import type { CoverageFile } from '../../../../src/core/citations/coverage';
+import { encodeInChunks } from '../../../../src/core/citations/textChunks';
+
+/** A file streamed in chunks of `size` characters (2 by default: every line crosses a chunk boundary). */
+const file = (path: string, text: string, size = 2): CoverageFile => ({ path, scan: async (onChunk) => (encodeInChunks(text, onChunk, size), true) });
 
 test('coverage: lines printed whole, inside a printed list, with a line-number prefix, or sent to a sub-call count as seen; cited lines are marked', async () => {
   const a = Array.from({ length: 100 }, (_, i) => `alpha line number ${i + 1}`).join('\n');
@@ -34,4 +38,31 @@ test('coverage: short lines and text the run never showed are not counted as see
   const coverage = await tracker.compute([file('c.py', 'def f():\n    return 1\n}\nok\n')], []);
   assert.equal(coverage.seenLines, 0);
   assert.equal(coverage.totalLines, 4);
+});
+
+test('coverage: the record is the same however the files are chunked, whichever file finishes first, and an unreadable file is left out', async () => {
+  const texts = Array.from({ length: 40 }, (_, f) => Array.from({ length: 30 }, (_, i) => `file ${f} holds line ${i + 1}`).join('\n'));
+  const tracker = new CoverageTracker();
+  tracker.noteCellOutput('file 3 holds line 7\nfile 39 holds line 30');
+  tracker.noteSubCallPrompt('file 20 holds line 1');
+  const whole = await tracker.compute(texts.map((text, f) => file(`f${f}.txt`, text, 1 << 16)), [{ path: 'f5.txt', line: 2, text: '' }]);
+  // Later files answer first (a folder read a few files at a time must still keep its order).
+  const slow = texts.map((text, f): CoverageFile => ({ path: `f${f}.txt`, scan: async (onChunk) => (await new Promise((r) => setTimeout(r, (40 - f) % 7)), encodeInChunks(text, onChunk, 3), true) }));
+  const chunked = await tracker.compute(slow, [{ path: 'f5.txt', line: 2, text: '' }]);
+  assert.deepEqual(chunked, whole);
+  assert.equal(whole.seenLines, 3);
+  assert.equal(whole.citedLines, 1);
+  assert.deepEqual(whole.files.slice(0, 2), [{ path: 'f0.txt', firstLine: 1, lines: 30 }, { path: 'f1.txt', firstLine: 31, lines: 30 }]);
+  const missing = await tracker.compute([file('a.txt', 'alpha line here'), { path: 'gone.txt', scan: async () => false }, file('b.txt', 'file 3 holds line 7')], []);
+  assert.deepEqual(missing.files, [{ path: 'a.txt', firstLine: 1, lines: 1 }, { path: 'b.txt', firstLine: 2, lines: 1 }]);
+  assert.equal(missing.seenLines, 1);
+});
+
+test('coverage: a line seen with the same length but other text is not counted; a cut overlong line counts as unseen', async () => {
+  const tracker = new CoverageTracker();
+  tracker.noteCellOutput('abcdefgh12\n');
+  const coverage = await tracker.compute([file('a.txt', `abcdefgh13\nabcdefgh12\n${'z'.repeat(3 * 1024 * 1024)}\n`, 1 << 16)], []);
+  assert.equal(coverage.totalLines, 3);
+  assert.equal(coverage.seenLines, 1);
+  assert.equal(coverage.buckets.reduce((n, b) => n + b.lines, 0), 3);
 });

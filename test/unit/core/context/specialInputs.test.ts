@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { readPathsAsContext } from '../../../../src/core/context/readPaths';
 import { nodeContextFs } from '../../../../src/core/context/contextPlan';
 import { ContextTooLargeError, SpecialFileError } from '../../../../src/core/context/contextErrors';
-import { readLocalFile } from '../../../../src/core/context/localFileRead';
+import { readLocalFile, streamLocalFile } from '../../../../src/core/context/localFileRead';
 import { judgeReachedPath } from '../../../../src/core/context/pathContainment';
 
 const linux = process.platform === 'linux';
@@ -119,6 +119,34 @@ describe('special files and links as input', { skip: process.platform === 'win32
     await assert.rejects(readPathsAsContext(['/proc/self/status'], { cwd: dir, maxTotalBytes: 64 }), (e: unknown) => e instanceof ContextTooLargeError && e.atLeast && /holds more than/.test(e.message));
     const fine = await readLocalFile('/proc/self/status', { maxBytes: 1 << 20 });
     assert.ok(fine.kind === 'read' && new TextDecoder().decode(fine.bytes).includes('Name:'), 'read in full when under the limit');
+  });
+
+  it('streaming a file makes the same checks as reading it, and hands over at most the limit', { skip: !linux && '/proc is Linux' }, async () => {
+    const chunks: number[] = [];
+    const onChunk = (bytes: Uint8Array): void => void chunks.push(bytes.length);
+    assert.deepEqual(await streamLocalFile('/dev/zero', { maxBytes: 1024 }, onChunk), { kind: 'special', special: 'character device' });
+    assert.deepEqual(await streamLocalFile(join(dir, 'lonely.fifo'), { maxBytes: 1024 }, onChunk), { kind: 'special', special: 'FIFO' });
+    assert.equal((await streamLocalFile(join(dir, 'proj/leak.txt'), { maxBytes: 1024, noFollow: true }, onChunk)).kind, 'link');
+    assert.deepEqual(chunks, [], 'nothing handed over for a refused path');
+    const proc = await streamLocalFile('/proc/self/status', { maxBytes: 64, chunkBytes: 16 }, onChunk);
+    assert.equal(proc.kind, 'too-large');
+    assert.equal(chunks.reduce((a, b) => a + b, 0), 64, 'exactly the limit was handed over before it stopped');
+  });
+
+  it('a big file is streamed through one small buffer, in order', async () => {
+    const text = Array.from({ length: 50_000 }, (_, i) => `line ${i}`).join('\n');
+    writeFileSync(join(dir, 'streamed.txt'), text);
+    const parts: string[] = [];
+    const views = new Set<ArrayBufferLike>();
+    const streamed = await streamLocalFile(join(dir, 'streamed.txt'), { maxBytes: 1 << 20, chunkBytes: 4096 }, (bytes) => {
+      assert.ok(bytes.length <= 4096);
+      views.add(bytes.buffer);
+      parts.push(new TextDecoder().decode(bytes));
+    });
+    assert.deepEqual(streamed, { kind: 'streamed', bytes: Buffer.byteLength(text) });
+    assert.equal(parts.join(''), text);
+    assert.ok(parts.length > 10);
+    assert.equal(views.size, 1, 'every chunk is a view of the same buffer');
   });
 
   it('a file that grows past the limit while a folder is read is skipped as too large, with the size seen', async () => {
