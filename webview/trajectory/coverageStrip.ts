@@ -35,6 +35,17 @@ export function coverageStrip(c: CoverageView): HTMLElement {
   return el('section', { className: 'coverage', attrs: { 'aria-label': 'Coverage of the input' } }, [
     el('div', { className: 'stat-label', text: 'Coverage of the input (estimate)' }),
     strip,
-    el('div', { className: 'muted coverage-legend', text: `${percent(c.seenLines, c.totalLines)} of ${c.totalLines.toLocaleString('en-US')} lines seen in cell output or sub-call prompts; ${c.citedLines} cited; blank runs were never looked at.` }),
+    coverageLegend(c),
+  ]);
+}
+
+/** A key for the strip's three states, each with its count, so a marked run never reads as "0% seen" unexplained. */
+function coverageLegend(c: CoverageView): HTMLElement {
+  const lines = (n: number): string => `${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}`;
+  const entry = (state: string, text: string): HTMLElement => el('span', { className: 'coverage-key' }, [el('span', { className: `coverage-swatch ${state}`, attrs: { 'aria-hidden': 'true' } }), el('span', { text })]);
+  return el('div', { className: 'muted coverage-legend' }, [
+    entry('seen', `${percent(c.seenLines, c.totalLines)} of ${lines(c.totalLines)} seen in cell output or sub-call prompts`),
+    entry('cited', `${lines(c.citedLines)} cited by the answer`),
+    entry('unseen', 'never shown to a model'),
   ]);
 }

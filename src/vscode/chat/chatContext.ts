@@ -77,6 +77,11 @@ async function referencesContext(references: readonly vscode.ChatPromptReference
     const scopes = folders.map((uri) => folderScope(uri));
     const gathered = await gatherWithConfirmation(scopes, scopes.map((s) => s.label).join(', '), settings, signal);
     if (!gathered) return undefined;
+    if (gathered.source.kind === 'plan') {
+      // Over rlm.contextLimitMb: the folders are bound lazily, which they can only be on their own.
+      if (files.length === 0) return gathered;
+      throw new TargetRefusedError('the references', 'too-large', `${scopes.map((s) => s.label).join(', ')} holds more than the context limit (rlm.contextLimitMb), so it is read lazily, and cannot be asked about together with other references. Ask about the folder alone (/folder ${scopes[0]!.label.replace(/\/$/, '')}), or reference fewer files.`);
+    }
     if (gathered.source.kind === 'files') files.push(...gathered.source.files);
   }
   if (files.length === 0) throw new TargetRefusedError('the references', 'empty', 'None of the chat references is a file, folder or text RLM can read. Reference a file with #file, or ask with /file or /folder.');

@@ -1,18 +1,17 @@
 // Gathers a folder or the whole workspace as a multi-file context through workspace.findFiles,
 // honouring files.exclude, search.exclude, .gitignore and rlm.include / rlm.exclude. Unsaved editor
 // contents win over disk; in a multi-root workspace paths start with the folder's name.
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { readLocalFile, specialKindOf } from '../../core/context/localFileRead';
-import { judgeReachedPath } from '../../core/context/pathContainment';
+import { readLocalFile } from '../../core/context/localFileRead';
 import type { ContextPlan, TargetDescription } from '../../core/context/contextTypes';
 import { GitignoreLayers } from '../../core/context/gitignoreLayers';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { GatherBudget } from './gatherBudget';
 import type { GatherCounts, SkipReason } from './gatherBudget';
 import { combineGlobs, enabledPatterns } from './globPatterns';
-import { planLazyWorkspace } from './lazyWorkspacePlan';
-import type { LazyCandidate } from './lazyWorkspacePlan';
+import { admissibleBytes, checkCandidates, planLazyWorkspace } from './lazyWorkspacePlan';
+import type { CheckedCandidate, LazyCandidate } from './lazyWorkspacePlan';
 
 export interface GatherScope {
   folder: vscode.WorkspaceFolder;
@@ -83,6 +82,7 @@ export async function gatherWorkspace(
   const labels: string[] = [];
   const include = combineGlobs(settings.include) ?? '**/*';
   const listed: LazyCandidate[] = [];
+  const scoped: Array<{ candidates: Array<{ uri: vscode.Uri; path: string }>; local: LocalScope | undefined; offset: number }> = [];
   let allLocal = true;
   for (const scope of scopes) {
     const base = (scope.subPath ?? '').replace(/^\/+|\/+$/g, '');
@@ -102,37 +102,47 @@ export async function gatherWorkspace(
       }
       candidates.push({ uri, path: multiRoot ? `${scope.folder.name}/${folderRelative}` : folderRelative });
     }
+    scoped.push({ candidates, local, offset: listed.length });
     if (local) for (const c of candidates) listed.push({ path: c.path, fsPath: c.uri.fsPath, root: local.root, rootReal: local.rootReal });
     else allLocal = false;
-    for (let i = 0; i < candidates.length; i += READ_CONCURRENCY) {
-      if (token.isCancellationRequested) throw new vscode.CancellationError();
-      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c) => readOne(c.uri, c.path, budget, dirty, local)));
-      progress.report(budget.counts());
-    }
   }
   const kind = scopes.length > 1 || !scopes[0]?.subPath ? 'workspace' : 'folder';
-  const result = budget.result(kind, labels);
-  const skipCounts = budget.skipCountsByReason();
-  // Over the eager limit on this machine's disk: list every file instead, and bind lazily. (Reading
-  // stopped at the limit, so a target under it never pays for this second pass.)
-  if (skipCounts.limit && allLocal && settings.workspaceLimitBytes > settings.contextLimitBytes) {
-    const plan = await planLazyWorkspace(listed, settings, kind, labels, () => token.isCancellationRequested);
+  const cancelled = (): boolean => token.isCancellationRequested;
+  // On this machine's disk, every file is looked at (lstat, where links lead) before any is read: a
+  // target over the eager limit is then listed for a lazy binding without reading a byte of it, and
+  // one under it is read with what the look found.
+  const checked = allLocal ? await checkCandidates(listed, cancelled).catch(cancelledOr) : undefined;
+  if (checked && settings.workspaceLimitBytes > settings.contextLimitBytes && admissibleBytes(listed, checked, settings.maxFileBytes) > settings.contextLimitBytes) {
+    const plan = await planLazyWorkspace(listed, settings, kind, labels, cancelled, checked);
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     const counts: Partial<Record<SkipReason, number>> = {};
     for (const entry of plan.target.skipped) counts[entry.reason] = (counts[entry.reason] ?? 0) + 1;
     return { files: [], plan, target: plan.target, skipCounts: counts, ignoredByGitignore: budget.ignoredByGitignore };
   }
-  return { ...result, skipCounts, ignoredByGitignore: budget.ignoredByGitignore };
+  for (const { candidates, local, offset } of scoped) {
+    for (let i = 0; i < candidates.length; i += READ_CONCURRENCY) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c, j) => readOne(c.uri, c.path, budget, dirty, local, checked?.[offset + i + j])));
+      progress.report(budget.counts());
+    }
+  }
+  const result = budget.result(kind, labels);
+  return { ...result, skipCounts: budget.skipCountsByReason(), ignoredByGitignore: budget.ignoredByGitignore };
 }
 
-async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>, local: LocalScope | undefined): Promise<void> {
+function cancelledOr(error: unknown): never {
+  if (error instanceof Error && error.message === 'cancelled') throw new vscode.CancellationError();
+  throw error;
+}
+
+async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>, local: LocalScope | undefined, checked: CheckedCandidate | undefined): Promise<void> {
   const doc = dirty.get(uri.toString());
   if (doc) {
     const text = doc.getText();
     if (budget.admit(path, Buffer.byteLength(text, 'utf8'))) budget.add(path, text);
     return;
   }
-  if (local && uri.scheme === 'file') return readLocalOne(uri.fsPath, path, budget, local);
+  if (local && uri.scheme === 'file') return readLocalOne(uri.fsPath, path, budget, checked ?? (await checkCandidates([{ path, fsPath: uri.fsPath, ...local }], () => false))[0]!);
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     if (!(stat.type & vscode.FileType.File)) return budget.exclude(path, 'special', 'not a regular file');
@@ -149,18 +159,14 @@ interface LocalScope {
 }
 
 /**
- * A file on this machine: findFiles follows symlinks, so a file it lists may lie outside the folder
- * (never read) or be reached through a link inside it (read at its own path instead). Devices and
- * FIFOs are skipped, and the read stops at the per-file limit whatever the stat said.
+ * A file on this machine, as checkCandidates found it: findFiles follows symlinks, so a file it lists
+ * may lie outside the folder (never read) or be reached through a link inside it (read at its own path
+ * instead). Devices and FIFOs are skipped, and the read stops at the per-file limit whatever the stat said.
  */
-async function readLocalOne(fsPath: string, path: string, budget: GatherBudget, local: LocalScope): Promise<void> {
-  const verdict = await judgeReachedPath(fsPath, local.root, local.rootReal);
-  if (verdict) return budget.exclude(path, verdict.reason, verdict.detail);
+async function readLocalOne(fsPath: string, path: string, budget: GatherBudget, checked: CheckedCandidate): Promise<void> {
+  if (checked.kind === 'excluded') return budget.exclude(path, checked.reason, checked.detail);
+  if (!budget.admit(path, checked.size)) return;
   try {
-    const st = await stat(fsPath);
-    const special = specialKindOf(st);
-    if (special) return budget.exclude(path, 'special', special);
-    if (!budget.admit(path, st.size)) return;
     const read = await readLocalFile(fsPath, { maxBytes: budget.maxFileBytes, noFollow: true });
     if (read.kind === 'read') budget.add(path, read.bytes);
     else if (read.kind === 'too-large') budget.grewTooLarge(path, Math.max(read.bytesSeen, read.statBytes));

@@ -28,31 +28,62 @@ const CONCURRENCY = 32;
 const MAX_LISTED_SKIPS = 200;
 const HEAD_BYTES = 8 * 1024;
 
-export async function planLazyWorkspace(candidates: readonly LazyCandidate[], limits: LazyLimits, kind: TargetDescription['kind'], labels: string[], isCancelled: () => boolean): Promise<ContextPlan> {
+/** What a stat-only look at a listed file found: a regular file of some size, or why it is not read at all. */
+export type CheckedCandidate = { kind: 'file'; size: number } | { kind: 'excluded'; reason: TargetDescription['skipped'][number]['reason']; detail?: string };
+
+/**
+ * Looks at every listed file without reading it (where a link leads, lstat), 32 at a time: enough to
+ * know the folder's size, and so whether it is bound eagerly or lazily, before a byte is read.
+ */
+export async function checkCandidates(candidates: readonly LazyCandidate[], isCancelled: () => boolean): Promise<CheckedCandidate[]> {
+  const checked: CheckedCandidate[] = new Array(candidates.length);
+  for (let i = 0; i < candidates.length; i += CONCURRENCY) {
+    if (isCancelled()) throw new Error('cancelled');
+    await Promise.all(
+      candidates.slice(i, i + CONCURRENCY).map(async (c, j) => {
+        checked[i + j] = await checkOne(c);
+      }),
+    );
+  }
+  return checked;
+}
+
+async function checkOne(c: LazyCandidate): Promise<CheckedCandidate> {
+  const verdict = await judgeReachedPath(c.fsPath, c.root, c.rootReal);
+  if (verdict) return { kind: 'excluded', reason: verdict.reason, ...(verdict.detail !== undefined ? { detail: verdict.detail } : {}) };
+  try {
+    const st = await lstat(c.fsPath);
+    const special = specialKindOf(st);
+    if (special || !st.isFile()) return { kind: 'excluded', reason: 'special', detail: special ?? 'not a regular file' };
+    return { kind: 'file', size: st.size };
+  } catch {
+    return { kind: 'excluded', reason: 'unreadable' };
+  }
+}
+
+/** The bytes an eager gathering would bind: files that pass the per-file checks (a binary name, the per-file limit). */
+export function admissibleBytes(candidates: readonly LazyCandidate[], checked: readonly CheckedCandidate[], maxFileBytes: number): number {
+  let total = 0;
+  checked.forEach((check, i) => {
+    if (check.kind === 'file' && check.size <= maxFileBytes && !hasBinaryExtension(candidates[i]!.path)) total += check.size;
+  });
+  return total;
+}
+
+export async function planLazyWorkspace(candidates: readonly LazyCandidate[], limits: LazyLimits, kind: TargetDescription['kind'], labels: string[], isCancelled: () => boolean, checkedAlready?: readonly CheckedCandidate[]): Promise<ContextPlan> {
+  const checked = checkedAlready ?? (await checkCandidates(candidates, isCancelled));
   const files: Array<PlannedFile | undefined> = new Array(candidates.length);
   const skipped: TargetDescription['skipped'] = [];
   const skip = (entry: TargetDescription['skipped'][number]): void => {
     if (skipped.length < MAX_LISTED_SKIPS) skipped.push(entry);
   };
-  for (let i = 0; i < candidates.length; i += CONCURRENCY) {
-    if (isCancelled()) throw new Error('cancelled');
-    await Promise.all(
-      candidates.slice(i, i + CONCURRENCY).map(async (c, j) => {
-        if (hasBinaryExtension(c.path)) return skip({ path: c.path, reason: 'binary' });
-        const verdict = await judgeReachedPath(c.fsPath, c.root, c.rootReal);
-        if (verdict) return skip({ path: c.path, reason: verdict.reason, detail: verdict.detail });
-        try {
-          const st = await lstat(c.fsPath);
-          const special = specialKindOf(st);
-          if (special || !st.isFile()) return skip({ path: c.path, reason: 'special', detail: special ?? 'not a regular file' });
-          if (st.size > limits.maxFileBytes) return skip({ path: c.path, reason: 'too-large', bytes: st.size });
-          files[i + j] = { path: c.path, abs: c.fsPath, bytes: st.size };
-        } catch {
-          skip({ path: c.path, reason: 'unreadable' });
-        }
-      }),
-    );
-  }
+  candidates.forEach((c, i) => {
+    const check = checked[i]!;
+    if (hasBinaryExtension(c.path)) return skip({ path: c.path, reason: 'binary' });
+    if (check.kind === 'excluded') return skip({ path: c.path, reason: check.reason, ...(check.detail !== undefined ? { detail: check.detail } : {}) });
+    if (check.size > limits.maxFileBytes) return skip({ path: c.path, reason: 'too-large', bytes: check.size });
+    files[i] = { path: c.path, abs: c.fsPath, bytes: check.size };
+  });
   const planned = files.filter((f): f is PlannedFile => f !== undefined).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const totalBytes = planned.reduce((n, f) => n + f.bytes, 0);
   if (totalBytes > limits.workspaceLimitBytes) throw new ContextTooLargeError(totalBytes, limits.workspaceLimitBytes);

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextTooLargeError } from '../../../src/core/context/contextErrors';
-import { planLazyWorkspace } from '../../../src/vscode/context/lazyWorkspacePlan';
+import { admissibleBytes, checkCandidates, planLazyWorkspace } from '../../../src/vscode/context/lazyWorkspacePlan';
 import { vscodeRipgrepPath } from '../../../src/vscode/context/vscodeRipgrep';
 
 describe('lazy workspace plan', () => {
@@ -38,6 +38,18 @@ describe('lazy workspace plan', () => {
     assert.equal(plan.totalBytes, 150);
     assert.equal(new TextDecoder().decode(plan.head), 'a'.repeat(50));
     assert.deepEqual(plan.target.skipped.map((s) => [s.path, s.reason]).sort(), [['big.log', 'too-large'], ['logo.png', 'binary'], ['src/link.ts', 'link-outside']]);
+  });
+
+  it('looks at every file without reading it: the bytes an eager gathering would bind decide the mode before anything is read', async () => {
+    const list = candidates();
+    const checked = await checkCandidates(list, () => false);
+    assert.deepEqual(checked.map((c) => (c.kind === 'file' ? c.size : c.reason)), [100, 50, 5000, 3, 'link-outside']);
+    // The binary name and the file over the per-file limit do not count; the link out is never looked through.
+    assert.equal(admissibleBytes(list, checked, 1000), 150);
+    assert.equal(admissibleBytes(list, checked, 10_000), 5150);
+    const limits = { maxFileBytes: 1000, contextLimitBytes: 100, workspaceLimitBytes: 10_000 };
+    assert.deepEqual(await planLazyWorkspace(list, limits, 'folder', ['ws'], () => false, checked), await planLazyWorkspace(list, limits, 'folder', ['ws'], () => false));
+    await assert.rejects(checkCandidates(list, () => true), /cancelled/);
   });
 
   it('refuses a target past the workspace limit', async () => {

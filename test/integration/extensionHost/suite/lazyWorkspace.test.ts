@@ -12,6 +12,7 @@ import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeMode
 import type { FakeModelServer } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import type { ActiveRun } from '../../../../src/vscode/run/activeRun';
 import { folderScope, gatherWithConfirmation } from '../../../../src/vscode/commands/askCommands';
+import { chatContextFor } from '../../../../src/vscode/chat/chatContext';
 import { gatherWorkspace } from '../../../../src/vscode/context/gatherWorkspace';
 import { vscodeRipgrepPath } from '../../../../src/vscode/context/vscodeRipgrep';
 import { readSettings } from '../../../../src/vscode/settings/readSettings';
@@ -117,6 +118,17 @@ describe('a folder over rlm.contextLimitMb in VS Code', function () {
     assert.equal(shown[0]!.message, `Ask about ${plan.files.length} files (${formatBytes(plan.totalBytes)}) in lazyws?`);
     assert.ok(plan.totalBytes > 1024 * 1024, `${plan.totalBytes} bytes`);
     assert.match(shown[0]!.detail, /Over rlm\.contextLimitMb \(256(\.0)? KB\): files are read only when the model uses them, and search runs in VS Code\./);
+  });
+
+  it('as a chat reference, is bound lazily on its own, and refused with a sentence beside other references', async () => {
+    const settings = { ...readSettings(), confirmBeforeSending: false };
+    const ref = (uri: vscode.Uri, id: string): vscode.ChatPromptReference => ({ id, value: uri }) as vscode.ChatPromptReference;
+    const alone = await chatContextFor({ kind: 'references', question: 'where is the launch code?' }, [ref(vscode.Uri.file(base), 'vscode.folder')], settings);
+    const gathered = await alone.gather(new AbortController().signal);
+    assert.ok(gathered?.source.kind === 'plan' && gathered.source.plan.lazy, `bound lazily, not dropped: ${gathered?.source.kind}`);
+    assert.equal(gathered.source.plan.files.length, DIRS * PER_DIR + 1);
+    const mixed = await chatContextFor({ kind: 'references', question: 'where is the launch code?' }, [ref(vscode.Uri.file(join(base, 'p0', 'f0.ts')), 'vscode.file'), ref(vscode.Uri.file(base), 'vscode.folder')], settings);
+    await assert.rejects(mixed.gather(new AbortController().signal), /holds more than the context limit \(rlm\.contextLimitMb\), so it is read lazily, and cannot be asked about together with other references\. Ask about the folder alone \(\/folder lazyws\)/);
   });
 
   it('is refused past rlm.workspaceLimitGb, with the size and the limit', async () => {
