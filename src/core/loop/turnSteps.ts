@@ -2,6 +2,8 @@
 // wrapped in its events (model.delta/model.output, cell.started/cell.finished).
 import type { ChatMessage, Completion } from '../models/modelTypes';
 import type { CellResult, ReplSession } from '../repl/replTypes';
+import { linkSignals } from './boundedMap';
+import { historyBytes } from './requestBytes';
 import type { RunTree } from './runTree';
 import type { UsageMeter } from './usageMeter';
 
@@ -34,20 +36,23 @@ interface RootCallState extends PendingRootCall {
 /** Sends a root request now; its deltas are held until finishRootCall() emits them in their turn. */
 export function startRootCall(tree: RunTree, run: RunRef, history: ChatMessage[]): PendingRootCall {
   // Recorded so the UI and the benchmarks can show that the root's window stays flat.
-  const requestBytes = Buffer.byteLength(JSON.stringify(history));
+  const requestBytes = historyBytes(history);
+  // This request's own signal, following the run's only while the request is under way: the run's
+  // signal lives as long as the run, and must not gather a listener or a link per turn.
   const own = new AbortController();
-  const signal = AbortSignal.any([run.signal, own.signal]);
+  const link = linkSignals([run.signal, own.signal]);
   const state: RootCallState = { completion: Promise.resolve() as unknown as Promise<Completion>, requestBytes, abort: () => own.abort(run.signal.reason), deltas: [], settled: false };
   state.completion = tree.root.complete([...history], {
-    signal,
+    signal: link.signal,
     // The conversation only grows: each turn can read the last one's prefix from the provider's cache.
     cache: { conversation: true, key: run.runId },
     onDelta: (text) => (state.live ? state.live(text) : state.deltas.push(text)),
   });
-  state.completion.then(
-    () => (state.settled = true),
-    () => (state.settled = true),
-  );
+  const settle = (): void => {
+    state.settled = true;
+    link.dispose();
+  };
+  state.completion.then(settle, settle);
   return state;
 }
 

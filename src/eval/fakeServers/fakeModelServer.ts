@@ -215,11 +215,15 @@ export async function startFakeModelServer(options: FakeServerOptions): Promise<
       maxInFlight = Math.max(maxInFlight, inFlight);
     }
     res.on('close', () => {
-      if (!res.writableFinished) record.aborted = true;
       record.status = res.statusCode;
       record.finishedAt = now();
       if (isCompletion) inFlight--;
-      controller.abort();
+      // Only a client that left early has anything to stop (a delay, a stream still being written);
+      // aborting after every answer would build an AbortError per request for nothing.
+      if (!res.writableFinished) {
+        record.aborted = true;
+        controller.abort();
+      }
     });
     if (isCompletion) {
       await handleCompletion(res, record, controller.signal);
