@@ -37,7 +37,11 @@ test('a local server costs "local (no charge)", and every surface shows the same
   await askInChat(workbench, chat, 'What colour does the sub model name?');
   await waitForLiveLine(chat, 0, /turn 2 · 1 sub-call/);
   await chatEntry(chat, 0).locator('[data-testid="view-trajectory"]').click();
-  const view = await workbench.getWebviewFrame('[data-testid="live-figures"]', 30_000);
+  // A live view that never shows its figures is kept as a picture, to see what it showed instead.
+  const view = await workbench.getWebviewFrame('[data-testid="live-figures"]', 30_000).catch(async (error: unknown) => {
+    await workbench.screenshot('live-view-without-figures');
+    throw error;
+  });
   // Turn 2 waits 8 s for the model: the figures are still while all three are read.
   await workbench.page.waitForTimeout(600);
   const fromChat = figures(await chatEntry(chat, 0).locator('[data-testid="live-line"]').innerText());
