@@ -77,7 +77,8 @@ async function main(): Promise<void> {
   const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot!) });
   // The snapshot's bytes (tens of MB) are in Pyodide's memory now: this thread's closures below must
   // not keep the file's copy alive for the session's whole life.
-  if (snapshot) releaseNow(await snapshot.catch(() => undefined));
+  // Freed when it arrives: a snapshot skipped for another build's key is not waited for.
+  snapshot?.then(releaseNow, () => undefined);
   snapshot = undefined;
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);

@@ -8,7 +8,7 @@ import { textOfRanges } from './lineRanges';
 import { plannedFileScanner } from './plannedFileScan';
 import type { PlannedFileScan } from './plannedFileScan';
 import type { LineRange } from './lineRanges';
-import { encodeInChunks } from './textChunks';
+import { utf8Chunks } from '../context/utf8Chunks';
 import type { Reference, UnresolvedCitation } from '../trajectory/events';
 import { findCitations } from './citationParse';
 import type { Citation } from './citationParse';
@@ -42,7 +42,7 @@ export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileS
   const aliases = new Map<string, string>();
   let single: string | undefined;
   const inMemory = (content: Uint8Array | string): FileScan => async (onChunk) => {
-    if (typeof content === 'string') encodeInChunks(content, onChunk);
+    if (typeof content === 'string') for (const piece of utf8Chunks(content)) onChunk(piece);
     else onChunk(content);
     return true;
   };
@@ -78,7 +78,9 @@ export async function resolveCitations(answer: string, lookup: CitationLookup): 
   const byPath = new Map<string, Array<{ index: number; range: LineRange }>>();
   checked.forEach((outcome, index) => {
     if ('reason' in outcome) return;
-    byPath.set(outcome.path, [...(byPath.get(outcome.path) ?? []), { index, range: { from: outcome.line, to: outcome.endLine ?? outcome.line } }]);
+    const wanted = byPath.get(outcome.path) ?? [];
+    wanted.push({ index, range: { from: outcome.line, to: outcome.endLine ?? outcome.line } });
+    byPath.set(outcome.path, wanted);
   });
   const outcomes: Array<Reference | UnresolvedCitation> = checked.map((outcome) => ('reason' in outcome ? outcome : { ...outcome, text: '' }));
   for (const [path, wanted] of byPath) {

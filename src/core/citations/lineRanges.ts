@@ -21,17 +21,19 @@ export async function textOfRanges(scan: (onChunk: (bytes: Uint8Array) => void) 
   const texts = ranges.map(() => '');
   // Enough bytes for maxChars + 1 whole characters (at most 3 bytes per UTF-16 unit), so a cut sequence lands past the clip.
   const maxBytes = (maxChars + 2) * 3;
-  const last = Math.max(0, ...ranges.map((r) => r.to));
+  // Ranges by first line; a range is active from its first line until its last or until its text is full,
+  // so an answer citing thousands of ranges costs per line only the ranges that line is in.
+  const order = ranges.map((_, i) => i).sort((a, b) => ranges[a]!.from - ranges[b]!.from);
+  let nextRange = 0;
+  let active: number[] = [];
   let line = 0;
   const splitter = new LineSplitter((bytes, start, end) => {
     line += 1;
-    if (line > last) return;
-    for (let i = 0; i < ranges.length; i++) {
-      const range = ranges[i]!;
-      if (line < range.from || line > range.to || texts[i]!.length > maxChars) continue;
-      const piece = decoder.decode(bytes.subarray(start, Math.min(end, start + maxBytes))).replace(/\r$/, '');
-      texts[i] = line === range.from ? piece : `${texts[i]}\n${piece}`;
-    }
+    while (nextRange < order.length && ranges[order[nextRange]!]!.from <= line) active.push(order[nextRange++]!);
+    if (active.length === 0) return;
+    const piece = decoder.decode(bytes.subarray(start, Math.min(end, start + maxBytes))).replace(/\r$/, '');
+    for (const i of active) texts[i] = line === ranges[i]!.from ? piece : `${texts[i]}\n${piece}`;
+    active = active.filter((i) => line < ranges[i]!.to && texts[i]!.length <= maxChars);
   });
   if (!(await scan((chunk) => splitter.push(chunk)))) return undefined;
   splitter.end();

@@ -2,6 +2,7 @@
 // few MB, files one frame each. Files planned on disk are read here in parallel, in order, and never
 // held whole: the host's memory stays flat whatever the input's size. What could not be read (binary by
 // content, gone, grown past its limit) is left out and reported with the bound entries.
+import { utf8Chunks } from '../context/utf8Chunks';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ContextReadError, ContextTooLargeError } from '../context/contextErrors';
@@ -281,18 +282,9 @@ async function writeContent(sink: ContextSink, content: Uint8Array | string, see
     }
     return;
   }
-  // A quarter of the chunk in UTF-16 units fits a chunk of UTF-8 (at most 3 bytes per unit; a surrogate
-  // pair is 2 units for 4 bytes), encoded into one reused buffer; a cut never splits a surrogate pair.
-  const step = STREAM_CHUNK_BYTES / 4;
-  const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, Math.max(1, content.length * 3)));
-  for (let at = 0; at < content.length; ) {
-    let end = Math.min(content.length, at + step);
-    const last = content.charCodeAt(end - 1);
-    if (end < content.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    const written = buffer.write(content.slice(at, end), 0, 'utf8');
-    const piece = buffer.subarray(0, written);
+  // A quarter of the chunk in UTF-16 units fits a chunk of UTF-8.
+  for (const piece of utf8Chunks(content, STREAM_CHUNK_BYTES / 4)) {
     seen(piece);
     await sink.write(piece);
-    at = end;
   }
 }

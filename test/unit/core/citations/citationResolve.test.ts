@@ -6,7 +6,11 @@ import { test } from 'node:test';
 import { findCitations } from '../../../../src/core/citations/citationParse';
 import { lookupForSource, resolveCitations } from '../../../../src/core/citations/citationResolve';
 import { textOfRanges } from '../../../../src/core/citations/lineRanges';
-import { encodeInChunks } from '../../../../src/core/citations/textChunks';
+import { utf8Chunks } from '../../../../src/core/context/utf8Chunks';
+
+const encodeInChunks = (text: string, onChunk: (bytes: Uint8Array) => void, size?: number): void => {
+  for (const piece of utf8Chunks(text, size)) onChunk(piece);
+};
 import { planPaths } from '../../../../src/core/context/contextPlan';
 
 const anyPath = (): boolean => false;
@@ -128,4 +132,21 @@ test('references: a 20 MB single file resolves a line near its end without decod
   assert.equal(references[0]!.text, `line 399999 ${'x'.repeat(40)}`);
   assert.equal(references[1]!.text, `line 1 ${'x'.repeat(40)}`);
   assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+});
+
+test('line ranges: many overlapping and unordered ranges of one file, each with its own text, from one pass', async () => {
+  const text = Array.from({ length: 300 }, (_, i) => `row ${i + 1}`).join('\n');
+  const ranges = Array.from({ length: 2000 }, (_, i) => {
+    const from = 1 + ((i * 37) % 300);
+    return { from, to: Math.min(300, from + (i % 4)) };
+  });
+  ranges.push({ from: 1, to: 300 }, { from: 299, to: 301 });
+  let scans = 0;
+  const texts = await textOfRanges(async (onChunk) => (scans++, scanOf(text, 50)(onChunk)), ranges, 40);
+  assert.equal(scans, 1);
+  ranges.forEach((range, i) => {
+    if (range.to > 300) return assert.deepEqual(texts![i], { kind: 'short', lines: 300 });
+    const whole = Array.from({ length: range.to - range.from + 1 }, (_, k) => `row ${range.from + k}`).join('\n');
+    assert.deepEqual(texts![i], { kind: 'ok', text: whole.length <= 40 ? whole : `${whole.slice(0, 40)}…` }, `${range.from}-${range.to}`);
+  });
 });

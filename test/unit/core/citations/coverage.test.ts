@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { CoverageTracker } from '../../../../src/core/citations/coverage';
 
 import type { CoverageFile } from '../../../../src/core/citations/coverage';
-import { encodeInChunks } from '../../../../src/core/citations/textChunks';
+import { utf8Chunks } from '../../../../src/core/context/utf8Chunks';
+
+const encodeInChunks = (text: string, onChunk: (bytes: Uint8Array) => void, size?: number): void => {
+  for (const piece of utf8Chunks(text, size)) onChunk(piece);
+};
 
 /** A file streamed in chunks of `size` characters (2 by default: every line crosses a chunk boundary). */
 const file = (path: string, text: string, size = 2): CoverageFile => ({ path, scan: async (onChunk) => (encodeInChunks(text, onChunk, size), true) });
@@ -65,4 +69,12 @@ test('coverage: a line seen with the same length but other text is not counted; 
   assert.equal(coverage.totalLines, 3);
   assert.equal(coverage.seenLines, 1);
   assert.equal(coverage.buckets.reduce((n, b) => n + b.lines, 0), 3);
+});
+
+test('coverage: cited lines from overlapping, nested and unordered references are each counted once', async () => {
+  const text = Array.from({ length: 50 }, (_, i) => `gamma entry number ${i + 1}`).join('\n');
+  const refs = [[30, 35], [10, 12], [11, 20], [14, 15], [40, 40], [33, 31 + 5]].map(([line, endLine]) => ({ path: 'g.txt', line: line!, endLine: endLine!, text: '' }));
+  const coverage = await new CoverageTracker().compute([file('g.txt', text, 7)], refs);
+  // 10-20 (11 lines), 30-36 (7 lines), 40 (1 line).
+  assert.equal(coverage.citedLines, 19);
 });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LineSplitter } from '../../../../src/core/citations/lineSplitter';
-import { encodeInChunks } from '../../../../src/core/citations/textChunks';
+import { utf8Chunks } from '../../../../src/core/context/utf8Chunks';
+
+const encodeInChunks = (text: string, onChunk: (bytes: Uint8Array) => void, size?: number): void => {
+  for (const piece of utf8Chunks(text, size)) onChunk(piece);
+};
 
 const decoder = new TextDecoder();
 

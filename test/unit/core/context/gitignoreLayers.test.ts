@@ -167,17 +167,23 @@ function git(t: TestContext, cwd: string, args: string[]): string | undefined {
   return result.stdout;
 }
 
+/** Writes GITIGNORES and FILES under `root`; returns the writer for more files. */
+function writeTree(root: string): (path: string, text: string) => void {
+  const write = (path: string, text: string): void => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  for (const [dir, text] of Object.entries(GITIGNORES)) write(dir ? `${dir}/.gitignore` : '.gitignore', text);
+  for (const file of FILES) write(file, 'x');
+  return write;
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'rlm-gitignore-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('over a tree with every rule, the files kept are exactly the ones git keeps', (t) => {
   if (git(t, scratch, ['init', '-q']) === undefined) return;
-  const write = (path: string, text: string): void => {
-    mkdirSync(dirname(join(scratch, path)), { recursive: true });
-    writeFileSync(join(scratch, path), text);
-  };
-  for (const [dir, text] of Object.entries(GITIGNORES)) write(dir ? `${dir}/.gitignore` : '.gitignore', text);
-  for (const file of FILES) write(file, 'x');
+  writeTree(scratch);
   const kept = git(t, scratch, ['ls-files', '--others', '--exclude-standard', '-z']);
   if (kept === undefined) return;
   const byGit = kept.split('\0').filter(Boolean).sort();
@@ -192,12 +198,7 @@ test('`rlm ask` on a sub-folder of a repository applies the .gitignore files abo
   const repo = mkdtempSync(join(tmpdir(), 'rlm-gitignore-sub-'));
   t.after(() => rmSync(repo, { recursive: true, force: true }));
   if (git(t, repo, ['init', '-q']) === undefined) return;
-  const write = (path: string, text: string): void => {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), text);
-  };
-  for (const [dir, text] of Object.entries(GITIGNORES)) write(dir ? `${dir}/.gitignore` : '.gitignore', text);
-  for (const file of FILES) write(file, 'x');
+  const write = writeTree(repo);
   write('pkg/.gitignore', 'secret/\n*.key\n');
   for (const file of ['pkg/inner/deeper/app.ts', 'pkg/inner/deeper/x.log', 'pkg/inner/secret/token.txt', 'pkg/inner/id.key', 'sub/deep/notes.log', 'sub/deep/keep.log']) write(file, 'x');
   for (const folder of ['sub', 'pkg/inner', 'cache', 'doc', 'pkg/inner/deeper', 'sub/deep']) {
