@@ -29,7 +29,7 @@ export interface CodeServerSession {
   workspace: string;
   userDataDir: string;
   extensionsDir: string;
-  /** Stops code-server and its children, removes the profile and the workspace copy; logs stay in `dir`. */
+  /** Stops code-server and its children, removes the profile and the workspace copy; logs (code-server's and the profile's) stay in `dir`. */
   dispose(): Promise<void>;
 }
 
@@ -68,6 +68,9 @@ export async function startCodeServerSession(options: CodeServerSessionOptions):
       if (disposed) return;
       disposed = true;
       await server.stop();
+      // The window's and the extension host's logs (the RLM output channel among them) outlive the
+      // profile, so a failure can be read afterwards.
+      await cp(join(userDataDir, 'logs'), join(dir, 'logs'), { recursive: true }).catch(() => undefined);
       await rm(userDataDir, { recursive: true, force: true });
       await rm(extensionsDir, { recursive: true, force: true });
       if (ownsWorkspace) await rm(workspace, { recursive: true, force: true });

@@ -30,7 +30,10 @@ export class Workbench {
   /** Sends the page's console errors and crashes to a log file next to the session. */
   captureConsole(logFile: string): void {
     this.page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') appendFileSync(logFile, `[${message.type()}] ${message.text()}\n`);
+      // Webview frames log their service worker's trouble (the cause of resources that fail to load) as plain logs.
+      if (message.type() === 'error' || message.type() === 'warning' || /service worker/i.test(message.text())) {
+        appendFileSync(logFile, `[${message.type()}] ${message.text()}${message.type() === 'error' ? ` (${message.location().url})` : ''}\n`);
+      }
     });
     this.page.on('pageerror', (err) => appendFileSync(logFile, `[pageerror] ${err.stack ?? err.message}\n`));
   }
@@ -144,7 +147,19 @@ export class Workbench {
       }
       await this.page.waitForTimeout(250);
     }
-    throw new WorkbenchTimeoutError(`a webview containing ${selector} (${await outer.count()} webviews open)`, timeoutMs);
+    throw new WorkbenchTimeoutError(`a webview containing ${selector} (${await outer.count()} webviews open)`, timeoutMs, await this.webviewTexts());
+  }
+
+  /** What each open webview shows (its first characters), for an error that says what was there instead. */
+  async webviewTexts(maxChars = 300): Promise<string[]> {
+    const count = await this.page.locator('iframe.webview.ready').count();
+    const texts: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const body = this.page.frameLocator('iframe.webview.ready').nth(i).frameLocator('iframe#active-frame').locator('body');
+      const text = await body.innerText({ timeout: 2000 }).catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`);
+      texts.push(`webview ${i}: ${text.replace(/\s+/g, ' ').slice(0, maxChars)}`);
+    }
+    return texts;
   }
 
   /** Saves test-output/screenshots/<spec>-<nn>-<step>.png and returns its path. */
