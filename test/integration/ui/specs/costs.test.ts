@@ -12,13 +12,37 @@ import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeSe
 import { askInChat, chatEntry, openChat, statusBarText, waitForLiveLine } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 
-/** Turn 1 makes one sub-call; turn 2 takes a while (so every surface can be read mid-run), then answers. */
-function respond(request: FakeModelRequest): FakeResponse {
-  const last = request.messages.at(-1)?.content ?? '';
-  if (last.startsWith('Name one colour')) return 'blue';
-  const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-  if (turn === 1) return 'I will ask the sub model.\n```repl\ncolour = llm_query("Name one colour, one word.")\nprint(colour)\n```';
-  return { text: 'FINAL(**blue**, said the sub model)', latencyMs: 20_000 };
+/**
+ * Turn 1 makes one sub-call; turn 2 waits until the test has read every surface mid-run, then answers.
+ * A fixed delay raced the view's opening, which takes seconds on a loaded machine.
+ */
+function scriptedModel(): { respond(request: FakeModelRequest): Promise<FakeResponse>; answer(): void } {
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  return {
+    answer,
+    async respond(request) {
+      const last = request.messages.at(-1)?.content ?? '';
+      if (last.startsWith('Name one colour')) return 'blue';
+      const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
+      if (turn === 1) return 'I will ask the sub model.\n```repl\ncolour = llm_query("Name one colour, one word.")\nprint(colour)\n```';
+      await answered;
+      return 'FINAL(**blue**, said the sub model)';
+    },
+  };
+}
+
+/** A model server that waits for `model.answer()` before its last turn; closed (and released) after the test. */
+async function startServer(t: { after(fn: () => unknown): void }): Promise<{ baseUrl: string; answer(): void }> {
+  const model = scriptedModel();
+  const server = await startFakeOpenAIServer({ respond: (request) => model.respond(request) });
+  t.after(() => {
+    model.answer();
+    return server.close();
+  });
+  return { baseUrl: server.baseUrl, answer: model.answer };
 }
 
 /** "turn 2 · 1 sub-call · 1.9k tokens · local (no charge)" out of a longer line. */
@@ -28,8 +52,7 @@ function figures(text: string): string {
 }
 
 test('a local server costs "local (no charge)", and every surface shows the same figures at once', { timeout: 300_000 }, async (t) => {
-  const server = await startFakeOpenAIServer({ respond });
-  t.after(() => server.close());
+  const server = await startServer(t);
   const { workbench } = await openWorkbench(t, {
     userSettings: { 'rlm.root.provider': 'openai', 'rlm.root.baseUrl': server.baseUrl, 'rlm.root.model': 'llama-local', 'rlm.confirmBeforeSending': false },
   });
@@ -42,7 +65,7 @@ test('a local server costs "local (no charge)", and every surface shows the same
     await workbench.screenshot('live-view-without-figures');
     throw error;
   });
-  // Turn 2 waits 8 s for the model: the figures are still while all three are read.
+  // Turn 2 waits for the model until all three are read: the figures are still meanwhile.
   await workbench.page.waitForTimeout(600);
   const fromChat = figures(await chatEntry(chat, 0).locator('[data-testid="live-line"]').innerText());
   const fromStatusBar = figures(await statusBarText(workbench));
@@ -52,6 +75,7 @@ test('a local server costs "local (no charge)", and every surface shows the same
   assert.equal(fromView, fromChat, 'the view and the chat agree');
   assert.match(await view.locator('[data-testid="thinking"]').innerText(), /The model is thinking/);
   await workbench.screenshot('local-same-figures-everywhere');
+  server.answer();
 
   await view.locator('[data-testid="outcome"]').filter({ hasText: 'Answered' }).waitFor({ timeout: 60_000 });
   assert.equal(await view.locator('[data-testid="cost"]').innerText(), 'local (no charge)');
@@ -60,8 +84,7 @@ test('a local server costs "local (no charge)", and every surface shows the same
 });
 
 test('an unknown price reads "price unknown" with tokens, and Set a price… saves rlm.prices', { timeout: 300_000 }, async (t) => {
-  const server = await startFakeOpenAIServer({ respond });
-  t.after(() => server.close());
+  const server = await startServer(t);
   const workspace = mkdtempSync(join(tmpdir(), 'rlm-cost-ws-'));
   t.after(() => rmSync(workspace, { recursive: true, force: true }));
   writeFileSync(join(workspace, 'notes.txt'), 'red green blue\n');
@@ -97,6 +120,7 @@ test('an unknown price reads "price unknown" with tokens, and Set a price… sav
   assert.equal(fromNotification, fromView, 'the progress notification and the view agree');
   assert.equal(fromStatusBar, fromView, 'the status bar and the view agree');
   await workbench.screenshot('unknown-same-figures-everywhere');
+  server.answer();
 
   await view.locator('[data-testid="outcome"]').filter({ hasText: 'Answered' }).waitFor({ timeout: 60_000 });
   assert.equal(await view.locator('[data-testid="cost"]').innerText(), 'price unknown');

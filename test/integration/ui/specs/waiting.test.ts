@@ -8,21 +8,35 @@ import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeSe
 import { askInChat, chatEntry, openChat, waitForLiveLine } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 
-function respond(request: FakeModelRequest): FakeResponse {
-  const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-  if (turn === 1) {
-    return {
-      text: 'I will count the files first, then answer.\n```repl\nnames = sorted(context)\nprint(len(names), "files")\n```',
-      latencyMs: 6000,
-      chunkDelayMs: 700,
-    };
-  }
-  return 'FINAL(There are 6 files.)';
+/**
+ * The model's first turn "thinks" until the test has seen it thinking in the chat and in the view:
+ * a fixed delay raced the view's opening, which takes seconds on a loaded machine.
+ */
+function scriptedModel(): { respond(request: FakeModelRequest): Promise<FakeResponse>; stopThinking(): void } {
+  let stopThinking!: () => void;
+  const thought = new Promise<void>((resolve) => {
+    stopThinking = resolve;
+  });
+  return {
+    stopThinking,
+    async respond(request) {
+      const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
+      if (turn === 1) {
+        await thought;
+        return { text: 'I will count the files first, then answer.\n```repl\nnames = sorted(context)\nprint(len(names), "files")\n```', chunkDelayMs: 700 };
+      }
+      return 'FINAL(There are 6 files.)';
+    },
+  };
 }
 
 test('the model thinking and writing reads as such in the chat and the view', { timeout: 300_000 }, async (t) => {
-  const server = await startFakeOpenAIServer({ respond, chunkChars: 8 });
-  t.after(() => server.close());
+  const model = scriptedModel();
+  const server = await startFakeOpenAIServer({ respond: (request) => model.respond(request), chunkChars: 8 });
+  t.after(() => {
+    model.stopThinking();
+    return server.close();
+  });
   const { workbench } = await openWorkbench(t, {
     userSettings: { 'rlm.root.provider': 'openai', 'rlm.root.baseUrl': server.baseUrl, 'rlm.root.model': 'fake-model', 'rlm.confirmBeforeSending': false },
   });
@@ -37,6 +51,7 @@ test('the model thinking and writing reads as such in the chat and the view', { 
   assert.doesNotMatch(await view.locator('#app').innerText(), /No model output was recorded/);
   assert.equal(await view.locator('[data-testid="thinking"] .codicon-loading').count(), 1, 'with a spinner');
   await workbench.screenshot('thinking-in-chat-and-view');
+  model.stopThinking();
 
   // The model writes: its prose reads as text and its code as code.
   await entry.locator('.code-preview').waitFor({ timeout: 60_000 });
