@@ -41,7 +41,6 @@ export const KNOWN_DEAD_EXPORTS = {
   'src/vscode/trajectory/trajectoryHtml.ts': ['TrajectoryHtmlInput'],
   'src/vscode/trajectory/trajectorySession.ts': ['StateMessage', 'TrajectorySessionOptions'],
   'src/vscode/trajectory/webviewSetup.ts': ['SetupInput'],
-  'src/vscode/webviewSecurity.ts': ['WebviewPageInput', 'escapeAttr', 'webviewCsp'],
   'webview/common/markdown.ts': ['MarkdownDocument', 'MarkdownElement', 'MarkdownNode'],
   'webview/sidebar/composer.ts': ['targetKey'],
   'webview/sidebar/sidebarModel.ts': ['Change'],

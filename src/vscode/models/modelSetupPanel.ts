@@ -10,6 +10,7 @@ import { modelConfigFor } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';
 import type { ModelSetting } from '../settings/rlmSettings';
 import { newNonce, webviewPage } from '../webviewSecurity';
+import { webviewAssets } from '../webviewAssets';
 import { RequestGate } from './requestGate';
 import { listVscodeModels } from './vscodeModelListing';
 import { draftFromSettings, listedPriceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints } from './setupDraft';
@@ -150,13 +151,15 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
   panel.webview.onDidReceiveMessage((raw: SetupToHost) => {
     receive(raw).catch((error: unknown) => post({ type: 'problem', message: describeError(error).text }));
   });
+  const assets = webviewAssets(services.context.extensionUri.fsPath);
   panel.webview.html = webviewPage({
     cspSource: panel.webview.cspSource,
     nonce: newNonce(),
     title: 'RLM: Models',
-    stylesheets: [{ href: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'modelSetup.css')).toString() }],
+    stylesheets: [{ href: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'modelSetup.css')).toString(), text: assets.text('media', 'modelSetup.css') }],
     bodyHtml: '<main id="app" aria-live="polite"><p>Loading…</p></main>\n',
     scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'modelSetup.js')).toString(),
+    scriptText: assets.text('dist', 'webview', 'modelSetup.js'),
   });
   return panel;
 }

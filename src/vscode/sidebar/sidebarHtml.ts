@@ -7,6 +7,9 @@ export interface SidebarHtmlInputs {
   scriptUri: string;
   codiconCssUri: string;
   styleUri: string;
+  /** sidebar.js and sidebar.css themselves, carried in the page when given (webviewAssets.ts). */
+  scriptText?: string;
+  styleText?: string;
   nonce?: string;
 }
 
@@ -16,8 +19,9 @@ export function sidebarHtml(inputs: SidebarHtmlInputs): string {
     nonce: inputs.nonce ?? newNonce(),
     title: 'RLM',
     // vscode-elements finds the codicon font through this id.
-    stylesheets: [{ href: inputs.codiconCssUri, id: 'vscode-codicon-stylesheet' }, { href: inputs.styleUri }],
+    stylesheets: [{ href: inputs.codiconCssUri, id: 'vscode-codicon-stylesheet' }, { href: inputs.styleUri, ...(inputs.styleText !== undefined && { text: inputs.styleText }) }],
     bodyHtml: '<div id="app" aria-live="polite"><p class="loading">Loading RLM…</p></div>\n',
     scriptUri: inputs.scriptUri,
+    ...(inputs.scriptText !== undefined && { scriptText: inputs.scriptText }),
   });
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { sidebarHtml } from './sidebarHtml';
 import type { SidebarRouter } from './sidebarRouter';
 import type { WebviewMessenger } from './webviewMessenger';
+import { webviewAssets } from '../webviewAssets';
 
 export const SIDEBAR_VIEW_ID = 'rlm.chat';
 
@@ -22,6 +23,7 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider {
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+    const assets = webviewAssets(this.extensionUri.fsPath);
     this.messenger.attach((message) => view.webview.postMessage(message));
     const subscriptions = [
       view.webview.onDidReceiveMessage((raw: unknown) => void this.router.receive(raw)),
@@ -42,6 +44,8 @@ export class SidebarViewProvider implements vscode.WebviewViewProvider {
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'sidebar.js')).toString(),
       codiconCssUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'sidebar.css')).toString(),
+      scriptText: assets.text('dist', 'webview', 'sidebar.js'),
+      styleText: assets.text('media', 'sidebar.css'),
     });
     this.log.debug('Sidebar view resolved');
   }

@@ -1,5 +1,6 @@
 // The trajectory webview's page: a strict CSP with a fresh nonce, scripts and styles only from the
-// extension's own files (already converted with asWebviewUri by the caller). No `vscode` import.
+// extension's own files (carried in the page, or converted with asWebviewUri by the caller). No
+// `vscode` import.
 import { INITIAL_STATE_ID } from '../../shared/trajectoryProtocol';
 import { newNonce, webviewPage } from '../webviewSecurity';
 
@@ -9,6 +10,9 @@ export interface TrajectoryHtmlInput {
   scriptUri: string;
   styleUri: string;
   codiconUri: string;
+  /** trajectory.js and trajectory.css themselves, carried in the page when given (webviewAssets.ts). */
+  scriptText?: string;
+  styleText?: string;
   title: string;
   nonce?: string;
   /** The first state, carried in the page so the first screen needs no round trip (TrajectorySession.embeddedState). */
@@ -30,8 +34,9 @@ export function trajectoryHtml(input: TrajectoryHtmlInput): string {
     cspSource: input.cspSource,
     nonce: input.nonce ?? newNonce(),
     title: input.title,
-    stylesheets: [{ href: input.codiconUri }, { href: input.styleUri }],
+    stylesheets: [{ href: input.codiconUri }, { href: input.styleUri, ...(input.styleText !== undefined && { text: input.styleText }) }],
     bodyHtml: `<div id="app" class="app"></div>\n${initialStateBlock(input.initial)}`,
     scriptUri: input.scriptUri,
+    ...(input.scriptText !== undefined && { scriptText: input.scriptText }),
   });
 }

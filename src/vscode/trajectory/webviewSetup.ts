@@ -12,6 +12,7 @@ import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
 import type { UserCellActions } from './trajectorySession';
 import { openReference } from './referenceOpener';
+import { webviewAssets } from '../webviewAssets';
 
 export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
 
@@ -84,6 +85,7 @@ async function exportRun(runs: RunNode[], format: ExportFormat, base: vscode.Uri
 export function setUpTrajectoryWebview(input: SetupInput): { session: TrajectorySession; disposable: vscode.Disposable } {
   const webview = input.panel.webview;
   webview.options = webviewOptions(input.extensionUri);
+  const assets = webviewAssets(input.extensionUri.fsPath);
   const asset = (...parts: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(input.extensionUri, ...parts)).toString();
   const session = new TrajectorySession({
     post: (message) => void webview.postMessage(message),
@@ -114,6 +116,8 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
     scriptUri: asset('dist', 'webview', 'trajectory.js'),
     styleUri: asset('media', 'trajectory.css'),
     codiconUri: asset('dist', 'webview', 'codicon.css'),
+    scriptText: assets.text('dist', 'webview', 'trajectory.js'),
+    styleText: assets.text('media', 'trajectory.css'),
     title: input.panel.title,
     initial: session.embeddedState(),
   });

@@ -1,7 +1,7 @@
 // Loads the real trajectory webview bundle in a plain Chromium page, with the production HTML and CSP,
 // and answers its protocol with the real host session (TrajectorySession) in this Node process.
 // Used by the browser tests and by bench/viewBench.ts. Needs `npm run build` (dist/webview/).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,6 +70,9 @@ export async function openStubView(page: Page, options: StubHostOptions): Promis
     scriptUri: pathToFileURL(join(options.webviewDir ?? join(repo, 'dist', 'webview'), 'trajectory.js')).href,
     styleUri: file('media', 'trajectory.css'),
     codiconUri: pathToFileURL(join(options.webviewDir ?? join(repo, 'dist', 'webview'), 'codicon.css')).href,
+    // As the extension does: the page carries its script and stylesheet (webviewAssets.ts).
+    scriptText: readFileSync(join(options.webviewDir ?? join(repo, 'dist', 'webview'), 'trajectory.js'), 'utf8'),
+    styleText: readFileSync(join(repo, 'media', 'trajectory.css'), 'utf8'),
     title: 'stub',
     nonce,
     initial: session.embeddedState(),
@@ -80,7 +83,8 @@ document.addEventListener('securitypolicyviolation', (e) => window.__cspViolatio
 let __state;
 window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__rlmToHost(m), getState: () => __state, setState: (s) => { __state = s; } });
 </script>\n`;
-  html = html.replace(`<script nonce="${nonce}" src=`, `${stub}<script nonce="${nonce}" src=`);
+  // Before the page's body, so the stand-in API exists when the app's script runs.
+  html = html.replace('<body>\n', `<body>\n${stub}`);
   const pagePath = join(dir, 'index.html');
   writeFileSync(pagePath, html);
   await page.goto(pathToFileURL(pagePath).href);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { trajectoryHtml } from '../../../../src/vscode/trajectory/trajectoryHtml';
+import { canInlineScript, canInlineStyle } from '../../../../src/vscode/webviewSecurity';
 
 describe('trajectoryHtml', () => {
   const input = { cspSource: 'https://file+.vscode-resource.example', scriptUri: 'https://r/dist/webview/trajectory.js', styleUri: 'https://r/media/trajectory.css', codiconUri: 'https://r/dist/webview/codicon.css', title: 'T "<x>"' };
@@ -33,5 +34,30 @@ describe('trajectoryHtml', () => {
     const b = nonceOf(trajectoryHtml(input));
     assert.match(a ?? '', /^[A-Za-z0-9]{16,}$/);
     assert.notEqual(a, b);
+  });
+});
+
+describe('webviewPage carries the app\'s script and stylesheet in the page when it safely can', () => {
+  const base = { cspSource: 'https://r', scriptUri: 'https://r/app.js', styleUri: 'https://r/app.css', codiconUri: 'https://r/codicon.css', title: 't', nonce: 'N0NCE' };
+
+  it('puts the script and the sheet in nonce\'d elements, keeps the codicon link, and asks the CSP for nothing more', () => {
+    const html = trajectoryHtml({ ...base, scriptText: 'window.started = "<b>" + 1;', styleText: '.x { color: red; }' });
+    assert.match(html, /<script nonce="N0NCE">window\.started = "<b>" \+ 1;<\/script>/);
+    assert.match(html, /<style nonce="N0NCE">\.x \{ color: red; \}<\/style>/);
+    assert.match(html, /<link rel="stylesheet" href="https:\/\/r\/codicon\.css" nonce="N0NCE">/);
+    assert.doesNotMatch(html, /app\.js|app\.css/, 'nothing is loaded for what the page carries');
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  });
+
+  it('links a script or sheet whose text could end its element early, instead of breaking the page', () => {
+    for (const scriptText of ['a = "</script><script>alert(1)</script>"', "a = '</SCRIPT >'", 'a = "<!--"; b = "<script>"']) {
+      const html = trajectoryHtml({ ...base, scriptText, styleText: 'p{} </style><script>alert(2)</script>' });
+      assert.match(html, /<script nonce="N0NCE" src="https:\/\/r\/app\.js"><\/script>/, scriptText);
+      assert.match(html, /<link rel="stylesheet" href="https:\/\/r\/app\.css" nonce="N0NCE">/);
+      assert.doesNotMatch(html, /alert/);
+    }
+    assert.ok(canInlineScript('a = "<!-- -->"; b = 1 < 2'), 'a comment opener alone is harmless');
+    assert.ok(!canInlineStyle('</Style>'));
   });
 });
