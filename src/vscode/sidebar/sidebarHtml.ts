@@ -19,9 +19,9 @@ export function sidebarHtml(inputs: SidebarHtmlInputs): string {
     nonce: inputs.nonce ?? newNonce(),
     title: 'RLM',
     // vscode-elements finds the codicon font through this id.
-    stylesheets: [{ href: inputs.codiconCssUri, id: 'vscode-codicon-stylesheet' }, { href: inputs.styleUri, ...(inputs.styleText !== undefined && { text: inputs.styleText }) }],
+    stylesheets: [{ href: inputs.codiconCssUri, id: 'vscode-codicon-stylesheet' }, { href: inputs.styleUri, text: inputs.styleText }],
     bodyHtml: '<div id="app" aria-live="polite"><p class="loading">Loading RLM…</p></div>\n',
     scriptUri: inputs.scriptUri,
-    ...(inputs.scriptText !== undefined && { scriptText: inputs.scriptText }),
+    scriptText: inputs.scriptText,
   });
 }

@@ -34,9 +34,9 @@ export function trajectoryHtml(input: TrajectoryHtmlInput): string {
     cspSource: input.cspSource,
     nonce: input.nonce ?? newNonce(),
     title: input.title,
-    stylesheets: [{ href: input.codiconUri }, { href: input.styleUri, ...(input.styleText !== undefined && { text: input.styleText }) }],
+    stylesheets: [{ href: input.codiconUri }, { href: input.styleUri, text: input.styleText }],
     bodyHtml: `<div id="app" class="app"></div>\n${initialStateBlock(input.initial)}`,
     scriptUri: input.scriptUri,
-    ...(input.scriptText !== undefined && { scriptText: input.scriptText }),
+    scriptText: input.scriptText,
   });
 }

@@ -10,39 +10,30 @@ import { test } from 'node:test';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { askInChat, chatEntry, openChat, statusBarText, waitForLiveLine } from '../../harness/chatDriver';
+import { gate, type Gate } from '../../harness/gate';
 import { openWorkbench } from '../../harness/openWorkbench';
 
-/**
- * Turn 1 makes one sub-call; turn 2 waits until the test has read every surface mid-run, then answers.
- * A fixed delay raced the view's opening, which takes seconds on a loaded machine.
- */
-function scriptedModel(): { respond(request: FakeModelRequest): Promise<FakeResponse>; answer(): void } {
-  let answer!: () => void;
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  return {
-    answer,
-    async respond(request) {
-      const last = request.messages.at(-1)?.content ?? '';
-      if (last.startsWith('Name one colour')) return 'blue';
-      const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-      if (turn === 1) return 'I will ask the sub model.\n```repl\ncolour = llm_query("Name one colour, one word.")\nprint(colour)\n```';
-      await answered;
-      return 'FINAL(**blue**, said the sub model)';
-    },
+/** Turn 1 makes one sub-call; turn 2 waits until `answer` opens (every surface read mid-run), then answers. */
+function respond(answer: Gate) {
+  return async (request: FakeModelRequest): Promise<FakeResponse> => {
+    const last = request.messages.at(-1)?.content ?? '';
+    if (last.startsWith('Name one colour')) return 'blue';
+    const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
+    if (turn === 1) return 'I will ask the sub model.\n```repl\ncolour = llm_query("Name one colour, one word.")\nprint(colour)\n```';
+    await answer.opened;
+    return 'FINAL(**blue**, said the sub model)';
   };
 }
 
-/** A model server that waits for `model.answer()` before its last turn; closed (and released) after the test. */
+/** A model server whose last turn waits for `answer()`; closed (and the gate opened) after the test. */
 async function startServer(t: { after(fn: () => unknown): void }): Promise<{ baseUrl: string; answer(): void }> {
-  const model = scriptedModel();
-  const server = await startFakeOpenAIServer({ respond: (request) => model.respond(request) });
+  const answer = gate();
+  const server = await startFakeOpenAIServer({ respond: respond(answer) });
   t.after(() => {
-    model.answer();
+    answer.open();
     return server.close();
   });
-  return { baseUrl: server.baseUrl, answer: model.answer };
+  return { baseUrl: server.baseUrl, answer: answer.open };
 }
 
 /** "turn 2 · 1 sub-call · 1.9k tokens · local (no charge)" out of a longer line. */

@@ -6,35 +6,26 @@ import { test } from 'node:test';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { askInChat, chatEntry, openChat, waitForLiveLine } from '../../harness/chatDriver';
+import { gate, type Gate } from '../../harness/gate';
 import { openWorkbench } from '../../harness/openWorkbench';
 
-/**
- * The model's first turn "thinks" until the test has seen it thinking in the chat and in the view:
- * a fixed delay raced the view's opening, which takes seconds on a loaded machine.
- */
-function scriptedModel(): { respond(request: FakeModelRequest): Promise<FakeResponse>; stopThinking(): void } {
-  let stopThinking!: () => void;
-  const thought = new Promise<void>((resolve) => {
-    stopThinking = resolve;
-  });
-  return {
-    stopThinking,
-    async respond(request) {
-      const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-      if (turn === 1) {
-        await thought;
-        return { text: 'I will count the files first, then answer.\n```repl\nnames = sorted(context)\nprint(len(names), "files")\n```', chunkDelayMs: 700 };
-      }
-      return 'FINAL(There are 6 files.)';
-    },
+/** Turn 1 "thinks" until `thinking` opens (the spec has seen it in the chat and the view), then writes. */
+function respond(thinking: Gate) {
+  return async (request: FakeModelRequest): Promise<FakeResponse> => {
+    const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
+    if (turn === 1) {
+      await thinking.opened;
+      return { text: 'I will count the files first, then answer.\n```repl\nnames = sorted(context)\nprint(len(names), "files")\n```', chunkDelayMs: 700 };
+    }
+    return 'FINAL(There are 6 files.)';
   };
 }
 
 test('the model thinking and writing reads as such in the chat and the view', { timeout: 300_000 }, async (t) => {
-  const model = scriptedModel();
-  const server = await startFakeOpenAIServer({ respond: (request) => model.respond(request), chunkChars: 8 });
+  const thinking = gate();
+  const server = await startFakeOpenAIServer({ respond: respond(thinking), chunkChars: 8 });
   t.after(() => {
-    model.stopThinking();
+    thinking.open();
     return server.close();
   });
   const { workbench } = await openWorkbench(t, {
@@ -51,7 +42,7 @@ test('the model thinking and writing reads as such in the chat and the view', { 
   assert.doesNotMatch(await view.locator('#app').innerText(), /No model output was recorded/);
   assert.equal(await view.locator('[data-testid="thinking"] .codicon-loading').count(), 1, 'with a spinner');
   await workbench.screenshot('thinking-in-chat-and-view');
-  model.stopThinking();
+  thinking.open();
 
   // The model writes: its prose reads as text and its code as code.
   await entry.locator('.code-preview').waitFor({ timeout: 60_000 });

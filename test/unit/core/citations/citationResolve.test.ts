@@ -7,10 +7,6 @@ import { findCitations } from '../../../../src/core/citations/citationParse';
 import { lookupForSource, resolveCitations } from '../../../../src/core/citations/citationResolve';
 import { textOfRanges } from '../../../../src/core/citations/lineRanges';
 import { utf8Chunks } from '../../../../src/core/context/utf8Chunks';
-
-const encodeInChunks = (text: string, onChunk: (bytes: Uint8Array) => void, size?: number): void => {
-  for (const piece of utf8Chunks(text, size)) onChunk(piece);
-};
 import { planPaths } from '../../../../src/core/context/contextPlan';
 
 const anyPath = (): boolean => false;
@@ -37,7 +33,10 @@ test('citations: a bare name counts only when the context answers to it', () => 
 });
 
 /** A text streamed in chunks of `size` characters, as lookups stream what they scan. */
-const scanOf = (text: string, size = 2) => async (onChunk: (bytes: Uint8Array) => void) => (encodeInChunks(text, onChunk, size), true);
+const scanOf = (text: string, size = 2) => async (onChunk: (bytes: Uint8Array) => void) => {
+  for (const piece of utf8Chunks(text, size)) onChunk(piece);
+  return true;
+};
 
 test('line ranges: single lines, ranges, last line without newline, past the end, CRLF, in any chunking', async () => {
   const text = 'one\ntwo\r\nthree\n';

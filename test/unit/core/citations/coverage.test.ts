@@ -5,12 +5,14 @@ import { CoverageTracker } from '../../../../src/core/citations/coverage';
 import type { CoverageFile } from '../../../../src/core/citations/coverage';
 import { utf8Chunks } from '../../../../src/core/context/utf8Chunks';
 
-const encodeInChunks = (text: string, onChunk: (bytes: Uint8Array) => void, size?: number): void => {
-  for (const piece of utf8Chunks(text, size)) onChunk(piece);
-};
-
 /** A file streamed in chunks of `size` characters (2 by default: every line crosses a chunk boundary). */
-const file = (path: string, text: string, size = 2): CoverageFile => ({ path, scan: async (onChunk) => (encodeInChunks(text, onChunk, size), true) });
+const file = (path: string, text: string, size = 2): CoverageFile => ({
+  path,
+  scan: async (onChunk) => {
+    for (const piece of utf8Chunks(text, size)) onChunk(piece);
+    return true;
+  },
+});
 
 test('coverage: lines printed whole, inside a printed list, with a line-number prefix, or sent to a sub-call count as seen; cited lines are marked', async () => {
   const a = Array.from({ length: 100 }, (_, i) => `alpha line number ${i + 1}`).join('\n');
@@ -51,7 +53,11 @@ test('coverage: the record is the same however the files are chunked, whichever 
   tracker.noteSubCallPrompt('file 20 holds line 1');
   const whole = await tracker.compute(texts.map((text, f) => file(`f${f}.txt`, text, 1 << 16)), [{ path: 'f5.txt', line: 2, text: '' }]);
   // Later files answer first (a folder read a few files at a time must still keep its order).
-  const slow = texts.map((text, f): CoverageFile => ({ path: `f${f}.txt`, scan: async (onChunk) => (await new Promise((r) => setTimeout(r, (40 - f) % 7)), encodeInChunks(text, onChunk, 3), true) }));
+  const slow = texts.map((text, f): CoverageFile => ({ path: `f${f}.txt`, scan: async (onChunk) => {
+    await new Promise((r) => setTimeout(r, (40 - f) % 7));
+    for (const piece of utf8Chunks(text, 3)) onChunk(piece);
+    return true;
+  } }));
   const chunked = await tracker.compute(slow, [{ path: 'f5.txt', line: 2, text: '' }]);
   assert.deepEqual(chunked, whole);
   assert.equal(whole.seenLines, 3);

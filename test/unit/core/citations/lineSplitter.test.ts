@@ -3,10 +3,6 @@ import { test } from 'node:test';
 import { LineSplitter } from '../../../../src/core/citations/lineSplitter';
 import { utf8Chunks } from '../../../../src/core/context/utf8Chunks';
 
-const encodeInChunks = (text: string, onChunk: (bytes: Uint8Array) => void, size?: number): void => {
-  for (const piece of utf8Chunks(text, size)) onChunk(piece);
-};
-
 const decoder = new TextDecoder();
 
 function split(input: Uint8Array, chunkSize: number, maxLineBytes?: number): Array<[string, boolean]> {
@@ -56,7 +52,7 @@ test('text chunks: a string is encoded piece by piece exactly as it would be who
   const text = `${'a😀'.repeat(1000)}é\n€${'😀'.repeat(333)}`;
   for (const size of [2, 3, 5, 100, 4096]) {
     const parts: number[] = [];
-    encodeInChunks(text, (bytes) => parts.push(...bytes), size);
+    for (const piece of utf8Chunks(text, size)) parts.push(...piece);
     assert.deepEqual(Buffer.from(parts), Buffer.from(new TextEncoder().encode(text)), `chunks of ${size} chars`);
   }
 });
