@@ -93,7 +93,7 @@ describe('rlm ask (dist/cli.js)', () => {
     assert.equal(out.stderr, '');
   });
 
-  it('cancels on Ctrl-C: the trajectory is closed as cancelled and the process exits within 2 s', async () => {
+  it('cancels on Ctrl-C: the trajectory is closed as cancelled and the process exits without waiting for the cell', async () => {
     const server = await startFakeModelServer({ protocol: 'openai', respond: () => '```repl\nimport time\nprint("sleeping", flush=True)\ntime.sleep(60)\n```' });
     servers.push(server);
     const trajectory = join(dir, 'cancelled.rlm.jsonl');
@@ -110,7 +110,8 @@ describe('rlm ask (dist/cli.js)', () => {
     const exitMs = Date.now() - signalledAt;
     assert.ok(signalledAt > 0, out.stderr);
     assert.equal(out.code, 130, out.stderr);
-    assert.ok(exitMs < 2000, `exited ${exitMs} ms after Ctrl-C`);
+    // The cell sleeps 60 s; the margin absorbs a loaded machine.
+    assert.ok(exitMs < 5000, `exited ${exitMs} ms after Ctrl-C`);
     const last = JSON.parse(readFileSync(trajectory, 'utf8').trim().split('\n').at(-1)!) as { type: string; status: string };
     assert.equal(last.type, 'run.finished');
     assert.equal(last.status, 'cancelled');

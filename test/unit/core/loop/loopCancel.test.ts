@@ -21,7 +21,7 @@ describe('RLM loop: cancellation', () => {
     await sub.close();
   });
 
-  it('stops a run mid-batch within a second, keeping what happened so far', async () => {
+  it('stops a run mid-batch without waiting for the in-flight calls, keeping what happened so far', async () => {
     const controller = new AbortController();
     const run = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: sub.client, repl, signal: controller.signal });
     const events: EventRecord[] = [];
@@ -39,7 +39,8 @@ describe('RLM loop: cancellation', () => {
     const stopMs = Date.now() - abortedAt;
     assert.ok(abortedAt > 0);
     assert.equal(result.status, 'cancelled');
-    assert.ok(stopMs < 1000, `stopped in ${stopMs} ms`);
+    // Each sub-call takes 5 s, so a stop that waited for them would take at least that; the margin absorbs a loaded machine.
+    assert.ok(stopMs < 3500, `stopped in ${stopMs} ms`);
     const started = ofType(events, 'subcall.started').length;
     assert.equal(started, 16, 'only the first 16 of 64 were in flight; the queued ones never started');
     assert.equal(ofType(events, 'subcall.finished').length, 16);

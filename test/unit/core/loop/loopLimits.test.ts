@@ -89,7 +89,8 @@ describe('RLM loop: limits', () => {
     const elapsed = Date.now() - started;
     assert.equal(result.status, 'limit');
     assert.equal(result.error?.limit, 'wallTime');
-    assert.ok(elapsed < 1500 + 1500, `took ${elapsed} ms`);
+    // The cell sleeps 30 s; the margin absorbs a loaded machine.
+    assert.ok(elapsed < 1500 + 5000, `took ${elapsed} ms`);
     assert.ok(ofType(events, 'cell.finished')[0]?.interrupted || ofType(events, 'cell.finished')[0]?.timedOut);
   });
 

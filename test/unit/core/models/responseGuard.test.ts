@@ -175,7 +175,7 @@ for (const provider of PROVIDERS) {
         }),
       );
       assert.equal(error, boom);
-      assert.ok(ms < 2000, `took ${ms} ms; the 5 s stall limit must not be what ended it`);
+      assert.ok(ms < 4000, `took ${ms} ms; the 5 s stall limit must not be what ended it`);
       assert.ok(await clientLeft(server), 'the connection was closed');
     });
   });

@@ -10,6 +10,9 @@ interface Gate {
   started: number;
   /** Output events seen so far, so a bridge call can report what had streamed before it. */
   streamed: string[];
+  /** Sub-calls answering right now, and the most ever at once: concurrency, without a clock. */
+  inFlight: number;
+  peakInFlight: number;
 }
 
 /** A bridge whose behaviour each test picks through the prompt text. */
@@ -26,7 +29,12 @@ function scriptedBridge(gate: Gate): BridgeHandler {
       );
     }
     const delay = /^slow(\d+)/.exec(prompt);
-    if (delay) await new Promise((r) => setTimeout(r, Number(delay[1])));
+    if (delay) {
+      gate.inFlight++;
+      gate.peakInFlight = Math.max(gate.peakInFlight, gate.inFlight);
+      await new Promise((r) => setTimeout(r, Number(delay[1])));
+      gate.inFlight--;
+    }
     if (prompt.startsWith('fail')) return `[ERROR] ${prompt} could not be answered`;
     if (prompt === 'explode') throw new Error('the model server is down');
     return `ok:${prompt}`;
@@ -49,10 +57,12 @@ function childPids(): number[] {
 // Every behaviour holds on both bridge transports: the direct pipe, and the relay it falls back to.
 for (const transport of ['pipe', 'relay'] as const) describe(`REPL interrupts, timeouts and restarts (${transport} bridge)`, () => {
   let session: ReplSession;
-  const gate: Gate = { aborted: 0, started: 0, streamed: [] };
+  const gate: Gate = { aborted: 0, started: 0, streamed: [], inFlight: 0, peakInFlight: 0 };
 
   before(async () => {
-    session = await startSession({ bridge: scriptedBridge(gate), hardTimeoutGraceMs: 1500, bridgeTransport: transport });
+    // The hard timeout's grace is the product's default (5 s): a shorter one made a loaded machine's
+    // late interrupt look like a cell that swallowed it.
+    session = await startSession({ bridge: scriptedBridge(gate), bridgeTransport: transport });
     assert.equal(session.startup?.bridgeTransport, transport);
     await session.bindContext({ kind: 'text', text: 'line one\nline two\n' });
     session.onOutput((e) => gate.streamed.push(e.text));
@@ -132,11 +142,10 @@ for (const transport of ['pipe', 'relay'] as const) describe(`REPL interrupts, t
   });
 
   it('batched sub-calls keep input order, run concurrently, and fail per item', async () => {
-    const started = performance.now();
+    gate.peakInFlight = 0;
     const r = await session.execute('res = llm_query_batched(["slow600a", "slow200b", "fail-c", "slow400d"])\nres');
-    const ms = performance.now() - started;
     assert.equal(r.stdout, "['ok:slow600a', 'ok:slow200b', '[ERROR] fail-c could not be answered', 'ok:slow400d']\n");
-    assert.ok(ms < 1100, `batched calls ran one after another (${ms} ms; 1,200 ms if sequential)`);
+    assert.equal(gate.peakInFlight, 3, 'the three slow calls of the batch were not all answering at once');
     const whole = await session.execute('llm_query_batched(["a", "explode"])');
     assert.equal(whole.stdout, "['[ERROR] internal: the model server is down', '[ERROR] internal: the model server is down']\n");
     const shape = await session.execute('rlm_query_batched(["x", "malformed"], contexts=[None, {"a": 1}])');
