@@ -1,4 +1,4 @@
-// One AbortSignal stops the root call, in-flight and queued sub-calls and the running cell within a second.
+// One AbortSignal stops the root call, in-flight and queued sub-calls and the running cell, without waiting for them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fence, makeRepl, ofType, startModel } from './loopTestKit';
@@ -58,8 +58,8 @@ describe('RLM loop: cancellation', () => {
     let t = 0;
     for await (const record of run) {
       if (record.type === 'turn.started') {
-        // Give the request time to reach the server, then stop while the model is "thinking".
-        await new Promise((r) => setTimeout(r, 300));
+        // Wait until the request has reached the server, then stop while the model is "thinking".
+        for (let i = 0; i < 500 && root.server.inFlight === 0; i++) await new Promise((r) => setTimeout(r, 10));
         assert.equal(root.server.inFlight, 1);
         t = Date.now();
         controller.abort();
@@ -67,6 +67,7 @@ describe('RLM loop: cancellation', () => {
     }
     const result = await run.run();
     assert.equal(result.status, 'cancelled');
-    assert.ok(Date.now() - t < 1000);
+    // The model would answer after 10 s; the margin absorbs a loaded machine.
+    assert.ok(Date.now() - t < 5000, `stopped ${Date.now() - t} ms after the abort`);
   });
 });

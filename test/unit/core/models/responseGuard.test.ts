@@ -42,7 +42,7 @@ async function timedFailure(call: Promise<unknown>): Promise<{ error: unknown; m
 
 /** The server notices the client leaving a moment after the client gives up. */
 async function clientLeft(server: HostileServer, index = 0): Promise<boolean> {
-  for (let i = 0; i < 50 && !server.requests[index]?.closedAt; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 250 && !server.requests[index]?.closedAt; i++) await new Promise((r) => setTimeout(r, 20));
   return server.requests[index]?.clientLeft ?? false;
 }
 
