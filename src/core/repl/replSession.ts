@@ -383,6 +383,10 @@ class PyodideReplSession implements ReplSession {
     this.closed = true;
     this.generation++;
     this.dispatcher.abortAll('the REPL session was closed');
+    // The child's exit is ignored from here (generation), so what waits on it is ended now: a bind
+    // left pending would hold its 30 s timer, and with it the process (`rlm ask` exited 30 s late
+    // when a limit ended the run during a bind).
+    this.requests.failAll(new ReplClosedError('bindContext'));
     this.cell?.lose({ reason: 'crash', detail: 'the session was closed' });
     await this.child?.killAndWait();
     this.child = undefined;

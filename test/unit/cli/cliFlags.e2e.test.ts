@@ -49,10 +49,10 @@ describe('rlm ask flags, end to end (dist/cli.js)', () => {
 
   it('--timeout ends a run that takes longer with exit 3, naming the wall-time limit', async () => {
     const s = await server('openai', () => ({ text: '```repl\nimport time\ntime.sleep(0.4)\nprint("slow")\n```' }));
-    const out = await runCli(['ask', 'notes.txt', '-q', 'q', ...model(s), '--timeout', '2', '--trajectory', 'wall.rlm.jsonl'], dir);
+    const out = await runCli(['ask', 'notes.txt', '-q', 'q', ...model(s), '--timeout', '2', '--trajectory', 'wall.rlm.jsonl', '--verbose'], dir);
     assert.equal(out.code, 3, out.stderr);
     assert.match(out.stderr, /time/i);
-    assert.ok(out.ms < 30_000, `the run took ${out.ms} ms`);
+    assert.ok(out.ms < 30_000, `the run took ${out.ms} ms; stderr: ${out.stderr}`);
   });
 
   it('--cell-timeout stops a cell that runs too long; the model sees why and the run goes on to its answer', async () => {
@@ -61,7 +61,7 @@ describe('rlm ask flags, end to end (dist/cli.js)', () => {
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout, 'recovered\n');
     assert.ok(s.completionRequests.some((r) => /hit its time limit.*ran longer than 1000 ms/s.test(r.parsed?.messages.at(-1)?.content ?? '')), 'the model was told the cell ran past its 1 s limit');
-    assert.ok(out.ms < 30_000, `a 1 s cell limit, but the run took ${out.ms} ms`);
+    assert.ok(out.ms < 30_000, `a 1 s cell limit, but the run took ${out.ms} ms; stderr: ${out.stderr}`);
   });
 
   it('--api-key-env sends the key from that variable; the --sub-* flags send sub-calls to another server and protocol, with their own key', async () => {

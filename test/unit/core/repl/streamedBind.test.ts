@@ -1,15 +1,27 @@
 // Binding through the real REPL process as a stream of frames: entries that span the relay's 1 MB pieces,
 // multi-byte characters cut at a piece's edge, many small files in one piece, empty files, a folder read
 // from disk while it streams, and an aborted bind (a file that shrank) after which the session binds again.
+// Closing a session while it binds ends the bind at once.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planPaths } from '../../../../src/core/context/contextPlan';
 import { ContextChangedError } from '../../../../src/core/repl/contextStream';
+import { ReplClosedError } from '../../../../src/core/repl/replErrors';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
 import { recordingBridge, startSession } from './replTestKit';
+
+/** The REPL processes this test process started (each session forks one). */
+function replChildPids(): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((line) => line.includes('replProcess.js'))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
 
 describe('REPL session: streamed binding', () => {
   let session: ReplSession;
@@ -63,5 +75,24 @@ describe('REPL session: streamed binding', () => {
     await session.bindContext({ kind: 'text', text: 'fresh' });
     const r = await session.execute('print(context)');
     assert.equal(r.stdout, 'fresh\n');
+  });
+
+  it('closing the session ends a bind that waits for the REPL\'s reply at once (its 30 s timer would hold the process)', async () => {
+    const others = new Set(replChildPids());
+    const closing = await startSession({ bridge: recordingBridge().handler });
+    const pid = replChildPids().find((p) => !others.has(p));
+    assert.ok(pid, 'no REPL process found');
+    // Stopped, the REPL takes the bytes (the pipe holds them) but never answers: the bind is left
+    // waiting for Python's reply, as a slow decode leaves it on a loaded machine.
+    process.kill(pid, 'SIGSTOP');
+    const started = performance.now();
+    const binding = closing.bindContext({ kind: 'text', text: 'a small context\n' });
+    binding.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    await closing.close();
+    await assert.rejects(binding, ReplClosedError);
+    const ms = performance.now() - started;
+    // Before, the bind waited for its hung-bind timer: 30 s.
+    assert.ok(ms < 10_000, `the bind ended ${Math.round(ms)} ms after it began`);
   });
 });
