@@ -1,9 +1,8 @@
 // Interrupts, timeouts, restarts and the bridge's concurrency, through the built bundles, on both bridge transports.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { BridgeCall, BridgeHandler, ReplSession } from '../../../../src/core/repl/replTypes';
-import { startSession } from './replTestKit';
+import { replChildPids, startSession } from './replTestKit';
 
 interface Gate {
   aborted: number;
@@ -44,14 +43,6 @@ function scriptedBridge(gate: Gate): BridgeHandler {
     if (call.prompts.includes('malformed')) return ['only one'] as string[];
     return Promise.all(call.prompts.map((p) => one(p, signal)));
   };
-}
-
-function childPids(): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((line) => line.includes('replProcess.js'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 // Every behaviour holds on both bridge transports: the direct pipe, and the relay it falls back to.
@@ -170,7 +161,7 @@ for (const transport of ['pipe', 'relay'] as const) describe(`REPL interrupts, t
   });
 
   it('a crash while idle is reported on the next cell, with context rebound', async () => {
-    const pids = childPids();
+    const pids = replChildPids();
     assert.equal(pids.length, 1, `expected one REPL child, found ${pids.join(', ')}`);
     process.kill(pids[0]!, 'SIGKILL');
     await new Promise((r) => setTimeout(r, 300));

@@ -1,5 +1,6 @@
 // Shared set-up for the REPL tests: they run the real built bundles (run `npm run build` first; a missing
 // bundle fails the session start with a ReplStartError that says so).
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,15 @@ export function recordingBridge(): { handler: BridgeHandler; calls: BridgeCall[]
       return call.prompts.map((p) => `echo:${p}`);
     },
   };
+}
+
+/** The REPL processes this test process started (each session forks one), by pid. */
+export function replChildPids(): number[] {
+  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((line) => line.includes('replProcess.js'))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 export async function startSession(options: Partial<ReplSessionOptions> & { bridge?: BridgeHandler } = {}): Promise<ReplSession> {

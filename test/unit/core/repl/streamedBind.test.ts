@@ -4,7 +4,6 @@
 // Closing a session while it binds ends the bind at once.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,16 +11,7 @@ import { planPaths } from '../../../../src/core/context/contextPlan';
 import { ContextChangedError } from '../../../../src/core/repl/contextStream';
 import { ReplClosedError } from '../../../../src/core/repl/replErrors';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
-import { recordingBridge, startSession } from './replTestKit';
-
-/** The REPL processes this test process started (each session forks one). */
-function replChildPids(): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((line) => line.includes('replProcess.js'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
+import { recordingBridge, replChildPids, startSession } from './replTestKit';
 
 describe('REPL session: streamed binding', () => {
   let session: ReplSession;
