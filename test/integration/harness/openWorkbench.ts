@@ -36,6 +36,26 @@ export function workbenchUrl(baseUrl: string, folder: string, payload?: Array<[s
   return url.toString();
 }
 
+/**
+ * Runs in every frame before its own scripts. It makes code-server's PWA service worker fail to
+ * register; every other service worker, the webviews' own included, registers as usual.
+ * That worker is registered with scope "/", and on activation it claims every client in its scope.
+ * The webviews' host frames are in that scope too. A webview frame loaded before the worker
+ * activated is taken over by it; VS Code's webview page then logs "Found unexpected service worker
+ * controller ... Waiting for controllerchange" and never shows its content. A spec then sees an
+ * empty frame, in a fresh panel as well as after a reload. Desktop VS Code has no such worker,
+ * and the worker only serves code-server's "install as an app".
+ */
+function refuseCodeServerPwaWorker(): void {
+  const container = (globalThis as { navigator?: { serviceWorker?: ServiceWorkerContainer } }).navigator?.serviceWorker;
+  if (!container) return;
+  const register = container.register.bind(container);
+  container.register = (url: string | URL, options?: RegistrationOptions): Promise<ServiceWorkerRegistration> =>
+    /\/_static\/out\/browser\/serviceWorker\.js$/.test(new URL(String(url), location.href).pathname)
+      ? Promise.reject(new Error('code-server\'s PWA service worker is not registered in the UI specs (see openWorkbench.ts)'))
+      : register(url, options);
+}
+
 export async function openWorkbench(t: TestContext | undefined, options: OpenWorkbenchOptions = {}): Promise<WorkbenchSession> {
   const label = options.label ?? t?.name ?? 'workbench';
   const codeServer = await startCodeServerSession({ ...options, label });
@@ -53,6 +73,7 @@ export async function openWorkbench(t: TestContext | undefined, options: OpenWor
   try {
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addInitScript(refuseCodeServerPwaWorker);
     const page = await context.newPage();
     const workbench = new Workbench(page, label.replace(/[^A-Za-z0-9_-]+/g, '-'));
     workbench.captureConsole(join(codeServer.dir, 'browser-console.log'));
