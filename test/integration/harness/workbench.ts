@@ -70,7 +70,12 @@ export class Workbench {
   /** Types `query` into the palette and returns the labels of the listed commands. */
   async paletteEntries(query: string): Promise<string[]> {
     const input = await this.openPalette();
-    await input.fill(`>${query}`);
+    // A webview taking focus as it draws can close the palette just after it opened: then the input
+    // is never visible again, and filling it would wait out the whole timeout. Open it once more.
+    await input.fill(`>${query}`, { timeout: 5000 }).catch(async () => {
+      await this.page.keyboard.press('Escape');
+      await (await this.openPalette()).fill(`>${query}`);
+    });
     // The list filters asynchronously; wait until it shows rows (or settles empty).
     await this.page.locator(PALETTE_ROWS).first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
     return this.page.locator(`${PALETTE_ROWS} .label-name`).allInnerTexts();
