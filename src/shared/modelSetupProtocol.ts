@@ -49,13 +49,13 @@ export interface ListedModel {
 
 export type SetupToPage =
   | { type: 'init'; endpoints: SetupEndpointOption[]; draft: SetupDraft; storedKeys: Record<ModelRole, boolean> }
-  | { type: 'models'; role: ModelRole; models: ListedModel[]; error?: string }
+  | { type: 'models'; role: ModelRole; requestId: number; models: ListedModel[]; error?: string }
   | { type: 'testResult'; role: ModelRole; ok: boolean; message: string }
   | { type: 'saved'; message: string }
   | { type: 'problem'; message: string };
 
 export type SetupToHost =
   | { type: 'ready' }
-  | { type: 'listModels'; role: ModelRole; draft: RoleDraft }
+  | { type: 'listModels'; role: ModelRole; requestId: number; draft: RoleDraft }
   | { type: 'test'; draft: SetupDraft }
   | { type: 'save'; draft: SetupDraft; thenTest: boolean };

@@ -1,6 +1,7 @@
 // The one-screen model setup: where each model runs, its key, its name (picked from the server's
 // list, with prices, or typed), whether sub-calls use a cheaper model, and a cost limit. Every
 // endpoint comes from the host's list; the page knows no provider by name.
+import { ListRequests } from './listRequests';
 import type { ListedModel, ModelRole, RoleDraft, SetupDraft, SetupEndpointOption, SetupToHost, SetupToPage } from '../../src/shared/modelSetupProtocol';
 
 interface VsCodeApi {
@@ -37,6 +38,7 @@ interface RoleForm {
 }
 
 let endpoints: SetupEndpointOption[] = [];
+const listRequests = new ListRequests();
 let storedKeys: Record<ModelRole, boolean> = { root: false, sub: false };
 const forms: Partial<Record<ModelRole, RoleForm>> = {};
 let subSeparate: HTMLInputElement;
@@ -69,13 +71,15 @@ function requestModels(role: ModelRole): void {
   const f = forms[role] as RoleForm;
   f.listStatus.textContent = `Asking ${option(f.endpoint.value)?.modelSource ?? 'the server'} for its models…`;
   f.listStatus.className = 'hint';
-  api.postMessage({ type: 'listModels', role, draft: roleDraft(role) });
+  api.postMessage({ type: 'listModels', role, requestId: listRequests.next(role), draft: roleDraft(role) });
 }
 
 function applyEndpoint(role: ModelRole, changed: boolean): void {
   const f = forms[role] as RoleForm;
   const o = option(f.endpoint.value);
   if (!o) return;
+  // An answer still coming for the endpoint left behind is not this one's.
+  listRequests.next(role);
   f.urlRow.hidden = !o.editableUrl;
   f.keyRow.hidden = !o.takesKey;
   if (!o.editableUrl) f.url.value = o.baseUrl;
@@ -181,7 +185,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'models': {
       const f = forms[message.role];
-      if (!f) return;
+      if (!f || !listRequests.isCurrent(message.role, message.requestId)) return;
       f.listed = message.models;
       f.list.replaceChildren(...message.models.map((m) => h('option', { value: m.id }, m.label ? `${m.label} · ${m.price}` : m.price)));
       const source = option(f.endpoint.value)?.modelSource ?? 'the server';

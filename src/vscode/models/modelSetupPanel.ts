@@ -122,22 +122,22 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
         if (!option) return;
         if (option.provider === 'vscode') {
           const offered = await listVscodeModels(services.lm);
-          post(offered.ok ? { type: 'models', role: message.role, models: offered.models } : { type: 'models', role: message.role, models: [], error: offered.reason });
+          post(offered.ok ? { type: 'models', role: message.role, requestId: message.requestId, models: offered.models } : { type: 'models', role: message.role, requestId: message.requestId, models: [], error: offered.reason });
           return;
         }
         const baseUrl = option.editableUrl ? message.draft.baseUrl.trim() : option.baseUrl;
         if (option.editableUrl && baseUrl === '') {
-          post({ type: 'models', role: message.role, models: [], error: 'Enter the server URL to see its models.' });
+          post({ type: 'models', role: message.role, requestId: message.requestId, models: [], error: 'Enter the server URL to see its models.' });
           return;
         }
         const key = message.draft.apiKey.trim() || (await services.keys.get(option.provider as ModelSetting['provider'], baseUrl));
         const listed = await listModels({ provider: option.provider as ModelSetting['provider'], baseUrl, ...(key ? { apiKey: key } : {}) });
         if (!listed.ok) {
-          post({ type: 'models', role: message.role, models: [], error: `${listed.reason} Type the model name instead.` });
+          post({ type: 'models', role: message.role, requestId: message.requestId, models: [], error: `${listed.reason} Type the model name instead.` });
           return;
         }
         const prices = readSettings().prices;
-        post({ type: 'models', role: message.role, models: listed.models.map((m) => ({ id: m.id, price: listedPriceLabel(m.id, m.pricing, baseUrl, prices) })) });
+        post({ type: 'models', role: message.role, requestId: message.requestId, models: listed.models.map((m) => ({ id: m.id, price: listedPriceLabel(m.id, m.pricing, baseUrl, prices) })) });
         return;
       }
       case 'test':

@@ -4,8 +4,11 @@
 // provides a VS Code language model here, and the screen says so.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import { openWorkbench } from '../../harness/openWorkbench';
 
@@ -25,7 +28,26 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   // and says plainly why it cannot be used and what to do.
   assert.ok(endpointLabels.includes('VS Code language models (none available)'), endpointLabels.join(' | '));
   assert.equal(await page.locator('[data-testid="root-endpoint"]').inputValue(), 'openai');
+  // A server that lists its models slowly, left for VS Code's models before it answers: its late
+  // answer must not overwrite what the page says about the choice now made.
+  let slowAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (slowAnswered = resolve));
+  const slow = createServer((_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'late-model', object: 'model', created: 0, owned_by: 'x' }] }), slowAnswered);
+    }, 3000);
+  });
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => slow.close(() => resolve())));
+  await page.locator('[data-testid="root-endpoint"]').selectOption('custom-openai');
+  await page.locator('[data-testid="root-url"]').fill(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`);
+  await page.locator('[data-testid="root-url"]').press('Tab');
+  await page.locator('[data-testid="root-list-status"]').filter({ hasText: 'for its models' }).waitFor({ timeout: 10_000 });
   await page.locator('[data-testid="root-endpoint"]').selectOption('vscode');
+  await answered;
+  await delay(1000);
+  assert.match(await page.locator('[data-testid="root-list-status"]').innerText(), /VS Code offers no language model here/, 'a late model list of the endpoint left behind overwrote the status');
+  assert.equal(await page.locator('#root-models option').count(), 0, 'a late model list of the endpoint left behind filled the list');
   await page.locator('[data-testid="root-list-status"]').filter({ hasText: 'VS Code offers no language model here. Install and sign in to GitHub Copilot Chat' }).waitFor({ timeout: 30_000 });
   assert.equal(await page.locator('[data-testid="root-key"]').isVisible(), false);
   assert.equal(await page.locator('[data-testid="root-model"]').inputValue(), '', 'no other endpoint\'s model name is left behind');
