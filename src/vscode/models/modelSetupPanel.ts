@@ -3,7 +3,7 @@
 // Test connection tries both models; keys go to secret storage and never back to the page.
 import * as vscode from 'vscode';
 import { listModels } from '../../core/models/modelCatalog';
-import type { ModelRole, RoleDraft, SetupDraft, SetupToHost, SetupToPage } from '../../shared/modelSetupProtocol';
+import type { ListedModel, ModelRole, RoleDraft, SetupDraft, SetupToHost, SetupToPage } from '../../shared/modelSetupProtocol';
 import { describeError } from '../errors/describeError';
 import type { RlmServices } from '../rlmServices';
 import { modelConfigFor } from '../run/runLauncher';
@@ -118,26 +118,27 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
         return;
       }
       case 'listModels': {
+        const answer = (models: ListedModel[], error?: string): void => post({ type: 'models', role: message.role, requestId: message.requestId, models, ...(error ? { error } : {}) });
         const option = endpoints.find((e) => e.id === message.draft.endpointId);
         if (!option) return;
         if (option.provider === 'vscode') {
           const offered = await listVscodeModels(services.lm);
-          post(offered.ok ? { type: 'models', role: message.role, requestId: message.requestId, models: offered.models } : { type: 'models', role: message.role, requestId: message.requestId, models: [], error: offered.reason });
+          answer(offered.ok ? offered.models : [], offered.ok ? undefined : offered.reason);
           return;
         }
         const baseUrl = option.editableUrl ? message.draft.baseUrl.trim() : option.baseUrl;
         if (option.editableUrl && baseUrl === '') {
-          post({ type: 'models', role: message.role, requestId: message.requestId, models: [], error: 'Enter the server URL to see its models.' });
+          answer([], 'Enter the server URL to see its models.');
           return;
         }
         const key = message.draft.apiKey.trim() || (await services.keys.get(option.provider as ModelSetting['provider'], baseUrl));
         const listed = await listModels({ provider: option.provider as ModelSetting['provider'], baseUrl, ...(key ? { apiKey: key } : {}) });
         if (!listed.ok) {
-          post({ type: 'models', role: message.role, requestId: message.requestId, models: [], error: `${listed.reason} Type the model name instead.` });
+          answer([], `${listed.reason} Type the model name instead.`);
           return;
         }
         const prices = readSettings().prices;
-        post({ type: 'models', role: message.role, requestId: message.requestId, models: listed.models.map((m) => ({ id: m.id, price: listedPriceLabel(m.id, m.pricing, baseUrl, prices) })) });
+        answer(listed.models.map((m) => ({ id: m.id, price: listedPriceLabel(m.id, m.pricing, baseUrl, prices) })));
         return;
       }
       case 'test':

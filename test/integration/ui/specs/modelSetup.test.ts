@@ -38,7 +38,10 @@ test('one-screen model setup: pick root and sub from the server list, save and t
     }, 3000);
   });
   await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => slow.close(() => resolve())));
+  t.after(() => {
+    slow.closeAllConnections();
+    return new Promise<void>((resolve) => slow.close(() => resolve()));
+  });
   await page.locator('[data-testid="root-endpoint"]').selectOption('custom-openai');
   await page.locator('[data-testid="root-url"]').fill(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`);
   await page.locator('[data-testid="root-url"]').press('Tab');
