@@ -9,10 +9,11 @@ const base: LaunchInputs = {
   nodeFlags: new Set(['--experimental-permission', '--disable-warning']), which: (p) => `/usr/bin/${p}`,
 };
 
-test('Node 20 gets --experimental-permission with one read grant per REPL file, workers allowed, nothing for the snapshot cache', () => {
+test('Node 20 gets --experimental-permission with one read grant per REPL file, workers allowed, nothing for the snapshot cache, and V8 without helper threads', () => {
   const plan = planLaunch(base);
   assert.deepEqual(plan.execArgv, [
     '--disallow-code-generation-from-strings',
+    '--single-threaded',
     '--experimental-permission',
     '--allow-fs-read=/ext/dist/replProcess.js',
     '--allow-fs-read=/ext/dist/replWorker.js',
@@ -31,7 +32,7 @@ test('Node 20 gets --experimental-permission with one read grant per REPL file, 
 test('newer Node uses --permission; without a permission model the plan says so', () => {
   assert.equal(planLaunch({ ...base, nodeFlags: new Set(['--permission']) }).permissionFlag, '--permission');
   const none = planLaunch({ ...base, nodeFlags: new Set() });
-  assert.deepEqual(none.execArgv, ['--disallow-code-generation-from-strings']);
+  assert.deepEqual(none.execArgv, ['--disallow-code-generation-from-strings', '--single-threaded']);
   assert.match(none.notes[0] ?? '', /no permission model/);
   const off = planLaunch({ ...base, usePermissionModel: false, nodeFlags: new Set(['--permission']) });
   assert.equal(off.permissionFlag, undefined);

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createReplSession } from '../../../../src/core/repl/replSession';
 import { ReplStartError } from '../../../../src/core/repl/replErrors';
-import { repoRoot } from './replTestKit';
+import { replChildPids, repoRoot, startSession } from './replTestKit';
 
 test('a missing REPL bundle is a ReplStartError that says how to fix it, and nothing is forked', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rlm-nodist-'));
@@ -27,4 +27,22 @@ test('a start that times out is retried with the relay before the session gives 
     (err: unknown) => err instanceof ReplStartError && err.timedOut && /did not become ready within 1 ms/.test(err.message),
   );
   assert.ok(logs.some((m) => /retrying with sub-calls relayed/.test(m)), logs.join('\n'));
+});
+
+test('the REPL process runs V8 without helper threads (--single-threaded), through whatever wrapper starts it, and runs cells', async () => {
+  const others = new Set(replChildPids());
+  const session = await startSession();
+  try {
+    const pid = replChildPids().find((p) => !others.has(p));
+    assert.ok(pid, 'no REPL process found');
+    // The command line of the process itself, not the plan: a wrapper (unshare, sh -c) must pass it on.
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const script = args.findIndex((a) => a.endsWith('replProcess.js'));
+    assert.ok(script > 0, args.join(' '));
+    assert.ok(args.slice(0, script).includes('--single-threaded'), args.join(' '));
+    const r = await session.execute('x = sum(range(1000))\nprint(x)');
+    assert.equal(r.stdout, '499500\n');
+  } finally {
+    await session.close();
+  }
 });
