@@ -78,16 +78,22 @@ export class ReplChild {
     return new Promise((resolve, reject) => {
       let settled = false;
       let ready = false;
+      // The start signal usually outlives the start (a pool's, for every process it starts), so
+      // its listener goes once the start is settled; left there, each start kept its process object.
+      const settle = (): void => {
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
       const timer = setTimeout(() => {
         if (settled) return;
-        settled = true;
+        settle();
         child.kill();
         reject(new ReplStartError(`the REPL did not become ready within ${options.startTimeoutMs} ms`, child.stderrTail, null, true));
       }, options.startTimeoutMs);
       const onAbort = (): void => {
         if (settled) return;
-        settled = true;
-        clearTimeout(timer);
+        settle();
         child.kill();
         reject(new ReplStartError('the REPL start was abandoned', child.stderrTail, null));
       };
@@ -97,15 +103,13 @@ export class ReplChild {
         // Start-up messages count only before `ready`: later ones would come from code a cell steered.
         if ((message.type === 'ready' || message.type === 'snapshot') && ready) return;
         if (!settled && message.type === 'ready') {
-          settled = true;
+          settle();
           ready = true;
-          clearTimeout(timer);
           resolve({ child, ready: message.info });
           return;
         }
         if (!settled && message.type === 'fatal') {
-          settled = true;
-          clearTimeout(timer);
+          settle();
           child.kill();
           reject(new ReplStartError(`the REPL failed to start: ${message.message}`, child.stderrTail, null));
           return;
@@ -126,15 +130,13 @@ export class ReplChild {
       });
       proc.on('error', (err) => {
         if (settled) return;
-        settled = true;
-        clearTimeout(timer);
+        settle();
         reject(new ReplStartError(`could not fork the REPL process: ${err.message}`, child.stderrTail, null));
       });
       proc.on('exit', (code, signal) => {
         child.exited = true;
         if (!settled) {
-          settled = true;
-          clearTimeout(timer);
+          settle();
           reject(new ReplStartError(`the REPL process exited during start-up (code ${code}, signal ${signal})`, child.stderrTail, code));
           return;
         }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,5 +45,20 @@ test('the REPL process runs V8 without helper threads (--single-threaded), throu
     assert.equal(r.stdout, '499500\n');
   } finally {
     await session.close();
+  }
+});
+
+test('a start signal that outlives the starts (a pool\'s) keeps no listener once each process is ready', async () => {
+  const pool = new AbortController();
+  const sessions = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      sessions.push(await startSession({ startSignal: pool.signal }));
+      // Each start listened for the abort while it was under way; a listener left behind held its process.
+      assert.equal(getEventListeners(pool.signal, 'abort').length, 0, `after start ${i + 1}`);
+    }
+    assert.equal((await sessions[2]!.execute('print(1 + 1)')).stdout, '2\n');
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
   }
 });
