@@ -14,6 +14,16 @@ export function formatCost(usd: number | null | undefined, unknown = false, incl
   return unknown ? `≥ ${text}` : text;
 }
 
+// One formatter for every count. `n.toLocaleString('en-US')` builds a new ICU formatter on each call
+// in Chromium (about 16 µs, against 0.7 µs for this one), and the trajectory view formats three counts
+// for each of a file's turn placeholders: 200 ms of a 5,000-turn file's first screen went there.
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
+/** 12,345: a whole count with thousands separators, the same in every locale. */
+export function formatCount(n: number): string {
+  return COUNT_FORMAT.format(n);
+}
+
 /** 950, 1.2k, 12k, 1.23M, 12.3M. */
 export function formatTokenCount(n: number): string {
   if (n < 1000) return String(n);
@@ -23,7 +33,7 @@ export function formatTokenCount(n: number): string {
 
 /** "12,345 in / 678 out": exact, for reports. */
 export function formatTokenPair(input: number, output: number): string {
-  return `${input.toLocaleString('en-US')} in / ${output.toLocaleString('en-US')} out`;
+  return `${formatCount(input)} in / ${formatCount(output)} out`;
 }
 
 /** 420 ms, 1.5 s, 2 min 5 s; "–" when there is no duration. */
@@ -45,5 +55,5 @@ export function formatBytes(bytes: number): string {
 
 /** "1 sub-call", "2 sub-calls", "0 cells": a count with its noun, never "1 sub-calls" or "cell(s)". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
 }

@@ -6,7 +6,7 @@ import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryP
 import { cacheText } from '../../src/shared/cacheText';
 import { costText } from '../../src/shared/costText';
 import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
-import { formatDuration, formatTokenCount, plural } from '../../src/shared/format';
+import { formatCount, formatDuration, formatTokenCount, plural } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
 import { actionButton, el, icon, iconButton, spinner } from '../common/dom';
 import { textBlock } from './textBlock';
@@ -66,7 +66,7 @@ function answerSection(ctx: RenderContext, h: RunHeaderView): HTMLElement | null
   if (h.answer) {
     const body = el('div', { className: 'markdown answer-body' });
     renderMarkdown(document, body, h.answer.text);
-    if (h.answer.totalChars > h.answer.text.length) body.appendChild(el('div', { className: 'muted', text: `(The answer is clipped at ${h.answer.text.length.toLocaleString('en-US')} of ${h.answer.totalChars.toLocaleString('en-US')} characters; Copy answer copies all of it.)` }));
+    if (h.answer.totalChars > h.answer.text.length) body.appendChild(el('div', { className: 'muted', text: `(The answer is clipped at ${formatCount(h.answer.text.length)} of ${formatCount(h.answer.totalChars)} characters; Copy answer copies all of it.)` }));
     return el('section', { className: 'answer', attrs: { id: 'final-answer', tabindex: '-1', 'aria-label': 'Answer' } }, [
       el('div', { className: 'answer-head' }, [
         el('span', { className: 'stat-label', text: h.forced ? 'Best answer at the limit' : 'Answer' }),
@@ -135,7 +135,7 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
       stat('Root model', h.rootModel ?? '–'),
       stat('Sub model', h.subModel ?? (h.models.join(', ') || '–')),
       stat('Turns', String(h.iterations)),
-      stat('Sub-calls', h.totals.subCalls.toLocaleString('en-US')),
+      stat('Sub-calls', formatCount(h.totals.subCalls)),
       stat('Tokens', `${formatTokenCount(h.totals.inputTokens)} in · ${formatTokenCount(h.totals.outputTokens)} out`),
       costStat(ctx, h),
       cacheStat(h),

@@ -1,12 +1,12 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
 import { cacheText } from '../../src/shared/cacheText';
 import { costText, costTextShort } from '../../src/shared/costText';
-import { formatCost, formatTokenCount, plural } from '../../src/shared/format';
+import { formatCost, formatCount, formatTokenCount, plural } from '../../src/shared/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
 import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
-  return `${n.toLocaleString('en-US')} character${n === 1 ? '' : 's'}`;
+  return `${formatCount(n)} character${n === 1 ? '' : 's'}`;
 }
 
 const STATUS_LABELS: Record<ViewRunStatus, string> = {
@@ -88,7 +88,7 @@ export function turnModelText(turn: Pick<TurnView, 'replayed' | 'inputTokens' | 
  * characters), about $0.012", or, refused, what it would have cost and that nothing was sent.
  */
 export function batchEstimateText(e: BatchEstimateView): string {
-  const size = `${plural(e.prompts, 'prompt')} (${e.chars >= 1_000_000 ? `${(e.chars / 1_000_000).toFixed(1)}M` : e.chars.toLocaleString('en-US')} characters)`;
+  const size = `${plural(e.prompts, 'prompt')} (${e.chars >= 1_000_000 ? `${(e.chars / 1_000_000).toFixed(1)}M` : formatCount(e.chars)} characters)`;
   const cost = e.estimatedCostUsd === null ? 'cost unknown (no price is set for the model)' : `about ${formatCost(e.estimatedCostUsd)}`;
   if (e.refused) return `Batch refused before sending: ${size} would cost ${cost}, past the run's cost limit (rlm.maxCostUsd). Nothing was sent.`;
   return `Batch estimated before sending: ${size}, ${cost}.`;

@@ -6,6 +6,7 @@ import { formatLength } from '../../eval/tasks/taskLength';
 import { markdownText } from '../../shared/untrustedText';
 import { RESULTS_FILE, RESULTS_VERSION, SCRIPTED_LABEL, TABLE_FILE } from './evalTypes';
 import type { EvalMode, EvalPlanRecord, EvalResultsFile, TaskResult } from './evalTypes';
+import { formatCount } from '../../shared/format';
 
 export class EvalResultsError extends Error {
   constructor(
@@ -80,7 +81,7 @@ const fmtTime = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function note(r: TaskResult): string {
   const parts: string[] = [];
-  if (r.truncated) parts.push(`truncated to ${r.truncated.shownChars.toLocaleString('en-US')} of ${r.truncated.totalChars.toLocaleString('en-US')} chars`);
+  if (r.truncated) parts.push(`truncated to ${formatCount(r.truncated.shownChars)} of ${formatCount(r.truncated.totalChars)} chars`);
   if (r.status !== 'completed') parts.push(r.status);
   // A model error's text in a Markdown table cell: one line, no pipe, and inert as Markdown.
   if (r.error) parts.push(markdownText(r.error.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 120)));
@@ -92,7 +93,7 @@ function cacheLine(results: readonly TaskResult[]): string {
   const cached = results.reduce((n, r) => n + (r.cacheReadTokens ?? 0), 0);
   const saved = results.reduce((n, r) => n + (r.savedUsd ?? 0), 0);
   if (cached === 0 && saved === 0) return '';
-  return `Prompt caching served ${cached.toLocaleString('en-US')} input tokens at the cache rate, saving ${fmtCost(saved)}.\n`;
+  return `Prompt caching served ${formatCount(cached)} input tokens at the cache rate, saving ${fmtCost(saved)}.\n`;
 }
 
 export function markdownReport(data: EvalResultsFile): string {

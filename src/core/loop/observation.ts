@@ -2,6 +2,7 @@
 // the new variable names, and any error with its traceback. Never the whole output.
 import { headTail } from '../repl/truncate';
 import type { CellResult } from '../repl/replTypes';
+import { formatCount } from '../../shared/format';
 
 /** Share of the observation budget given to stdout when stderr is also non-empty. */
 const STDOUT_SHARE = 0.75;
@@ -51,7 +52,7 @@ export function isErrorCell(cell: CellResult): boolean {
   return cell.error !== undefined && !cell.final;
 }
 
-const count = (n: number): string => n.toLocaleString('en-US');
+const count = formatCount;
 
 /** Where the rest of a long output is: `_out[n]`, whole, or its head and tail with their ranges. */
 function whereKept(cell: CellResult): string {

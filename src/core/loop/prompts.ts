@@ -3,6 +3,7 @@
 import type { ContextMetadata } from '../context/contextTypes';
 import { CHILD_RUN_CONCURRENCY } from './limits';
 import type { ChatMessage } from '../models/modelTypes';
+import { formatCount } from '../../shared/format';
 
 export interface PromptFacts {
   maxIterations: number;
@@ -225,6 +226,3 @@ export function clip(text: string, maxChars: number): string {
   return `${text.slice(0, half)}\n[... ${formatCount(text.length - 2 * half)} characters omitted ...]\n${text.slice(-half)}`;
 }
 
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}

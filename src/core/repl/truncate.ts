@@ -1,5 +1,6 @@
 // The root model's view of a long observation: its head and tail, with the true length stated in the
 // middle so the model knows how much it did not see (and can slice `_out[n]` for the rest).
+import { formatCount } from '../../shared/format';
 
 /**
  * Returns `text` unchanged when it fits in `maxChars`; otherwise head + marker + tail, at most
@@ -11,7 +12,7 @@ export function headTail(text: string, maxChars: number, trueLength: number = te
   if (trueLength < text.length) throw new RangeError(`trueLength ${trueLength} is less than the text length ${text.length}`);
   if (text.length <= maxChars && trueLength === text.length) return text;
   const marker = (omitted: number): string =>
-    `\n[... ${omitted.toLocaleString('en-US')} of ${trueLength.toLocaleString('en-US')} characters omitted ...]\n`;
+    `\n[... ${formatCount(omitted)} of ${formatCount(trueLength)} characters omitted ...]\n`;
   // The marker's own length depends on the omitted count; size it with the largest count it can state.
   const room = Math.max(0, maxChars - marker(trueLength).length);
   const headLen = Math.ceil(room / 2);

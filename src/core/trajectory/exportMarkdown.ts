@@ -5,7 +5,7 @@
 // pieces to a sink, so a long run never becomes one string in memory.
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode } from './treeTypes';
-import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
+import { formatCost, formatCount, formatDuration, formatTokenPair } from '../../shared/format';
 import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
 import { clipMiddle, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
@@ -114,8 +114,8 @@ function totalsTable(runs: RunNode[], t: NodeTotals): string[] {
     `| Turns | ${turns} |`,
     `| Cells | ${cells} |`,
     `| Sub-calls | ${t.subCalls} |`,
-    `| Input tokens | ${t.inputTokens.toLocaleString('en-US')} |`,
-    `| Output tokens | ${t.outputTokens.toLocaleString('en-US')} |`,
+    `| Input tokens | ${formatCount(t.inputTokens)} |`,
+    `| Output tokens | ${formatCount(t.outputTokens)} |`,
     `| Cost | ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} |`,
     `| Errors | ${t.errors} |`,
     `| Wall time | ${formatDuration(t.wallTimeMs)} |`,

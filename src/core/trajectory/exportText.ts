@@ -1,4 +1,5 @@
 // Text helpers shared by the Markdown and notebook exports, `rlm show` and the trajectory view.
+import { formatCount } from '../../shared/format';
 
 /** Keeps the head and tail of a long text, saying how much was left out. */
 export function clipMiddle(text: string, maxChars: number): string {
@@ -6,7 +7,7 @@ export function clipMiddle(text: string, maxChars: number): string {
   const head = Math.ceil(maxChars * 0.6);
   const tail = maxChars - head;
   const omitted = text.length - head - tail;
-  return `${text.slice(0, head)}\n… [${omitted.toLocaleString('en-US')} characters omitted] …\n${tail > 0 ? text.slice(-tail) : ''}`;
+  return `${text.slice(0, head)}\n… [${formatCount(omitted)} characters omitted] …\n${tail > 0 ? text.slice(-tail) : ''}`;
 }
 
 /**
@@ -37,7 +38,7 @@ export function fenceFor(text: string): string {
  */
 export function markOmission(text: string, totalChars: number | undefined, cutAt: number | undefined): string {
   if (totalChars === undefined || totalChars <= text.length) return text;
-  const omitted = `[… ${(totalChars - text.length).toLocaleString('en-US')} characters were not recorded …]`;
+  const omitted = `[… ${formatCount(totalChars - text.length)} characters were not recorded …]`;
   return cutAt !== undefined && cutAt <= text.length ? `${text.slice(0, cutAt)}\n${omitted}\n${text.slice(cutAt)}` : `${text}\n${omitted}`;
 }
 

@@ -8,6 +8,7 @@ import {
   addToTotals, cellNodeId, emptyNodeTotals, newRunNode, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
 } from './treeNodes';
 import type { TotalsDelta, TreeNode } from './treeNodes';
+import { formatCount } from '../../shared/format';
 
 type RunStarted = EventOf<'run.started'>;
 /** run.started as an importer can know it: other formats do not record config, protections or context. */
@@ -352,6 +353,6 @@ export class TreeBuilder {
 /** "llm_query_batched of 120 prompts (3.1M characters): about $0.42" (and whether it was refused). */
 export function describeBatchEstimate(r: { prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true }): string {
   const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}`;
-  const size = r.chars >= 1_000_000 ? `${(r.chars / 1_000_000).toFixed(1)}M` : r.chars.toLocaleString('en-US');
+  const size = r.chars >= 1_000_000 ? `${(r.chars / 1_000_000).toFixed(1)}M` : formatCount(r.chars);
   return `llm_query_batched of ${r.prompts} prompts (${size} characters): ${cost}${r.refused ? '; refused, over the cost limit, nothing sent' : ''}`;
 }

@@ -29,6 +29,8 @@ function openTrajectoryPaths(extra: Array<string | undefined> = []): string[] {
 }
 
 function describe(item: HistoryItem | undefined, path: string): { label: string; description: string; detail: string } {
+  // A date in the user's own locale, once per picked file: not a count, and not on a hot path.
+  // eslint-disable-next-line no-restricted-syntax
   const when = item ? new Date(item.startedAt).toLocaleString() : '';
   return {
     label: item?.question.replace(/\s+/g, ' ').trim() || basename(path),

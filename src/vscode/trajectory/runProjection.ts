@@ -16,6 +16,7 @@ import {
   type TurnSummary,
   type TurnView,
 } from '../../shared/trajectoryProtocol';
+import { formatCount } from '../../shared/format';
 
 export interface RunSourceInfo {
   source: string;
@@ -83,12 +84,12 @@ export function rootSawNote(cell: CellNode, observationMaxChars: number | undefi
   const captured = (cell.stdout?.length ?? 0) + (cell.stderr?.length ?? 0);
   const notes: string[] = [];
   if (observationMaxChars !== undefined && total > observationMaxChars) {
-    notes.push(`The root model saw ${observationMaxChars.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters (head and tail).`);
+    notes.push(`The root model saw ${formatCount(observationMaxChars)} of ${formatCount(total)} characters (head and tail).`);
   }
   if (total > captured) {
     // Runs recorded since the cut kept head and tail say where they cut; older ones lost the end.
     const middle = cell.stdoutCutAt !== undefined || cell.stderrCutAt !== undefined;
-    const lost = (total - captured).toLocaleString('en-US');
+    const lost = formatCount(total - captured);
     notes.push(middle ? `${lost} characters in the middle were beyond the capture limit and not recorded (the head and tail were).` : `${lost} characters were beyond the capture limit and not recorded.`);
   }
   if (notes.length && cell.outIndex !== undefined) notes.push(`The full output was in _out[${cell.outIndex}].`);

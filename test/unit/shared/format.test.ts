@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { costText, costTextShort } from '../../../src/shared/costText';
-import { formatBytes, formatCost, formatDuration, formatTokenCount, formatTokenPair, plural } from '../../../src/shared/format';
+import { formatBytes, formatCost, formatCount, formatDuration, formatTokenCount, formatTokenPair, plural } from '../../../src/shared/format';
 import { formatLiveLine } from '../../../src/shared/liveLine';
 
 describe('shared formatters', () => {
@@ -66,5 +66,10 @@ describe('shared formatters', () => {
   it('counts with proper plurals', () => {
     assert.deepEqual([0, 1, 2, 1200].map((n) => plural(n, 'sub-call')), ['0 sub-calls', '1 sub-call', '2 sub-calls', '1,200 sub-calls']);
     assert.equal(plural(1, 'child', 'children'), '1 child');
+  });
+
+  it('formats counts with en-US separators, as toLocaleString(\'en-US\') did, whatever the default locale', () => {
+    const cases: Array<[number, string]> = [[0, '0'], [7, '7'], [999, '999'], [1000, '1,000'], [1_234_567, '1,234,567'], [-4200, '-4,200'], [1234.5678, '1,234.568']];
+    for (const [n, text] of cases) assert.equal(formatCount(n), text, String(n));
   });
 });
