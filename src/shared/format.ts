@@ -17,11 +17,13 @@ export function formatCost(usd: number | null | undefined, unknown = false, incl
 // One formatter for every count. `n.toLocaleString('en-US')` builds a new ICU formatter on each call
 // in Chromium (about 16 µs, against 0.7 µs for this one), and the trajectory view formats three counts
 // for each of a file's turn placeholders: 200 ms of a 5,000-turn file's first screen went there.
-const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+// Made on first use: this module is part of the extension's activation bundle.
+let countFormat: Intl.NumberFormat | undefined;
 
 /** 12,345: a whole count with thousands separators, the same in every locale. */
 export function formatCount(n: number): string {
-  return COUNT_FORMAT.format(n);
+  countFormat ??= new Intl.NumberFormat('en-US');
+  return countFormat.format(n);
 }
 
 /** 950, 1.2k, 12k, 1.23M, 12.3M. */

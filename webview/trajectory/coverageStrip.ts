@@ -3,7 +3,7 @@
 // a reader sees what the answer rests on and what was never looked at. An estimate (whole-line matches).
 import type { CoverageView } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
-import { formatCount } from '../../src/shared/format';
+import { plural } from '../../src/shared/format';
 
 function fileAt(c: CoverageView, line: number): string {
   let name = '';
@@ -42,7 +42,7 @@ export function coverageStrip(c: CoverageView): HTMLElement {
 
 /** A key for the strip's three states, each with its count, so a marked run never reads as "0% seen" unexplained. */
 function coverageLegend(c: CoverageView): HTMLElement {
-  const lines = (n: number): string => `${formatCount(n)} line${n === 1 ? '' : 's'}`;
+  const lines = (n: number): string => plural(n, 'line');
   const entry = (state: string, text: string): HTMLElement => el('span', { className: 'coverage-key' }, [el('span', { className: `coverage-swatch ${state}`, attrs: { 'aria-hidden': 'true' } }), el('span', { text })]);
   return el('div', { className: 'muted coverage-legend' }, [
     entry('seen', `${percent(c.seenLines, c.totalLines)} of ${lines(c.totalLines)} seen in cell output or sub-call prompts`),

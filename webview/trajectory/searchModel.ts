@@ -1,6 +1,6 @@
 // Search input to protocol filters, and how results are summarised. Pure: unit-tested.
 import type { SearchFilters } from '../../src/shared/trajectoryProtocol';
-import { formatCount } from '../../src/shared/format';
+import { plural } from '../../src/shared/format';
 
 export interface SearchInput {
   query: string;
@@ -29,6 +29,6 @@ export function sameSearch(a: SearchInput, b: SearchInput): boolean {
 
 export function describeResults(total: number, truncated: boolean, shown: number): string {
   if (total === 0) return 'No matches.';
-  const base = `${formatCount(total)} match${total === 1 ? '' : 'es'}`;
+  const base = plural(total, 'match', 'matches');
   return truncated ? `${base} (showing the first ${shown})` : base;
 }

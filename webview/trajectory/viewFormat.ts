@@ -6,7 +6,7 @@ import type { NodeTotals } from '../../src/shared/nodeTotals';
 import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 
 export function formatChars(n: number): string {
-  return `${formatCount(n)} character${n === 1 ? '' : 's'}`;
+  return plural(n, 'character');
 }
 
 const STATUS_LABELS: Record<ViewRunStatus, string> = {

@@ -23,14 +23,14 @@ export function buildObservation(cell: CellResult, maxChars: number, notes: stri
   const stdoutBudget = hasStderr ? Math.floor(maxChars * STDOUT_SHARE) : maxChars;
   if (cell.stdoutChars > 0) {
     const shown = cell.stdoutChars > stdoutBudget ? `, showing its head and tail; ${whereKept(cell)}` : '';
-    parts.push(`Output (${count(cell.stdoutChars)} chars${shown}):`);
+    parts.push(`Output (${formatCount(cell.stdoutChars)} chars${shown}):`);
     // The host's copy is the real head and the real tail, so the marker states exactly what is left out.
     parts.push(headTail(cell.stdout, stdoutBudget, cell.stdoutChars));
   } else if (!cell.error) {
     parts.push('(no output: print what you need to see)');
   }
   if (hasStderr) {
-    parts.push(`Stderr (${count(cell.stderrChars)} chars):`);
+    parts.push(`Stderr (${formatCount(cell.stderrChars)} chars):`);
     parts.push(headTail(cell.stderr, maxChars - stdoutBudget, cell.stderrChars));
   }
   if (cell.error) {
@@ -52,14 +52,12 @@ export function isErrorCell(cell: CellResult): boolean {
   return cell.error !== undefined && !cell.final;
 }
 
-const count = formatCount;
-
 /** Where the rest of a long output is: `_out[n]`, whole, or its head and tail with their ranges. */
 function whereKept(cell: CellResult): string {
   const ref = `_out[${cell.outIndex}]`;
   if (cell.outIndex < 0) return 'the rest was not kept';
-  if (!cell.outKept) return `the whole text is in ${ref} (len ${count(cell.stdoutChars)})`;
-  const ranges = cell.outKept.ranges.map(([a, b]) => `${count(a)}-${count(b)}`).join(' and ');
-  return `${ref} (len ${count(cell.outKept.chars)}) keeps only characters ${ranges} of it: the rest was over the REPL's per-cell limit`;
+  if (!cell.outKept) return `the whole text is in ${ref} (len ${formatCount(cell.stdoutChars)})`;
+  const ranges = cell.outKept.ranges.map(([a, b]) => `${formatCount(a)}-${formatCount(b)}`).join(' and ');
+  return `${ref} (len ${formatCount(cell.outKept.chars)}) keeps only characters ${ranges} of it: the rest was over the REPL's per-cell limit`;
 }
 

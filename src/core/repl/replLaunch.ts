@@ -180,9 +180,9 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   // of on helper threads. A run hands each turn from the host to this process's main thread, to the
   // Pyodide worker and back; meanwhile V8's helpers were tiering up Pyodide's WebAssembly and
   // collecting garbage, and on a two-core machine they took the cores those hand-offs waited for.
-  // Measured with an instant model (bench/startupBench.ts): a whole turn 4.7 -> 3.0 ms median and
-  // 9.6 -> 6.9 ms p90; start-up, binding, the bridge and long cells (regex over 50 MB, pure Python
-  // loops, first runs included) unchanged.
+  // Measured side by side, REPLs with and without it alternating, instant model through the openai
+  // SDK: a whole turn 4.7 -> 3.0 ms median and 9.6 -> 6.9 ms p90; start-up, binding, the bridge and
+  // long cells (regex over 50 MB, pure Python loops, first runs included) unchanged.
   const execArgv = ['--disallow-code-generation-from-strings', '--single-threaded'];
   // Electron's binary starts a GUI app unless told to act as Node; that variable carries no secret.
   const env: Record<string, string> = inputs.isElectron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
