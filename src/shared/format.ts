@@ -14,16 +14,23 @@ export function formatCost(usd: number | null | undefined, unknown = false, incl
   return unknown ? `≥ ${text}` : text;
 }
 
-// One formatter for every count. `n.toLocaleString('en-US')` builds a new ICU formatter on each call
-// in Chromium (about 16 µs, against 0.7 µs for this one), and the trajectory view formats three counts
-// for each of a file's turn placeholders: 200 ms of a 5,000-turn file's first screen went there.
-// Made on first use: this module is part of the extension's activation bundle.
-let countFormat: Intl.NumberFormat | undefined;
+// Whole counts are grouped by hand. `n.toLocaleString('en-US')` builds a new ICU formatter on each
+// call in Chromium (about 16 µs; the trajectory view formats three counts for each of a 5,000-turn
+// file's placeholders), and even one reused Intl.NumberFormat costs 20–40 ms to create in a fresh
+// webview, on the path to the first rendered cell. Anything else (fractions, -0, NaN, ∞, huge
+// values) goes to a formatter made on first use, which gives the same text toLocaleString gave.
+let otherFormat: Intl.NumberFormat | undefined;
 
 /** 12,345: a whole count with thousands separators, the same in every locale. */
 export function formatCount(n: number): string {
-  countFormat ??= new Intl.NumberFormat('en-US');
-  return countFormat.format(n);
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) {
+    otherFormat ??= new Intl.NumberFormat('en-US');
+    return otherFormat.format(n);
+  }
+  const digits = String(n < 0 ? -n : n);
+  let text = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = text.length; i < digits.length; i += 3) text += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${text}` : text;
 }
 
 /** 950, 1.2k, 12k, 1.23M, 12.3M. */

@@ -72,4 +72,14 @@ describe('shared formatters', () => {
     const cases: Array<[number, string]> = [[0, '0'], [7, '7'], [999, '999'], [1000, '1,000'], [1_234_567, '1,234,567'], [-4200, '-4,200'], [1234.5678, '1,234.568']];
     for (const [n, text] of cases) assert.equal(formatCount(n), text, String(n));
   });
+
+  it('groups every kind of number exactly as Intl en-US does (whole counts by hand, the rest through Intl)', () => {
+    const reference = new Intl.NumberFormat('en-US');
+    const edges = [1, 9, 10, 99, 100, 999_999, 1_000_000, 10_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, -0, Number.NaN, Infinity, -Infinity, 0.5, -0.001, 1e21];
+    // A deterministic spread over every digit length and sign, so grouping is checked at each width.
+    let seed = 17;
+    const next = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    const spread = Array.from({ length: 2000 }, (_, i) => Math.floor((next() / 2 ** 31) * 10 ** (1 + (i % 16))) * (i % 3 === 0 ? -1 : 1));
+    for (const n of [...edges, ...spread]) assert.equal(formatCount(n), reference.format(n), String(n));
+  });
 });
