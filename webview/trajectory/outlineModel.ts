@@ -8,23 +8,29 @@ export interface OutlineLabel {
   number: string;
   /** What the turn is about, with its markers. */
   text: string;
-  title: string;
   classes: string[];
 }
 
-export function outlineLabel(s: TurnSummary, local = false): OutlineLabel {
+export function outlineLabel(s: TurnSummary): OutlineLabel {
   const classes = ['outline-entry'];
   if (s.errors) classes.push('has-error');
   if (s.final) classes.push('is-final');
   if (s.running) classes.push('is-running');
   if (s.author === 'user') classes.push('is-user');
   const marks = `${s.errors ? '⚠ ' : ''}${s.final ? '✓ ' : ''}${s.running ? '… ' : ''}`;
-  const about = s.label || s.firstLine || (s.running ? 'thinking' : 'no code');
   // A user's cell reads as theirs: "You" where a root turn has its number.
+  return { number: s.author === 'user' ? 'You' : String(s.turn), text: `${marks}${aboutTurn(s)}`, classes };
+}
+
+/** The entry's tooltip: what the turn is about and its figures. Built when the pointer reaches the entry. */
+export function outlineTitle(s: TurnSummary, local = false): string {
   const who = s.author === 'user' ? 'Your cell' : `Turn ${s.turn}`;
   const duration = s.finishedAt !== undefined ? formatDuration(s.finishedAt - s.startedAt) : 'running';
-  const title = `${who}: ${about}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local, s.includedInPlan === true), duration].join(', ')}`;
-  return { number: s.author === 'user' ? 'You' : String(s.turn), text: `${marks}${about}`, title, classes };
+  return `${who}: ${aboutTurn(s)}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local, s.includedInPlan === true), duration].join(', ')}`;
+}
+
+function aboutTurn(s: TurnSummary): string {
+  return s.label || s.firstLine || (s.running ? 'thinking' : 'no code');
 }
 
 /** The one line an unloaded turn shows until its body arrives. */

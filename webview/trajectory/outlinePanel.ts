@@ -2,7 +2,7 @@
 // in chunks after the first cells are on screen so a 5,000-turn outline never delays them.
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
-import { outlineLabel } from './outlineModel';
+import { outlineLabel, outlineTitle } from './outlineModel';
 
 const CHUNK = 500;
 
@@ -16,7 +16,11 @@ export class OutlinePanel {
   readonly element: HTMLElement;
   private readonly list: HTMLElement;
   private readonly items: HTMLElement[] = [];
+  /** What each built entry shows, for its tooltip. */
+  private readonly summaries: TurnSummary[] = [];
   private pending: TurnSummary[] = [];
+  /** The widest turn number yet, in digits: the number column is as wide for every entry. */
+  private numberWidth = 0;
   private building = false;
 
   constructor(
@@ -29,6 +33,13 @@ export class OutlinePanel {
     this.list.addEventListener('click', (event) => {
       const item = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
       if (item) this.onPick(Number(item.dataset.index));
+    });
+    // Tooltips are written when the pointer reaches an entry: three counts, a cost and a duration for
+    // each of 5,000 entries is work nobody may ever look at.
+    this.list.addEventListener('pointerover', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLElement>('.outline-item');
+      const summary = this.summaries[Number(button?.parentElement?.dataset.index)];
+      if (button && summary && !button.title) button.title = outlineTitle(summary, this.local());
     });
   }
 
@@ -54,7 +65,7 @@ export class OutlinePanel {
     const chunk = this.pending.splice(0, CHUNK);
     const frag = document.createDocumentFragment();
     for (const summary of chunk) {
-      const label = outlineLabel(summary, this.local());
+      const label = outlineLabel(summary);
       let item = this.items[summary.index];
       if (!item) {
         item = el('li', {}, [el('button', { className: 'outline-item', attrs: { type: 'button' } })]);
@@ -62,12 +73,18 @@ export class OutlinePanel {
         this.items[summary.index] = item;
         frag.appendChild(item);
       }
+      this.summaries[summary.index] = summary;
+      // The number is drawn by CSS from data-number: one element per entry, not three, since a
+      // 5,000-turn outline is most of the page's DOM.
       const button = item.firstElementChild as HTMLElement;
-      button.replaceChildren(el('span', { className: 'outline-number', text: label.number }), el('span', { className: 'outline-text', text: label.text }));
-      button.title = label.title;
-      button.setAttribute('aria-label', `Turn ${label.number}: ${label.text}`);
+      button.textContent = label.text;
+      button.dataset.number = label.number;
+      button.removeAttribute('title');
+      button.setAttribute('aria-label', `${summary.author === 'user' ? 'Your cell' : `Turn ${label.number}`}: ${label.text}`);
       item.className = label.classes.join(' ');
+      this.numberWidth = Math.max(this.numberWidth, label.number.length);
     }
+    this.list.style.setProperty('--outline-number-width', `${Math.max(3, this.numberWidth)}ch`);
     this.list.appendChild(frag);
     if (this.pending.length) whenIdle(() => this.buildChunk());
     else this.building = false;

@@ -212,6 +212,16 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
         await expectEventually(async () => (await output.innerText()).length > before, 'show all loaded the rest');
         assert.ok((await page.locator('.turn-slot.loaded').count()) < 400, 'only turns near the viewport hold their bodies');
         await screenshot(page, 'big-search-jump');
+        // The outline entry: one element, its number drawn from data-number, its tooltip written on hover.
+        const entry = page.locator('.outline li[data-index="4320"] > .outline-item');
+        await entry.waitFor({ state: 'attached' });
+        assert.equal(await entry.getAttribute('data-number'), '4321');
+        assert.equal(await entry.evaluate((e) => e.childElementCount), 0, 'no element inside an outline entry');
+        assert.equal(await entry.evaluate((e) => getComputedStyle(e, '::before').content), '"4321"');
+        assert.match((await entry.getAttribute('aria-label')) ?? '', /^Turn 4321: /);
+        assert.equal(await entry.getAttribute('title'), null, 'no tooltip is built before it is wanted');
+        await entry.hover();
+        assert.match((await entry.getAttribute('title')) ?? '', /^Turn 4321: .+\n1 cell, 4 sub-calls, \d+ errors?, /);
         await page.locator('#toggle-timeline').click();
         await page.waitForSelector('#turn-4320 .wf-row');
         assert.ok((await page.locator('#turn-4320 .wf-bar').count()) >= 6, 'model, cell and four sub-calls are drawn');

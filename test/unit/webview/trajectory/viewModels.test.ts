@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TurnSummary, ViewRunStatus } from '../../../../src/shared/trajectoryProtocol';
 import { FollowMode, isAtBottom } from '../../../../webview/trajectory/followMode';
-import { outlineLabel, placeholderText } from '../../../../webview/trajectory/outlineModel';
+import { outlineLabel, outlineTitle, placeholderText } from '../../../../webview/trajectory/outlineModel';
 import { MAX_HIGHLIGHT_CHARS, highlightPython } from '../../../../webview/trajectory/pythonTokens';
 import { buildFilters, describeResults } from '../../../../webview/trajectory/searchModel';
 import { assignLanes, layoutWaterfall, MIN_WIDTH_PCT, placeOnTrack } from '../../../../webview/trajectory/timelineLayout';
@@ -147,9 +147,10 @@ describe('outline and search models', () => {
     assert.equal(label.number, '7');
     assert.equal(label.text, '⚠ ✓ Count the errors per service.');
     assert.deepEqual(label.classes, ['outline-entry', 'has-error', 'is-final']);
-    assert.match(label.title, /1 cell, 3 sub-calls, 1 error, \$0\.01, 1\.5 s/);
-    assert.doesNotMatch(label.title, /\(s\)/);
-    assert.match(outlineLabel({ ...summary, costUsd: 0 }, true).title, /local \(no charge\)/);
+    assert.equal(outlineTitle(summary), 'Turn 7: Count the errors per service.\n1 cell, 3 sub-calls, 1 error, $0.01, 1.5 s');
+    assert.doesNotMatch(outlineTitle({ ...summary, errors: 2, cells: 0 }), /\(s\)/);
+    assert.match(outlineTitle({ ...summary, costUsd: 0 }, true), /local \(no charge\)/);
+    assert.match(outlineTitle({ ...summary, finishedAt: undefined, running: true, label: '', firstLine: '' }), /^Turn 7: thinking\n.*, running$/);
     assert.equal(placeholderText(summary), 'Turn 7 · 1 cell · 3 sub-calls · 1 error — Count the errors per service.');
     assert.equal(outlineLabel({ ...summary, label: '' }).text, '⚠ ✓ x = 1', 'the code line when the model stated nothing');
   });
@@ -159,7 +160,7 @@ describe('outline and search models', () => {
     const label = outlineLabel(mine);
     assert.deepEqual([label.number, label.text], ['You', 'mine = 1'], '"You" where a root turn has its number');
     assert.ok(label.classes.includes('is-user'));
-    assert.match(label.title, /^Your cell:/);
+    assert.match(outlineTitle(mine), /^Your cell: mine = 1\n/);
     assert.match(placeholderText(mine), /^You · 1 cell/);
   });
 
