@@ -15,6 +15,8 @@ import { openStubView } from '../test/unit/webview/trajectory/stubHostPage';
 
 const GROUP = 'Trajectory view';
 const RUNS = 3;
+/** Page loads for the first-cell figure: one load is cheap, and on a shared 2-core host single loads swing by ±30%. */
+const FIRST_CELL_RUNS = 9;
 const CELLS = 5000;
 const SUB_CALLS_PER_CELL = 4;
 
@@ -101,7 +103,7 @@ export async function run(): Promise<BenchFigure[]> {
     const heap: number[] = [];
     let longFrames = 0;
     let domNodes = 0;
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < FIRST_CELL_RUNS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       // Record the moment the first cell is attached, from inside the page.
@@ -115,6 +117,8 @@ export async function run(): Promise<BenchFigure[]> {
       const host = await openStubView(page, { webviewDir, root: () => root, info: { source: file, format: 'rlm', problems: { count: 0, first: [] } } });
       try {
         first.push(await firstCellMs(page));
+        // The scroll and heap figures need fewer runs: each one scrolls for 3 s.
+        if (i >= RUNS) continue;
         await page.waitForTimeout(300);
         const scroll = await measureScroll(page, 3000);
         scrollMedian.push(scroll.medianMs);
@@ -134,7 +138,7 @@ export async function run(): Promise<BenchFigure[]> {
     const fileNote = `${CELLS} cells, ${subCalls} sub-calls, ${(generated.bytes / 1e6).toFixed(1)} MB file (host read it in ${Math.round(readMs)} ms, not counted)`;
     const t1 = median(first);
     return [
-      { group: GROUP, name: 'Time to first rendered cell (5,000-cell file)', value: Math.round(t1), unit: 'ms', runs: RUNS, target: '≤ 300 ms', met: t1 <= 300, note: `navigation start to first cell in the DOM, through the real host session; runs ${first.map((v) => Math.round(v)).join(', ')} ms; load average ${load} while measuring; ${fileNote}` },
+      { group: GROUP, name: 'Time to first rendered cell (5,000-cell file)', value: Math.round(t1), unit: 'ms', runs: FIRST_CELL_RUNS, target: '≤ 300 ms', met: t1 <= 300, note: `navigation start to first cell in the DOM, through the real host session; runs ${first.map((v) => Math.round(v)).join(', ')} ms; load average ${load} while measuring; ${fileNote}` },
       { group: GROUP, name: 'Scroll frame time, median', value: Number(median(scrollMedian).toFixed(1)), unit: 'ms', runs: RUNS, note: `${SCROLL_PX_PER_FRAME} px per frame for 3 s, headless, --disable-gpu; a plain page of 5,000 text rows: ${baseline.medianMs.toFixed(1)} ms median, ${baseline.p95Ms.toFixed(1)} ms p95 in the same browser` },
       { group: GROUP, name: 'Scroll frame time, p95', value: Number(median(scrollP95).toFixed(1)), unit: 'ms', runs: RUNS, note: `${longFrames} frames over 50 ms in ${RUNS} runs` },
       { group: GROUP, name: 'JS heap after scrolling (after GC)', value: Number(median(heap).toFixed(1)), unit: 'MB', runs: RUNS, note: `${domNodes} DOM nodes at the end` },
