@@ -13,6 +13,7 @@ import { renderTurn } from './turnView';
 import type { RenderContext } from './renderContext';
 
 export type ListMode = 'cells' | 'timeline';
+type HeldWork = 'schedule' | 'drain' | 'slots';
 
 /** Loaded pages kept at most; beyond this the farthest are turned back into placeholders. */
 const MAX_LOADED_PAGES = 24;
@@ -42,6 +43,13 @@ export class TurnList {
   /** Only a live run follows its newest turn; a file being read does not pull the view down. */
   followEnabled = false;
   private draining = false;
+  /**
+   * Until the first turns are on screen, work that can wait does: finding the range in view forces a
+   * layout of the whole page, more turns and more slots make that layout longer, and all of it ran
+   * before the first paint (about 100 ms of a 5,000-turn file's first screen).
+   */
+  private firstPaint: 'before' | 'waiting' | 'done' = 'before';
+  private readonly heldUntilPaint: Record<HeldWork, boolean> = { schedule: false, drain: false, slots: false };
 
   constructor(
     private readonly ctx: RenderContext,
@@ -110,7 +118,7 @@ export class TurnList {
     this.element.appendChild(frag);
     this.applyPendingScroll();
     this.schedule();
-    if (this.slots.length < this.outline.length && !this.slotTimer) {
+    if (this.slots.length < this.outline.length && !this.heldUntilFirstPaint('slots') && !this.slotTimer) {
       this.slotTimer = setTimeout(() => {
         this.slotTimer = undefined;
         this.createSlots(SLOT_CHUNK);
@@ -170,6 +178,25 @@ export class TurnList {
     this.request(firstIndex, firstIndex + PAGE.turnsPerPage - 1);
   }
 
+  /** True when `work` must wait for the first paint; it then runs once that frame is on screen. */
+  private heldUntilFirstPaint(work: HeldWork): boolean {
+    if (this.firstPaint === 'done') return false;
+    this.heldUntilPaint[work] = true;
+    if (this.firstPaint === 'waiting') return true;
+    this.firstPaint = 'waiting';
+    // A task queued from the next frame's callbacks runs after that frame has been painted.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        this.firstPaint = 'done';
+        const held = { ...this.heldUntilPaint };
+        if (held.slots) this.createSlots(SLOT_CHUNK);
+        if (held.schedule) this.schedule();
+        if (held.drain) this.drainSoon();
+      }, 0),
+    );
+    return true;
+  }
+
   scrollToTurn(index: number, then?: (slot: HTMLElement) => void): void {
     if (index >= this.slots.length) this.createSlots(index + 1 - this.slots.length);
     const slot = this.slots[index];
@@ -214,6 +241,7 @@ export class TurnList {
 
   /** Renders queued turns in frame-sized slices, nearest to the viewport first, so scrolling stays smooth. */
   private drainSoon(): void {
+    if (this.heldUntilFirstPaint('drain')) return;
     if (this.draining) return;
     this.draining = true;
     requestAnimationFrame(() => this.drain());
@@ -250,6 +278,7 @@ export class TurnList {
   }
 
   private schedule(): void {
+    if (this.heldUntilFirstPaint('schedule')) return;
     if (this.scheduled) return;
     this.scheduled = true;
     requestAnimationFrame(() => {

@@ -31,9 +31,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function withView(options: StubHostOptions, body: (page: Page, host: StubHost) => Promise<void>): Promise<void> {
+async function withView(options: StubHostOptions, body: (page: Page, host: StubHost) => Promise<void>, initScript?: string): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  if (initScript) await page.addInitScript(initScript);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const host = await openStubView(page, options);
@@ -52,6 +53,15 @@ async function screenshot(page: Page, step: string): Promise<void> {
 }
 
 const firstCell = '.turn-slot.loaded section.cell';
+
+/** Records what the list holds in the frame callbacks of the first frame that shows a cell (after the view's own). */
+const FIRST_FRAME_PROBE = `new MutationObserver((_m, observer) => {
+  if (!document.querySelector('${firstCell}')) return;
+  observer.disconnect();
+  requestAnimationFrame(() => {
+    window.__firstFrame = { loaded: document.querySelectorAll('.turn-slot.loaded').length, slots: document.querySelectorAll('.turn-slot').length };
+  });
+}).observe(document, { childList: true, subtree: true });`;
 
 describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
   test('model and file text with <script> and <img onerror> is shown as text, never run', async () => {
@@ -196,6 +206,13 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
       const root = (await readTrajectory(file)).tree as RunNode;
       await withView({ root: () => root }, async (page) => {
         await page.waitForSelector(firstCell);
+        // The first frame holds the header and the first two turns: the range in view, the other
+        // turns of the first page and the remaining slots wait until it has been painted.
+        await page.waitForFunction('window.__firstFrame !== undefined');
+        const frame = (await page.evaluate('window.__firstFrame')) as { loaded: number; slots: number };
+        assert.equal(frame.loaded, 2, 'only the first two turns are drawn in the first frame');
+        assert.ok(frame.slots <= 400, `one chunk of slots in the first frame, not ${frame.slots}`);
+        await expectEventually(async () => (await page.locator('.turn-slot.loaded').count()) >= 10, 'the rest of the first page is drawn after the first paint');
         await screenshot(page, 'big-first-cells');
         await page.locator('#turn-4999').waitFor({ state: 'attached', timeout: 60_000 });
         // Search for one cell's code and jump to it.
@@ -226,7 +243,7 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
         await page.waitForSelector('#turn-4320 .wf-row');
         assert.ok((await page.locator('#turn-4320 .wf-bar').count()) >= 6, 'model, cell and four sub-calls are drawn');
         await screenshot(page, 'big-timeline');
-      });
+      }, FIRST_FRAME_PROBE);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
