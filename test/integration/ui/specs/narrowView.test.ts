@@ -32,8 +32,19 @@ test('a recorded run in a narrow editor group: outline drawer, stacked figures, 
   await page.setViewportSize({ width: 760, height: 900 });
   await workbench.runCommandFromPalette('View: Split Editor Right');
   await workbench.runCommandFromPalette('View: Split Editor Right');
-  await page.waitForTimeout(1500);
   view = await workbench.getWebviewFrame('#app.compact .turn-slot.loaded section.cell', 60_000);
+  // Every group shows the run before the screenshots: the newest one's webview is still loading for a
+  // moment after the split, and a picture with an empty group would show nothing about that group.
+  const groups = page.frameLocator('iframe.webview.ready');
+  const shown = async (): Promise<number> => {
+    let count = 0;
+    for (let i = 0; i < (await page.locator('iframe.webview.ready').count()); i++) {
+      if ((await groups.nth(i).frameLocator('iframe#active-frame').locator('#app.compact .turn-slot.loaded section.cell').count().catch(() => 0)) > 0) count++;
+    }
+    return count;
+  };
+  for (const end = Date.now() + 30_000; (await shown()) < 3 && Date.now() < end; ) await page.waitForTimeout(200);
+  assert.equal(await shown(), 3, 'the run shows in all three groups');
   const width = await widthOf(view, '#app');
   assert.ok(width > 150 && width < 300, `the group is narrow (${width} px)`);
   assert.match(await rootClasses(view), /\bnarrow\b.*\bcompact\b|\bcompact\b.*\bnarrow\b/);
