@@ -19,14 +19,16 @@ export function outlineLabel(s: TurnSummary): OutlineLabel {
   if (s.author === 'user') classes.push('is-user');
   const marks = `${s.errors ? '⚠ ' : ''}${s.final ? '✓ ' : ''}${s.running ? '… ' : ''}`;
   // A user's cell reads as theirs: "You" where a root turn has its number.
-  return { number: s.author === 'user' ? 'You' : String(s.turn), text: `${marks}${aboutTurn(s)}`, classes };
+  const about = aboutTurn(s);
+  return { number: s.author === 'user' ? 'You' : String(s.turn), text: `${marks}${about}`, classes };
 }
 
 /** The entry's tooltip: what the turn is about and its figures. Built when the pointer reaches the entry. */
 export function outlineTitle(s: TurnSummary, local = false): string {
   const who = s.author === 'user' ? 'Your cell' : `Turn ${s.turn}`;
   const duration = s.finishedAt !== undefined ? formatDuration(s.finishedAt - s.startedAt) : 'running';
-  return `${who}: ${aboutTurn(s)}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local, s.includedInPlan === true), duration].join(', ')}`;
+  const about = aboutTurn(s);
+  return `${who}: ${about}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local, s.includedInPlan === true), duration].join(', ')}`;
 }
 
 function aboutTurn(s: TurnSummary): string {
