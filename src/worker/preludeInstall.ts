@@ -45,6 +45,8 @@ export interface PreludeApi {
   run_cell(code: string): string;
   recover(): void;
   warm(): void;
+  /** The next step of the hot-path warm-up run while no cell has come yet; false when done. */
+  warm_paths(): boolean;
   /** Display limit per stream and cell; `_out` limits per cell and in all (docs/rlm-contract.md). */
   attach(captureMaxChars: number, outCellChars?: number, outTotalChars?: number): void;
   /** isolation.py: cuts Python off from JS by emptying the holders Pyodide is known to leave. */

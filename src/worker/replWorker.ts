@@ -146,6 +146,33 @@ async function main(): Promise<void> {
     post({ type: 'bindFailed', id: binding.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
   };
 
+  /**
+   * The hot paths of a first cell (prelude.py, warm_paths) are warmed in steps of a few ms while the
+   * REPL waits: before a bind, and after it until the first cell. The event loop turns between steps, so
+   * a message waits at most one step; a bind pauses the warm-up and the first cell ends it. Interrupts go
+   * to a spare buffer during a step: one meant for a cell queued behind it is left for that cell.
+   */
+  const warmUp = { scheduled: false, finished: false };
+  const idleInterrupts = new Int32Array(new SharedArrayBuffer(4));
+  const warmSoon = (): void => {
+    if (warmUp.scheduled || warmUp.finished) return;
+    warmUp.scheduled = true;
+    setTimeout(() => {
+      warmUp.scheduled = false;
+      if (warmUp.finished || binding) return;
+      pyodide.setInterruptBuffer(idleInterrupts);
+      try {
+        warmUp.finished = !api.warm_paths();
+      } catch {
+        warmUp.finished = true; // a failed warm-up only leaves the first cell slower
+      } finally {
+        pyodide.setInterruptBuffer(interruptState);
+      }
+      warmSoon();
+    }, 0);
+  };
+  warmSoon();
+
   port.on('message', (message: ChildToWorker) => {
     if (message.type === 'bindBegin') {
       binding = { id: message.id, failed: false };
@@ -169,6 +196,7 @@ async function main(): Promise<void> {
             binding = undefined;
             timers.end();
             post({ type: 'bound', id: current.id, summary: JSON.parse(reply) as BoundSummary });
+            warmSoon();
           }
         } catch (err) {
           failBind(err);
@@ -181,6 +209,7 @@ async function main(): Promise<void> {
       return;
     }
     if (message.type === 'snapshotBytes') return; // consumed during start-up
+    warmUp.finished = true;
     channel.beginCell();
     timers.begin();
     stray.stdout = '';
