@@ -25,6 +25,8 @@ const FILE_BYTES = 21_600;
 const NEEDLE = 'KESTREL-7731';
 const PATTERN = 'the vault code is ([A-Z]+-\\d+)';
 const RUNS = 3;
+/** Side-by-side search timings: one run is about a second each, and three swung the ratio between 1.25 and 1.53 on this shared host. */
+const SEARCH_RUNS = 7;
 
 export async function run(): Promise<BenchFigure[]> {
   if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
@@ -147,7 +149,7 @@ async function searchFigures(big: string): Promise<BenchFigure[]> {
   const grepTimes: number[] = [];
   // Warm: every engine reads the tree once before timing.
   spawnSync('grep', ['-rE', PATTERN, big], { stdio: 'ignore' });
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < SEARCH_RUNS; i++) {
     if (rg) rgTimes.push(timed(() => spawnSync(rg, ['-e', PATTERN, big], { stdio: 'ignore' })));
     const t = performance.now();
     const outcome = await hostSearch({ pattern: PATTERN, flags: '', maxHits: 100 }, plan.files, { ...(rg ? { ripgrepPath: rg } : {}), maxFileBytes: plan.maxFileBytes });
@@ -156,13 +158,13 @@ async function searchFigures(big: string): Promise<BenchFigure[]> {
     grepTimes.push(timed(() => spawnSync('grep', ['-rE', PATTERN, big], { stdio: 'ignore' })));
   }
   const oursMs = median(ours);
-  figures.push({ group: GROUP, name: 'search() on the host over 2 GB (ripgrep from PATH)', value: Math.round(oursMs), unit: 'ms', runs: RUNS, note: `runs ${ours.map(Math.round).join(', ')} ms` });
+  figures.push({ group: GROUP, name: 'search() on the host over 2 GB (ripgrep from PATH)', value: Math.round(oursMs), unit: 'ms', runs: SEARCH_RUNS, note: `runs ${ours.map(Math.round).join(', ')} ms` });
   if (rg) {
     const rgMs = median(rgTimes);
-    figures.push({ group: GROUP, name: '`rg` on the same tree', value: Math.round(rgMs), unit: 'ms', runs: RUNS, note: `runs ${rgTimes.map(Math.round).join(', ')} ms` });
-    figures.push({ group: GROUP, name: 'search() time / rg time', value: Number((oursMs / rgMs).toFixed(2)), unit: 'ratio', runs: RUNS, target: '≤ 1.5', met: oursMs / rgMs <= 1.5 });
+    figures.push({ group: GROUP, name: '`rg` on the same tree', value: Math.round(rgMs), unit: 'ms', runs: SEARCH_RUNS, note: `runs ${rgTimes.map(Math.round).join(', ')} ms` });
+    figures.push({ group: GROUP, name: 'search() time / rg time', value: Number((oursMs / rgMs).toFixed(2)), unit: 'ratio', runs: SEARCH_RUNS, target: '≤ 1.5', met: oursMs / rgMs <= 1.5 });
   }
-  figures.push({ group: GROUP, name: '`grep -rE` on the same tree', value: Math.round(median(grepTimes)), unit: 'ms', runs: RUNS, note: `runs ${grepTimes.map(Math.round).join(', ')} ms` });
+  figures.push({ group: GROUP, name: '`grep -rE` on the same tree', value: Math.round(median(grepTimes)), unit: 'ms', runs: SEARCH_RUNS, note: `runs ${grepTimes.map(Math.round).join(', ')} ms` });
   const scan = performance.now();
   await hostSearch({ pattern: PATTERN, flags: '', maxHits: 100 }, plan.files, { maxFileBytes: plan.maxFileBytes });
   figures.push({ group: GROUP, name: 'search() without ripgrep (streamed scan on the host)', value: Math.round(performance.now() - scan), unit: 'ms', runs: 1, note: 'the CLI without rg on PATH' });
