@@ -116,7 +116,7 @@ async function firstRegexFigure(base: ReplSessionOptions, cacheDir: string, text
     'print(first, again)',
   ].join('\n');
   try {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       pool.prewarm();
       await pool.sparesReady();
       // As a spare waits in VS Code, or a run's REPL while the model writes its first cell.
@@ -134,12 +134,14 @@ async function firstRegexFigure(base: ReplSessionOptions, cacheDir: string, text
     await pool.dispose();
   }
   const ratios = firsts.map((first, i) => first / agains[i]!);
+  // The target tells a warmed engine (1.0–1.5x, a ~20 ms call swinging with the host) from an unwarmed
+  // one (3–4x).
   return figure(
     "a run's first regex over a 50 MB context, against the same regex again",
     ratios,
     'x',
-    1.5,
-    '≤ 1.5x',
+    2,
+    '≤ 2x',
     `first ${firsts.map((v) => v.toFixed(0)).join(', ')} ms, again ${agains.map((v) => v.toFixed(0)).join(', ')} ms; a fresh REPL taken from the pool's spare after it waited 1 s, as a run's does (before the warm-up the first ran 3–4x slower: about 100 ms against 25)`,
   );
 }
