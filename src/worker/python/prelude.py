@@ -973,7 +973,7 @@ def _rlm_install():
         # fresh process that code runs in V8's baseline tier, 3-4x slower (a first regex over 50 MB: 100 ms
         # against 25), and a call is never moved up while it runs. A few MB of each, in small steps while
         # the REPL waits for its first cell, get it compiled first; the worker turns its event loop between
-        # steps, which is when V8 compiles (bench: "first regex over a fresh REPL's context").
+        # steps, which is when V8 compiles (bench: "a run's first regex over a 50 MB context").
         narrow = 'Lorem ipsum dolor, the secret is elsewhere and the key is 123\n' * 17000
         for text in (narrow, narrow[:500000] + '\u00e9\u4e2d' + narrow[:500000]):
             for _ in range(4):
