@@ -39,16 +39,16 @@ export default tseslint.config(
     },
   },
   {
-    // Shipped code formats counts with one cached formatter.
+    // Shipped code formats counts with formatCount (src/shared/format).
     files: ['src/**/*.ts', 'webview/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           // Chromium builds a new ICU formatter for every call (about 16 µs); the trajectory view's
-          // placeholders spent 200 ms there. formatCount reuses one.
+          // placeholders spent 200 ms there. formatCount groups whole counts by hand.
           selector: "CallExpression[callee.property.name='toLocaleString']",
-          message: 'Format counts with formatCount from src/shared/format (one cached Intl.NumberFormat); toLocaleString builds a formatter per call.',
+          message: 'Format counts with formatCount from src/shared/format; toLocaleString builds an ICU formatter per call.',
         },
       ],
     },

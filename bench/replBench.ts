@@ -80,8 +80,13 @@ async function startFigures(base: ReplSessionOptions, cacheDir: string): Promise
  * What a run waits for its REPL as users meet it: the pool keeps a never-used spare started, so a run
  * takes it (and a replacement starts in the background) instead of starting a process.
  */
+/** A pool as VS Code keeps one: a never-used REPL started ahead of the next run. */
+function spareKeepingPool(base: ReplSessionOptions, cacheDir: string): ReplPool {
+  return new ReplPool({ create: (bridge) => createReplSession({ ...base, bridge, snapshotCacheDir: cacheDir }), createBridgeRouter, spares: 1 });
+}
+
 async function spareFigure(base: ReplSessionOptions, cacheDir: string): Promise<BenchFigure> {
-  const pool = new ReplPool({ create: (bridge) => createReplSession({ ...base, bridge, snapshotCacheDir: cacheDir }), createBridgeRouter, spares: 1 });
+  const pool = spareKeepingPool(base, cacheDir);
   const waits: number[] = [];
   try {
     for (let i = 0; i < 5; i++) {
@@ -105,7 +110,7 @@ async function spareFigure(base: ReplSessionOptions, cacheDir: string): Promise<
  * REPL warms it while it waits for its first cell (prelude.py, warm_paths).
  */
 async function firstRegexFigure(base: ReplSessionOptions, cacheDir: string, text: Buffer): Promise<BenchFigure> {
-  const pool = new ReplPool({ create: (bridge) => createReplSession({ ...base, bridge, snapshotCacheDir: cacheDir }), createBridgeRouter, spares: 1 });
+  const pool = spareKeepingPool(base, cacheDir);
   const firsts: number[] = [];
   const agains: number[] = [];
   const cell = [

@@ -8,6 +8,8 @@ export interface OutlineLabel {
   number: string;
   /** What the turn is about, with its markers. */
   text: string;
+  /** What a screen reader announces: who, then the text ("Turn 7: …", "Your cell: …"). */
+  spoken: string;
   classes: string[];
 }
 
@@ -20,15 +22,21 @@ export function outlineLabel(s: TurnSummary): OutlineLabel {
   const marks = `${s.errors ? '⚠ ' : ''}${s.final ? '✓ ' : ''}${s.running ? '… ' : ''}`;
   // A user's cell reads as theirs: "You" where a root turn has its number.
   const about = aboutTurn(s);
-  return { number: s.author === 'user' ? 'You' : String(s.turn), text: `${marks}${about}`, classes };
+  const text = `${marks}${about}`;
+  const who = whoseTurn(s);
+  return { number: s.author === 'user' ? 'You' : String(s.turn), text, spoken: `${who}: ${text}`, classes };
 }
 
 /** The entry's tooltip: what the turn is about and its figures. Built when the pointer reaches the entry. */
 export function outlineTitle(s: TurnSummary, local = false): string {
-  const who = s.author === 'user' ? 'Your cell' : `Turn ${s.turn}`;
   const duration = s.finishedAt !== undefined ? formatDuration(s.finishedAt - s.startedAt) : 'running';
   const about = aboutTurn(s);
+  const who = whoseTurn(s);
   return `${who}: ${about}\n${[plural(s.cells, 'cell'), plural(s.subCalls, 'sub-call'), plural(s.errors, 'error'), callCost(s.costUsd, local, s.includedInPlan === true), duration].join(', ')}`;
+}
+
+function whoseTurn(s: TurnSummary): string {
+  return s.author === 'user' ? 'Your cell' : `Turn ${s.turn}`;
 }
 
 function aboutTurn(s: TurnSummary): string {

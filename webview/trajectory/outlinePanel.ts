@@ -34,13 +34,15 @@ export class OutlinePanel {
       const item = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
       if (item) this.onPick(Number(item.dataset.index));
     });
-    // Tooltips are written when the pointer reaches an entry: three counts, a cost and a duration for
-    // each of 5,000 entries is work nobody may ever look at.
-    this.list.addEventListener('pointerover', (event) => {
+    // Tooltips are written when the pointer or the focus reaches an entry: three counts, a cost and a
+    // duration for each of 5,000 entries is work nobody may ever look at.
+    const describe = (event: Event): void => {
       const button = (event.target as HTMLElement).closest<HTMLElement>('.outline-item');
       const summary = this.summaries[Number(button?.parentElement?.dataset.index)];
       if (button && summary && !button.title) button.title = outlineTitle(summary, this.local());
-    });
+    };
+    this.list.addEventListener('pointerover', describe);
+    this.list.addEventListener('focusin', describe);
   }
 
   /** Sets the entries from `from` on; building happens in idle chunks. */
@@ -80,7 +82,7 @@ export class OutlinePanel {
       button.textContent = label.text;
       button.dataset.number = label.number;
       button.removeAttribute('title');
-      button.setAttribute('aria-label', `${summary.author === 'user' ? 'Your cell' : `Turn ${label.number}`}: ${label.text}`);
+      button.setAttribute('aria-label', label.spoken);
       item.className = label.classes.join(' ');
       this.numberWidth = Math.max(this.numberWidth, label.number.length);
     }

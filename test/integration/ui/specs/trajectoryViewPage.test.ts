@@ -239,6 +239,9 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
         assert.equal(await entry.getAttribute('title'), null, 'no tooltip is built before it is wanted');
         await entry.hover();
         assert.match((await entry.getAttribute('title')) ?? '', /^Turn 4321: .+\n1 cell, 4 sub-calls, \d+ errors?, /);
+        const next = page.locator('.outline li[data-index="4321"] > .outline-item');
+        await next.focus();
+        assert.match((await next.getAttribute('title')) ?? '', /^Turn 4322: /, 'the keyboard reaches the figures too');
         await page.locator('#toggle-timeline').click();
         await page.waitForSelector('#turn-4320 .wf-row');
         assert.ok((await page.locator('#turn-4320 .wf-bar').count()) >= 6, 'model, cell and four sub-calls are drawn');

@@ -146,6 +146,7 @@ describe('outline and search models', () => {
     const label = outlineLabel(summary);
     assert.equal(label.number, '7');
     assert.equal(label.text, '⚠ ✓ Count the errors per service.');
+    assert.equal(label.spoken, 'Turn 7: ⚠ ✓ Count the errors per service.');
     assert.deepEqual(label.classes, ['outline-entry', 'has-error', 'is-final']);
     assert.equal(outlineTitle(summary), 'Turn 7: Count the errors per service.\n1 cell, 3 sub-calls, 1 error, $0.01, 1.5 s');
     assert.doesNotMatch(outlineTitle({ ...summary, errors: 2, cells: 0 }), /\(s\)/);
@@ -159,6 +160,7 @@ describe('outline and search models', () => {
     const mine: TurnSummary = { ...summary, errors: 0, final: false, author: 'user', label: '', firstLine: 'mine = 1' };
     const label = outlineLabel(mine);
     assert.deepEqual([label.number, label.text], ['You', 'mine = 1'], '"You" where a root turn has its number');
+    assert.equal(label.spoken, 'Your cell: mine = 1', 'announced as the user\'s, never "Turn You"');
     assert.ok(label.classes.includes('is-user'));
     assert.match(outlineTitle(mine), /^Your cell: mine = 1\n/);
     assert.match(placeholderText(mine), /^You · 1 cell/);
