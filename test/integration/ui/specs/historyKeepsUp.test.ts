@@ -68,15 +68,13 @@ test('History follows runs by itself, groups follow-ups, titles by question, and
   await workbench.screenshot('recorded-run-tab-named-by-question');
 
   // Export offers the open run first, by its question; Open lists runs by question.
-  await workbench.runCommandFromPalette('RLM: Export trajectory...');
-  await page.locator(PICK_ROWS).first().waitFor({ timeout: 10_000 });
+  await workbench.openQuickPickFromPalette('RLM: Export trajectory...');
   const rows = await page.locator(`${PICK_ROWS} .label-name`).allInnerTexts();
   assert.equal(rows[0]?.trim(), 'How many lines are in the notes?', 'the open run comes first');
   assert.ok(rows.some((r) => r.includes('And which of them has the most letters?')), 'the others follow by question');
   await workbench.screenshot('export-offers-the-open-run-first');
   await page.keyboard.press('Escape');
-  await workbench.runCommandFromPalette('RLM: Open trajectory...');
-  await page.locator(PICK_ROWS).first().waitFor({ timeout: 10_000 });
+  await workbench.openQuickPickFromPalette('RLM: Open trajectory...');
   assert.ok((await page.locator(`${PICK_ROWS} .label-name`).allInnerTexts()).some((r) => r.includes('Which words are in the notes?')));
   await workbench.screenshot('open-picker-by-question');
   await page.keyboard.press('Escape');
