@@ -40,8 +40,14 @@ export function preludeKey(stdlibId: string): string {
 export interface PreludeApi {
   /** Starts a bind: the namespace is cleared and the frame parser reset. */
   bind_begin(): void;
-  /** Takes the next `byteLength` bytes of the frame stream from the channel device; the summary JSON at the end, else ''. */
-  bind_feed(byteLength: number): string;
+  /**
+   * Takes the next `byteLength` bytes of the frame stream from the channel device: the summary JSON at
+   * the end, '' for more, 'N<size>' for a text target of that size (answer with `opened`), '+' when the
+   * text target is full (bind_adopt it, then feed what is left).
+   */
+  bind_feed(byteLength: number, opened?: boolean): string;
+  /** The full text target (a PyProxy of the str the worker filled), kept as the entry's text. */
+  bind_adopt(text: PyProxy): void;
   run_cell(code: string): string;
   recover(): void;
   warm(): void;

@@ -10,6 +10,7 @@ import type { PyProxy } from 'pyodide/ffi';
 import type { LoadMode, StartConfig } from '../core/repl/replProtocol';
 import { disableBuiltinModules } from './builtinModules';
 import type { BuiltinPatchResult, WasmMemoryAccess } from './builtinModules';
+import type { PythonStrApi } from './textTarget';
 import { installPrelude, preludeApi, preludeKey } from './preludeInstall';
 import type { PreludeApi } from './preludeInstall';
 import type { EmscriptenFs, PythonChannel } from './pythonChannel';
@@ -52,6 +53,13 @@ function compileWasmSynchronously(): void {
 function internals(pyodide: PyodideAPI): { mem: WasmMemoryAccess; fs: EmscriptenFs } {
   const module = (pyodide as unknown as { _module: WasmMemoryAccess & { FS: EmscriptenFs } })._module;
   return { mem: module, fs: module.FS };
+}
+
+/** The C API calls a text target needs (textTarget.ts), or undefined when this build lacks one. */
+export function pythonStrApi(pyodide: PyodideAPI): PythonStrApi | undefined {
+  const module = (pyodide as unknown as { _module: Partial<Record<keyof PythonStrApi, unknown>> })._module;
+  const calls: Array<keyof PythonStrApi> = ['_PyUnicode_New', '_PyUnicode_Data', '_Py_DecRef', '_PyErr_Clear', 'pyproxy_new'];
+  return calls.every((name) => typeof module[name] === 'function') && module.HEAPU8 instanceof Uint8Array ? (module as unknown as PythonStrApi) : undefined;
 }
 
 export async function bootPyodide({ config, channel, onStray, snapshotBytes }: BootOptions): Promise<BootResult> {

@@ -5,9 +5,16 @@
 // - `B` + JSON: a sub-call (llm_query / rlm_query), answered by the host; reply: JSON.
 // - `S` + decimal ms: sleep, cut short by an interrupt; reply: `1` if interrupted, else `0`.
 // - `O` / `E` + UTF-8: stdout / stderr text, capped per cell here whatever Python claims; no reply.
-// - `C`: the pending `context` bytes, read straight into Python's buffer; reply: the bytes.
+// - `C` [+ decimal n]: the next n (or all remaining) pending `context` bytes, read straight into
+//   Python's buffer; reply: the bytes.
+// - `T` + decimal n / `W` + bytes: append the next n pending context bytes / these bytes to the text
+//   target (textTarget.ts, opened by the worker); reply: `1`, or `0` (nothing taken) if not all ASCII.
+// - `P`: the text target's bytes so far, and the target is closed; reply: the bytes.
 // Handlers never throw anything but the file system's own errno errors: any other JS exception crossing
 // a syscall would kill the interpreter.
+
+import type { PyProxy } from 'pyodide/ffi';
+import type { HeapSlice, TextTarget } from './textTarget';
 
 /** The Emscripten FS calls the device needs (pyodide.FS). */
 export interface EmscriptenFs {
@@ -51,8 +58,11 @@ interface OutputTally {
 }
 
 export class PythonChannel {
-  private reply: Uint8Array[] = [];
+  private reply: Array<Uint8Array | HeapSlice> = [];
   private context: Uint8Array | undefined;
+  /** How much of `context` Python has taken. */
+  private contextAt = 0;
+  private target: TextTarget | undefined;
   private tally: OutputTally = { stdoutChars: 0, stderrChars: 0, droppedChars: 0 };
   private readonly decoder = new TextDecoder('utf-8');
   private readonly encoder = new TextEncoder();
@@ -97,9 +107,41 @@ export class PythonChannel {
     return { ...this.tally };
   }
 
-  /** The bytes Python's next `C` request reads (binding `context`). */
+  /** The bytes Python's next `C` and `T` requests read (binding `context`). */
   offerContext(bytes: Uint8Array): void {
     this.context = bytes;
+    this.contextAt = 0;
+  }
+
+  /** Offered context bytes that Python has not taken yet. */
+  contextLeft(): number {
+    return this.context ? this.context.byteLength - this.contextAt : 0;
+  }
+
+  /** Where `T`/`W`/`P` write; without one those requests fail. */
+  useTextTarget(target: TextTarget): void {
+    this.target = target;
+  }
+
+  /** Opens a text target of `size` bytes for the bind (prelude.py asked for it); false if it cannot. */
+  openText(size: number): boolean {
+    return this.target?.open(size) ?? false;
+  }
+
+  /** The text target, once full, handed to `adopt` (prelude.py, bind_adopt). */
+  adoptText(adopt: (text: PyProxy) => void): void {
+    if (!this.target) throw new RangeError('no text target');
+    this.target.adopt(adopt);
+  }
+
+  /** Releases what the last Python call closed. Call only when no Python code is running. */
+  settleText(): void {
+    this.target?.settle();
+  }
+
+  /** Drops a text target left open (a bind that begins again, fails or ends). */
+  discardText(): void {
+    this.target?.discard();
   }
 
   /** Output from any route (the device, or Pyodide's own fd 1/2 handlers): capped per stream and cell. */
@@ -143,10 +185,27 @@ export class PythonChannel {
         return;
       }
       case 'C': {
-        const context = this.context;
-        this.context = undefined;
-        if (!context) throw new ChannelRequestError(EINVAL);
-        this.setReply(context);
+        this.setReply(this.takeContext(payload));
+        return;
+      }
+      case 'T':
+      case 'W': {
+        const target = this.requireTarget();
+        if (!target.isOpen) throw new ChannelRequestError(EINVAL);
+        const at = this.contextAt;
+        const bytes = op === 'W' ? payload : this.takeContext(payload);
+        if (bytes.byteLength > 0 && !target.append(bytes)) {
+          this.contextAt = at; // not taken: the buffered path reads these bytes again
+          this.setReply(ZERO);
+          return;
+        }
+        this.setReply(ONE);
+        return;
+      }
+      case 'P': {
+        const target = this.requireTarget();
+        if (!target.isOpen || payload.length > 0) throw new ChannelRequestError(EINVAL);
+        this.setReply(target.takePrefix());
         return;
       }
       default:
@@ -154,9 +213,26 @@ export class PythonChannel {
     }
   }
 
-  private setReply(body: Uint8Array): void {
+  /** The next `n` (payload, decimal) or all remaining offered context bytes. */
+  private takeContext(payload: Uint8Array): Uint8Array {
+    const context = this.context;
+    if (!context) throw new ChannelRequestError(EINVAL);
+    const left = context.byteLength - this.contextAt;
+    const n = payload.length > 0 ? decimal(payload) : left;
+    if (n > left) throw new ChannelRequestError(EINVAL);
+    const bytes = context.subarray(this.contextAt, this.contextAt + n);
+    this.contextAt += n;
+    return bytes;
+  }
+
+  private requireTarget(): TextTarget {
+    if (!this.target) throw new ChannelRequestError(EINVAL);
+    return this.target;
+  }
+
+  private setReply(body: Uint8Array | HeapSlice): void {
     const head = new Uint8Array(4);
-    new DataView(head.buffer).setUint32(0, body.byteLength);
+    new DataView(head.buffer).setUint32(0, body instanceof Uint8Array ? body.byteLength : body.length);
     this.reply = [head, body];
   }
 
@@ -165,14 +241,38 @@ export class PythonChannel {
     let filled = 0;
     while (filled < length && this.reply.length > 0) {
       const part = this.reply[0]!;
-      const take = Math.min(part.byteLength, length - filled);
-      target.set(part.subarray(0, take), filled);
+      if (part instanceof Uint8Array) {
+        const take = Math.min(part.byteLength, length - filled);
+        target.set(part.subarray(0, take), filled);
+        filled += take;
+        if (take === part.byteLength) this.reply.shift();
+        else this.reply[0] = part.subarray(take);
+        continue;
+      }
+      // A slice of wasm memory, read from the heap as it is now (`buffer` is the whole current heap).
+      const take = Math.min(part.length, length - filled);
+      new Uint8Array(buffer.buffer).copyWithin(buffer.byteOffset + offset + filled, part.start, part.start + take);
       filled += take;
-      if (take === part.byteLength) this.reply.shift();
-      else this.reply[0] = part.subarray(take);
+      part.start += take;
+      part.length -= take;
+      if (part.length === 0) this.reply.shift();
     }
     return filled;
   }
+}
+
+const ONE = new Uint8Array([0x31]);
+const ZERO = new Uint8Array([0x30]);
+
+/** A request's decimal payload; anything else is the caller's error. */
+function decimal(payload: Uint8Array): number {
+  if (payload.length === 0 || payload.length > 12) throw new ChannelRequestError(EINVAL);
+  let n = 0;
+  for (const c of payload) {
+    if (c < 0x30 || c > 0x39) throw new ChannelRequestError(EINVAL);
+    n = n * 10 + (c - 0x30);
+  }
+  return n;
 }
 
 class ChannelRequestError extends Error {

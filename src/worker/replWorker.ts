@@ -12,12 +12,13 @@ import type { SandboxProbe } from '../core/repl/replTypes';
 import { DISABLED_BUILTINS } from './builtinModules';
 import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
 import { trackCellTimers } from './cellTimers';
-import { bootPyodide } from './pyodideBoot';
+import { bootPyodide, pythonStrApi } from './pyodideBoot';
 import { PythonChannel } from './pythonChannel';
 import { lockDownRuntime, shimProcessBinding } from './runtimeLockdown';
 import type { RuntimeLockdown } from './runtimeLockdown';
 import { probeRuntime } from './runtimeProbe';
 import { createSyncHost } from './syncHost';
+import { TextTarget } from './textTarget';
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
 const port = parentPort;
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     channel.output(stream, text);
     if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
   };
+  const bootNotes: string[] = [];
   const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot!) });
   // The snapshot's bytes (tens of MB) are in Pyodide's memory now: this thread's closures below must
   // not keep the file's copy alive for the session's whole life.
@@ -82,6 +84,10 @@ async function main(): Promise<void> {
   snapshot = undefined;
   const { pyodide, api } = booted;
   pyodide.setInterruptBuffer(interruptState);
+  const strApi = pythonStrApi(pyodide);
+  // Without the C API a large text binds through a buffer as any other (twice its size at the peak).
+  if (strApi) channel.useTextTarget(new TextTarget(strApi));
+  else bootNotes.push('large text contexts are decoded from a buffer: this Pyodide build exports no str allocation');
   api.attach(boot.config.captureMaxChars, boot.config.outCellMaxChars, boot.config.outTotalMaxChars);
   // A cold load warmed the cell path while building the prelude; after a restore, run it once in this
   // process too, so the first real cell does not pay for cold code paths.
@@ -91,7 +97,7 @@ async function main(): Promise<void> {
     booted.snapshot = undefined; // copied into the message; kept here it would hold tens of MB for nothing
   }
 
-  const notes: string[] = [...(lockdown?.problems ?? [])];
+  const notes: string[] = [...(lockdown?.problems ?? []), ...bootNotes];
   let pythonProbes: SandboxProbe[];
   if (weaken.python) {
     pyodide.registerJsModule('js', globalThis);
@@ -142,6 +148,7 @@ async function main(): Promise<void> {
   const failBind = (err: unknown): void => {
     if (!binding) return;
     binding.failed = true;
+    channel.discardText();
     timers.end();
     post({ type: 'bindFailed', id: binding.id, errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) });
   };
@@ -173,9 +180,26 @@ async function main(): Promise<void> {
   };
   warmSoon();
 
+  /** One piece of a bind through the prelude, answering its requests for a text target (textTarget.ts). */
+  const feed = (bytes: number): string => {
+    let reply = api.bind_feed(bytes);
+    for (;;) {
+      channel.settleText();
+      if (reply === '+') {
+        channel.adoptText((text) => api.bind_adopt(text));
+        reply = api.bind_feed(channel.contextLeft());
+      } else if (/^N\d+$/.test(reply)) {
+        reply = api.bind_feed(channel.contextLeft(), channel.openText(Number(reply.slice(1))));
+      } else {
+        return reply;
+      }
+    }
+  };
+
   port.on('message', (message: ChildToWorker) => {
     if (message.type === 'bindBegin') {
       binding = { id: message.id, failed: false };
+      channel.discardText();
       channel.beginCell();
       try {
         api.bind_begin();
@@ -191,7 +215,7 @@ async function main(): Promise<void> {
       if (current && !current.failed) {
         try {
           channel.offerContext(new Uint8Array(message.buffer, 0, bytes));
-          const reply = api.bind_feed(bytes);
+          const reply = feed(bytes);
           if (reply) {
             binding = undefined;
             timers.end();
@@ -201,6 +225,7 @@ async function main(): Promise<void> {
         } catch (err) {
           failBind(err);
         } finally {
+          channel.settleText();
           channel.offerContext(new Uint8Array(0));
         }
       }

@@ -39,11 +39,11 @@ def _device_request(op, payload=b''):
     finally:
         _os_close(fd)
 
-def _device_read_into(op, buf):
+def _device_read_into(op, buf, payload=b''):
     """Sends `op` and reads its reply straight into `buf` (the context bytes: no second copy)."""
     fd = _os_open(DEVICE_PATH, _O_RDWR)
     try:
-        _os_write(fd, op)
+        _os_write(fd, op + payload)
         head = _os_read(fd, 4)
         size = int.from_bytes(head, 'big') if len(head) == 4 else -1
         if size != len(buf):
@@ -765,7 +765,12 @@ def _rlm_install():
     # the one text, 'F' one file of a dict, 'E' the end, 'A' an abort (the host could not read what it
     # announced). The bytes come in chunks of at most a few MB, so no side ever holds the input twice
     # in full: each entry is decoded the moment its last byte arrives, and its bytes are dropped.
+    # An entry of _TEXT_TARGET_MIN bytes or more that spans chunks is written by the worker straight
+    # into the str it becomes (src/worker/textTarget.ts), while its bytes are ASCII: bind_feed returns
+    # 'N<size>' to ask for that str and '+' when it is full, and the worker hands it to bind_adopt. At
+    # the first other byte the prefix comes back and the entry is decoded from a buffer as any other.
     _HEAD = 9
+    _TEXT_TARGET_MIN = 1 << 20
     binding = {}
 
     def bind_begin():
@@ -783,6 +788,12 @@ def _rlm_install():
         binding.clear()
         binding.update(head=bytearray(), entry=None, shape=None, names=[], texts=[], chars=[], repl=[], lazy=None, scratch=binding.get('scratch'))
 
+    def _record_text(path, text, replacements):
+        binding['names'].append(path)
+        binding['texts'].append(text)
+        binding['chars'].append(len(text))
+        binding['repl'].append(replacements)
+
     def _decode_entry(path, view, kind='F'):
         if kind == 'Z':
             binding['lazy'] = json.loads(bytes(view).decode('utf-8'))
@@ -793,10 +804,7 @@ def _rlm_install():
             return
         counter[0] = 0
         text = str(view, 'utf-8', 'rlm_count_replace')
-        binding['names'].append(path)
-        binding['texts'].append(text)
-        binding['chars'].append(len(text))
-        binding['repl'].append(counter[0])
+        _record_text(path, text, counter[0])
 
     def _open_entry(kind, path, size, view, pos):
         """Starts an entry; one that lies whole in this chunk is decoded from it without a copy."""
@@ -805,8 +813,54 @@ def _rlm_install():
         if len(view) - pos >= size:
             _decode_entry(path, view[pos:pos + size], kind)
             return pos + size
-        binding['entry'] = {'path': path, 'buf': bytearray(size), 'filled': 0, 'kind': kind}
-        return pos
+        entry = {'path': path, 'size': size, 'filled': 0, 'kind': kind, 'buf': None}
+        if kind in ('T', 'F') and size >= _TEXT_TARGET_MIN:
+            entry['carry'] = bytes(view[pos:])  # at most a chunk: written to the str once it exists
+        else:
+            entry['buf'] = bytearray(size)
+            entry['buf'][:len(view) - pos] = view[pos:]
+            entry['filled'] = len(view) - pos
+        binding['entry'] = entry
+        return len(view)
+
+    def _to_buffer(entry, prefix):
+        """The entry leaves the text target: a buffer of its size holding the `prefix` bytes written so far."""
+        buf = entry['buf'] = bytearray(entry['size'])
+        if prefix:
+            _device_read_into(b'P', memoryview(buf)[:entry['filled']])
+        carry = entry.pop('carry', b'')
+        buf[entry['filled']:entry['filled'] + len(carry)] = carry
+        entry['filled'] += len(carry)
+
+    def _feed_entry(entry, left, opened):
+        """Moves up to `left` pending bytes into the open entry; returns (bytes taken, reply or None)."""
+        if 'carry' in entry:
+            # The worker has just answered 'N': the str exists (opened) or could not be made.
+            if not opened:
+                _to_buffer(entry, False)
+            elif _device_request(b'W', entry['carry']) == b'1':
+                entry['filled'] = len(entry.pop('carry'))
+            else:
+                _to_buffer(entry, True)
+        take = min(entry['size'] - entry['filled'], left)
+        if entry['buf'] is None:
+            if take and _device_request(b'T', b'%d' % take) != b'1':
+                _to_buffer(entry, True)
+                return 0, None
+            entry['filled'] += take
+        elif take:
+            with memoryview(entry['buf']) as whole:
+                _device_read_into(b'C', whole[entry['filled']:entry['filled'] + take], b'%d' % take)
+            entry['filled'] += take
+        if entry['filled'] < entry['size']:
+            return take, None
+        binding['entry'] = None
+        if entry['buf'] is None:
+            binding['adopt'] = entry
+            return take, '+'
+        _decode_entry(entry['path'], entry['buf'], entry['kind'])
+        entry['buf'] = None
+        return take, None
 
     def _finish_bind():
         names, texts, chars, repl = binding['names'], binding['texts'], binding['chars'], binding['repl']
@@ -839,51 +893,67 @@ def _rlm_install():
         ns['context'] = ctx
         return json.dumps({'chars': chars, 'invalidUtf8Replacements': repl})
 
-    def bind_feed(n):
-        """Takes the next chunk of the frame stream; returns the summary at the end, '' before it."""
-        scratch = binding.get('scratch')
-        if scratch is None or len(scratch) < n:
-            scratch = binding['scratch'] = bytearray(max(n, 1 << 20))
-        whole = memoryview(scratch)
-        view = whole[:n]
-        try:
-            _device_read_into(b'C', view)
-            pos = 0
-            while pos < n:
+    def bind_feed(n, opened=None):
+        """Takes the next `n` offered bytes of the frame stream. Returns the summary at the end, '' for
+        more, 'N<size>' for a text target of that size (called again with `opened`), '+' when the text
+        target is full (bind_adopt, then called again with what is left)."""
+        left = n
+        entry = binding['entry']
+        if entry is not None and 'carry' in entry and opened is None:
+            raise ValueError('a text target was asked for and not answered')
+        while left > 0 or (entry is not None and 'carry' in entry):
+            if entry is not None:
+                took, reply = _feed_entry(entry, left, opened)
+                left -= took
+                if reply:
+                    return reply
                 entry = binding['entry']
-                if entry is not None:
-                    take = min(len(entry['buf']) - entry['filled'], n - pos)
-                    entry['buf'][entry['filled']:entry['filled'] + take] = view[pos:pos + take]
-                    entry['filled'] += take
+                continue
+            scratch = binding.get('scratch')
+            if scratch is None or len(scratch) < left:
+                scratch = binding['scratch'] = bytearray(max(left, 1 << 20))
+            whole = memoryview(scratch)
+            view = whole[:left]
+            try:
+                _device_read_into(b'C', view)
+                left = 0
+                pos = 0
+                while pos < len(view):
+                    if binding['entry'] is not None:
+                        raise ValueError('context frames ran past an open entry')
+                    head = binding['head']
+                    want = _HEAD if len(head) < _HEAD else _HEAD + int.from_bytes(head[1:5], 'little')
+                    take = min(want - len(head), len(view) - pos)
+                    head += view[pos:pos + take]
                     pos += take
-                    if entry['filled'] == len(entry['buf']):
-                        binding['entry'] = None
-                        _decode_entry(entry['path'], entry['buf'], entry['kind'])
-                        del entry['buf']
-                    continue
-                head = binding['head']
-                want = _HEAD if len(head) < _HEAD else _HEAD + int.from_bytes(head[1:5], 'little')
-                take = min(want - len(head), n - pos)
-                head += view[pos:pos + take]
-                pos += take
-                if len(head) < _HEAD or len(head) < _HEAD + int.from_bytes(head[1:5], 'little'):
-                    continue
-                kind = chr(head[0])
-                size = int.from_bytes(head[5:9], 'little')
-                path = bytes(head[_HEAD:]).decode('utf-8')
-                head.clear()
-                if kind == 'E':
-                    return _finish_bind()
-                if kind == 'A':
-                    binding.update(names=[], texts=[], entry=None)
-                    return json.dumps({'aborted': True})
-                if kind not in ('T', 'F', 'L', 'Z'):
-                    raise ValueError('unknown context frame %r' % kind)
-                pos = _open_entry(kind, path if kind in ('F', 'L') else None, size, view, pos)
-            return ''
-        finally:
-            view.release()
-            whole.release()
+                    if len(head) < _HEAD or len(head) < _HEAD + int.from_bytes(head[1:5], 'little'):
+                        continue
+                    kind = chr(head[0])
+                    size = int.from_bytes(head[5:9], 'little')
+                    path = bytes(head[_HEAD:]).decode('utf-8')
+                    head.clear()
+                    if kind == 'E':
+                        return _finish_bind()
+                    if kind == 'A':
+                        binding.update(names=[], texts=[], entry=None)
+                        return json.dumps({'aborted': True})
+                    if kind not in ('T', 'F', 'L', 'Z'):
+                        raise ValueError('unknown context frame %r' % kind)
+                    pos = _open_entry(kind, path if kind in ('F', 'L') else None, size, view, pos)
+            finally:
+                view.release()
+                whole.release()
+            entry = binding['entry']
+            if entry is not None and 'carry' in entry:
+                return 'N%d' % entry['size']
+        return ''
+
+    def bind_adopt(text):
+        """The full text target from the worker: the entry's str, held once."""
+        entry = binding.pop('adopt', None)
+        if entry is None or type(text) is not str or len(text) != entry['size']:
+            raise ValueError('no text target to adopt')
+        _record_text(entry['path'], text, 0)
 
     def run_cell(code):
         state['cell'] += 1
@@ -1002,4 +1072,5 @@ def _rlm_install():
     api = Api()
     api.bind_begin, api.bind_feed, api.run_cell, api.recover, api.warm, api.attach = bind_begin, bind_feed, run_cell, recover, warm, attach
     api.warm_paths = warm_paths
+    api.bind_adopt = bind_adopt
     return api
