@@ -136,6 +136,8 @@ export class PythonChannel {
 
   /** Releases what the last Python call closed. Call only when no Python code is running. */
   settleText(): void {
+    // A prefix reply left unread must not outlive its str: later reads would see freed memory.
+    if (this.reply.some((part) => !(part instanceof Uint8Array))) this.reply = [];
     this.target?.settle();
   }
 

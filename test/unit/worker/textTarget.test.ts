@@ -63,7 +63,18 @@ function device(channel: PythonChannel, heapOf: () => Uint8Array, scratchAt: num
     ErrnoError: FakeErrno as never,
   };
   channel.install(fs);
+  const heap = () => new Int8Array(heapOf().buffer);
   return {
+    /** Writes a request and reads nothing back. */
+    send(text: string): void {
+      const bytes = Buffer.from(text, 'latin1');
+      ops!.write({}, new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.byteLength, 0);
+    },
+    /** Reads up to `n` bytes of the pending reply into the heap, as Python does. */
+    readOnly(n: number): Uint8Array {
+      const got = ops!.read({}, heap(), scratchAt, n, 0);
+      return heapOf().slice(scratchAt, scratchAt + got);
+    },
     request(text: string | Uint8Array): { ok: true; body: Uint8Array } | { ok: false; errno: number } {
       const bytes = typeof text === 'string' ? Buffer.from(text, 'latin1') : text;
       try {
@@ -72,7 +83,6 @@ function device(channel: PythonChannel, heapOf: () => Uint8Array, scratchAt: num
         return { ok: false, errno: (error as FakeErrno).errno };
       }
       // The reply is read into the heap, as Python reads it into its own buffer.
-      const heap = () => new Int8Array(heapOf().buffer);
       const n = ops!.read({}, heap(), scratchAt, 4, 0);
       if (n < 4) return { ok: true, body: new Uint8Array(0) };
       const size = new DataView(heapOf().buffer, scratchAt, 4).getUint32(0);
@@ -194,5 +204,19 @@ describe('channel: text target requests', () => {
     assert.deepEqual(state.decRefs, [], 'released only once Python has returned');
     channel.settleText();
     assert.deepEqual(state.decRefs, [str]);
+  });
+
+  it('a prefix reply left unread is dropped when its str is released', () => {
+    const { channel, dev, api, state } = setup();
+    channel.useTextTarget(new TextTarget(api));
+    channel.openText(64);
+    channel.offerContext(Buffer.from('secret-bytes'));
+    dev.request('T12');
+    dev.send('P');
+    const head = dev.readOnly(4); // only the length is read, then Python returns to the worker
+    assert.equal(new DataView(head.buffer, head.byteOffset, 4).getUint32(0), 12);
+    channel.settleText();
+    assert.equal(state.decRefs.length, 1);
+    assert.equal(dev.readOnly(12).byteLength, 0, 'nothing is read from the freed str');
   });
 });
