@@ -97,13 +97,40 @@ const needle: Responder = (r) =>
 async function turnOverhead(rig: Rig): Promise<BenchFigure> {
   // A trivial cell each turn, and an answer in the last one: a run that reaches its limit without one now ends 'limit'.
   rig.setRespond((r) => (turnOf(r) < 29 ? fence('x = 1') : fence('FINAL("done")')));
-  const { events } = await collect(rig, 'tiny', { maxIterations: 30 });
-  const starts = events.filter((e) => e.type === 'turn.started').map((e) => e.ts);
-  const latencies = events.flatMap((e) => (e.type === 'model.output' && !e.forcedFinal ? [e.latencyMs] : []));
+  // Event stamps and latencies on a sub-millisecond clock: Date.now's whole milliseconds made a
+  // 3 ms median read as 2, 3 or 4.5 from one run to the next.
+  const clock = (): number => performance.timeOrigin + performance.now();
+  const client = createModelClient({ provider: 'openai', baseUrl: rig.server.baseUrl, model: 'bench-model', maxRetries: 0 }, { now: clock });
   const overheads: number[] = [];
-  for (let i = 1; i + 1 < starts.length && i < latencies.length; i++) overheads.push(starts[i + 1]! - starts[i]! - latencies[i]!);
-  const value = median(overheads);
-  return { group: GROUP, name: 'loop overhead per turn (trivial cell, excluding model latency)', value, unit: 'ms', runs: overheads.length, target: '≤ 5 ms', met: value <= 5 };
+  for (let round = 0; round < 3; round++) {
+    // A pool of its own that starts no spare while the turns are timed (as `rlm ask` runs): the rig's
+    // pool refills on acquire, and a REPL process starting beside the turns is not the loop's cost.
+    const repl = new ReplPool({ create: (bridge) => createReplSession({ bridge, distDir: DIST, snapshotCacheDir: SNAPSHOTS }), createBridgeRouter, spares: 1, refillAfterFirst: true });
+    try {
+      await repl.sparesReady();
+      const events: EventRecord[] = [];
+      const run = createRlmRun({ question: 'bench', context: { kind: 'text', text: 'tiny' }, root: client, repl, limits: { maxIterations: 30 }, now: clock });
+      for await (const record of run) events.push(record);
+      const result = await run.run();
+      if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);
+      const starts = events.filter((e) => e.type === 'turn.started').map((e) => e.ts);
+      const latencies = events.flatMap((e) => (e.type === 'model.output' && !e.forcedFinal ? [e.latencyMs] : []));
+      for (let i = 1; i + 1 < starts.length && i < latencies.length; i++) overheads.push(starts[i + 1]! - starts[i]! - latencies[i]!);
+    } finally {
+      await repl.dispose();
+    }
+  }
+  const value = Math.round(median(overheads) * 100) / 100;
+  return {
+    group: GROUP,
+    name: 'loop overhead per turn (trivial cell, excluding model latency)',
+    value,
+    unit: 'ms',
+    runs: overheads.length,
+    target: '≤ 5 ms',
+    met: value <= 5,
+    note: 'turns 2 to 29 of three 30-turn runs, each on a pool that starts no spare REPL while the turns are timed; sub-millisecond clock',
+  };
 }
 
 /** As a user's run goes: a fresh REPL from the pool's spare (already started), bound to 50 MB, two turns. */
