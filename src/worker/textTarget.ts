@@ -8,8 +8,8 @@
 // n bytes, appends bytes, and asks for the prefix back; every write is bounded to the str allocated
 // here, and the str reaches Python (bind_adopt) only once full, before anything could hash it.
 // The C API is called only between Python calls (the worker's bind loop), never from a device request:
-// os.write and os.read detach Python's thread state around the syscall, and allocating or freeing an
-// object then would find no interpreter.
+// CPython's os.write and os.read release the GIL around the syscall (_Py_write, _Py_read), and
+// allocating or freeing an object without it is not allowed.
 import { isAscii } from 'node:buffer';
 import type { PyProxy } from 'pyodide/ffi';
 
