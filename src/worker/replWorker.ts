@@ -12,6 +12,7 @@ import type { SandboxProbe } from '../core/repl/replTypes';
 import { DISABLED_BUILTINS } from './builtinModules';
 import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
 import { trackCellTimers } from './cellTimers';
+import { atomicInterruptView } from './atomicInterrupts';
 import { bootPyodide, pythonStrApi } from './pyodideBoot';
 import { PythonChannel } from './pythonChannel';
 import { lockDownRuntime, shimProcessBinding } from './runtimeLockdown';
@@ -83,7 +84,9 @@ async function main(): Promise<void> {
   snapshot?.then(releaseNow, () => undefined);
   snapshot = undefined;
   const { pyodide, api } = booted;
-  pyodide.setInterruptBuffer(interruptState);
+  // Pyodide's own read-then-clear of the buffer could wipe an interrupt written in between (atomicInterrupts.ts).
+  const pyodideInterrupts = atomicInterruptView(interruptState);
+  pyodide.setInterruptBuffer(pyodideInterrupts);
   const strApi = pythonStrApi(pyodide);
   // Without the C API a large text binds through a buffer as any other (twice its size at the peak).
   if (strApi) channel.useTextTarget(new TextTarget(strApi));
@@ -173,7 +176,7 @@ async function main(): Promise<void> {
       } catch {
         warmUp.finished = true; // a failed warm-up only leaves the first cell slower
       } finally {
-        pyodide.setInterruptBuffer(interruptState);
+        pyodide.setInterruptBuffer(pyodideInterrupts);
       }
       warmSoon();
     }, 0);
