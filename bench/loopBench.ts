@@ -35,11 +35,16 @@ interface Rig {
   close(): Promise<void>;
 }
 
+/** One spare REPL started ahead; `refillAfterFirst` as `rlm ask` runs (no spare starts beside its first run). */
+function benchPool(refillAfterFirst: boolean): ReplPool {
+  return new ReplPool({ create: (bridge) => createReplSession({ bridge, distDir: DIST, snapshotCacheDir: SNAPSHOTS }), createBridgeRouter, spares: 1, refillAfterFirst });
+}
+
 async function startRig(latencyMs = 0): Promise<Rig> {
   let respond: Responder = () => 'unset';
   const server = await startFakeModelServer({ protocol: 'openai', respond: (r) => respond(r), latencyMs });
   const client = createModelClient({ provider: 'openai', baseUrl: server.baseUrl, model: 'bench-model', maxRetries: 0 });
-  const repl = new ReplPool({ create: (bridge) => createReplSession({ bridge, distDir: DIST, snapshotCacheDir: SNAPSHOTS }), createBridgeRouter, spares: 1 });
+  const repl = benchPool(false);
   return {
     server,
     client,
@@ -105,7 +110,7 @@ async function turnOverhead(rig: Rig): Promise<BenchFigure> {
   for (let round = 0; round < 3; round++) {
     // A pool of its own that starts no spare while the turns are timed (as `rlm ask` runs): the rig's
     // pool refills on acquire, and a REPL process starting beside the turns is not the loop's cost.
-    const repl = new ReplPool({ create: (bridge) => createReplSession({ bridge, distDir: DIST, snapshotCacheDir: SNAPSHOTS }), createBridgeRouter, spares: 1, refillAfterFirst: true });
+    const repl = benchPool(true);
     try {
       await repl.sparesReady();
       const events: EventRecord[] = [];

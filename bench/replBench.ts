@@ -76,15 +76,15 @@ async function startFigures(base: ReplSessionOptions, cacheDir: string): Promise
   ];
 }
 
-/**
- * What a run waits for its REPL as users meet it: the pool keeps a never-used spare started, so a run
- * takes it (and a replacement starts in the background) instead of starting a process.
- */
 /** A pool as VS Code keeps one: a never-used REPL started ahead of the next run. */
 function spareKeepingPool(base: ReplSessionOptions, cacheDir: string): ReplPool {
   return new ReplPool({ create: (bridge) => createReplSession({ ...base, bridge, snapshotCacheDir: cacheDir }), createBridgeRouter, spares: 1 });
 }
 
+/**
+ * What a run waits for its REPL as users meet it: the pool keeps a never-used spare started, so a run
+ * takes it (and a replacement starts in the background) instead of starting a process.
+ */
 async function spareFigure(base: ReplSessionOptions, cacheDir: string): Promise<BenchFigure> {
   const pool = spareKeepingPool(base, cacheDir);
   const waits: number[] = [];
