@@ -80,10 +80,14 @@ its parent.
 
   --from-turn N                 a fork: replay turns 1..N-1 only, and let the root take over at turn N
                                 (with the recorded question, or -q to ask another)
-  --context PATH                the input to bind instead of the paths the record names (repeatable)
+  --context PATH                the input to bind instead of the paths the record names (repeatable);
+                                needed when a recorded path lies outside this folder (exit 2 otherwise)
   --allow-divergence            go on when a replayed cell's output differs from the record (for example
                                 because the file changed); without it the run stops there (exit 1)
 
-Models and limits default to the record's; every option of "rlm ask" can override them (--provider,
---base-url, --model, --sub-model, --max-iterations, --trajectory, --json, --quiet, --verbose, ...).
+A recorded file is treated as untrusted: the models, endpoints, keys and limits are yours, given as for
+"rlm ask" (--model is required; --provider, --base-url, --sub-model, --max-iterations, --trajectory,
+--json, --quiet, --verbose, ...), never the record's, which are only shown. The recorded input is read
+again only when every path, symlinks resolved, lies inside the working folder; cells are replayed in
+the sandbox.
 --json adds {parent: {trajectory, runId, mode, fromTurn}}.`;

@@ -1,7 +1,8 @@
 // Parses `rlm continue <trajectory> [-q "<follow-up>"] [--from-turn N] [--context PATH]...`: the options
-// of `rlm ask`, with the models, limits and input defaulting to what the record names.
+// of `rlm ask`; the models and limits are the user's (never the record's), the input the record's
+// paths only when they lie inside the working folder (see core/replay/recordedInput.ts).
 import { parseArgs } from 'node:util';
-import type { RunConfigRecord } from '../core/trajectory/events';
+import { describeRecordedModels } from '../core/replay/recordedModels';
 import type { RunNode } from '../core/trajectory/treeTypes';
 import { ASK_OPTIONS, parseCacheChoice } from './askArgs';
 import type { AskArgs } from './askArgs';
@@ -56,32 +57,25 @@ export function parseContinueArgs(argv: string[]): ContinueArgs {
 }
 
 /**
- * `rlm ask`'s arguments for the continued run: the record's models when no --model is given (each flag
- * given wins), the record's limits under the ones given, and the record's input unless --context.
+ * `rlm ask`'s arguments for the continued run. The models, endpoints, keys and limits are the ones given
+ * here (flags and environment), never the record's: a record is a file anyone can ship, and its
+ * `config` could name an attacker's server (which would receive the key) or limits that bill without
+ * end. Only the question is taken from the record, and only for a fork asked no other.
  */
 export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): AskArgs {
-  const v = { ...args.values };
-  const config = run.config;
-  if (!v.model && config) {
-    v.provider ??= config.root.provider;
-    v.model = config.root.model;
-    if (config.root.baseUrl) v['base-url'] ??= config.root.baseUrl;
-    if (!v['sub-model'] && (config.sub.model !== config.root.model || config.sub.provider !== config.root.provider || config.sub.baseUrl !== config.root.baseUrl)) {
-      v['sub-provider'] ??= config.sub.provider;
-      v['sub-model'] = config.sub.model;
-      if (config.sub.baseUrl) v['sub-base-url'] ??= config.sub.baseUrl;
-    }
-  }
-  const { root, sub } = parseModelChoices(v, 'the record names no model: add --model');
+  const v = args.values;
+  const recorded = describeRecordedModels(run.config);
+  const { root, sub } = parseModelChoices(v, `give the model to continue with, as for rlm ask: --model NAME (and --provider, --base-url for another endpoint); the record's models${recorded ? ` (${recorded})` : ''} are never used`);
   const input: AskArgs['input'] = {};
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
   return {
     paths,
     question: args.question ?? run.question,
     root,
     sub,
-    limits: { ...recordedLimits(config), ...parseLimits(v) },
+    limits: parseLimits(v),
     ...(v.trajectory ? { trajectory: v.trajectory } : {}),
     input,
     cache: parseCacheChoice(v),
@@ -90,11 +84,4 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
     verbose: v.verbose ?? false,
     help: false,
   };
-}
-
-/** The limits the record ran under: a replay under other cell limits could diverge for that alone. */
-function recordedLimits(config: RunConfigRecord | undefined): AskArgs['limits'] {
-  if (!config) return {};
-  const { root: _root, sub: _sub, ...limits } = config;
-  return Object.fromEntries(Object.entries(limits).filter(([, value]) => typeof value === 'number')) as AskArgs['limits'];
 }

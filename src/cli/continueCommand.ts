@@ -1,11 +1,15 @@
-// `rlm continue <trajectory> -q "<follow-up>"` and `--from-turn N` (a fork): re-binds the recorded input,
-// replays the recorded cells in a fresh REPL with every sub-call answered from the record, then asks
-// the new question there (or lets the root take over at turn N). The new trajectory names its parent.
+// `rlm continue <trajectory> -q "<follow-up>"` and `--from-turn N` (a fork): re-binds the recorded input
+// (only inside the working folder), replays the recorded cells in a fresh sandboxed REPL with every
+// sub-call answered from the record, then asks the new question there (or lets the root take over at
+// turn N) with the user's models and limits. The record is hostile: see core/replay/recordedInput.ts
+// and recordedModels.ts for what of it is used. The new trajectory names its parent.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readTrajectory } from '../core/trajectory/trajectoryReader';
 import type { RunNode } from '../core/trajectory/treeTypes';
 import { replayPlanOf, ReplayPlanError } from '../core/replay/replayPlan';
+import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../core/replay/recordedInput';
+import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../core/replay/recordedModels';
 import type { ReplayInput } from '../core/loop/replayer';
 import { executeAsk, oneLine } from './askCommand';
 import type { AskDeps } from './askCommand';
@@ -74,16 +78,24 @@ export async function runContinue(argv: string[], given: AskDeps): Promise<numbe
     if (!askArgs.quiet) deps.stderr.write(`${text}\n`);
   };
   const cells = replay.plan.turns.reduce((n, t) => n + t.cells.length, 0);
-  say(`rlm: replaying ${cells} recorded cell${cells === 1 ? '' : 's'} of ${replay.plan.turns.length} turn${replay.plan.turns.length === 1 ? '' : 's'} (sub-calls answered from the record)`);
+  say(`rlm: ${replayNoticeLine(cells, replay.plan.turns.length, describeCurrentModels(askArgs.root, askArgs.sub), describeRecordedModels(run.config))}`);
   return executeAsk(askArgs, deps, say, now, replay);
 }
 
-/** --context, or the paths the record names, found from here: a missing one is said, with the way out. */
+/**
+ * --context (the user's own choice, taken as given), or the paths the record names, re-bound only when
+ * each one's real path lies inside the working folder; otherwise a refusal naming the path and the way
+ * out (exit 2), before anything is read or sent.
+ */
 function inputPaths(args: ContinueArgs, run: RunNode, cwd: string): string[] {
   if (args.contextPaths) return args.contextPaths;
-  const recorded = run.target?.paths ?? [];
-  if (recorded.length === 0) throw new UsageError('the record does not name its input: point to it with --context PATH');
-  const missing = recorded.filter((p) => !existsSync(resolve(cwd, p)));
-  if (missing.length) throw new UsageError(`the recorded input ${missing.join(', ')} is not found from ${cwd}: run from the folder the run was made in, or point to it with --context PATH`);
-  return recorded;
+  if (run.target?.kind === 'text') throw new UsageError('the recorded input was not a file or folder on disk, so it cannot be read again: give it with --context PATH');
+  try {
+    return rebindRecordedInput(run.target?.paths, [cwd]).entries.map((e) => e.path);
+  } catch (error) {
+    if (error instanceof RecordedInputOutsideError) throw new UsageError(`${error.message}: give the input yourself with --context PATH`);
+    if (error instanceof RecordedInputMissingError) throw new UsageError(`${error.message}: run from the folder the run was made in, or give the input with --context PATH`);
+    if (error instanceof RecordedInputUnnamedError) throw new UsageError(`${error.message}: give it with --context PATH`);
+    throw error;
+  }
 }

@@ -95,7 +95,7 @@ describe('rlm ask references and rlm continue (dist/cli.js)', () => {
   it('continue: replays the cells, answers the follow-up from the replayed variables, and sends no sub-call', async () => {
     const server = await start(followUp);
     const next = join(dir, 'follow-up.rlm.jsonl');
-    const out = await runCli(['continue', record, '-q', 'What did the sub model say?', '--base-url', server.baseUrl, '--json', '--trajectory', next], dir);
+    const out = await runCli(['continue', record, '-q', 'What did the sub model say?', '--base-url', server.baseUrl, '--model', 'follow-up-model', '--json', '--trajectory', next], dir);
     assert.equal(out.code, 0, out.stderr);
     const json = JSON.parse(out.stdout) as Record<string, unknown>;
     assert.equal(json.answer, `From the earlier run: The secret is the number 4242. (context:${NEEDLE_LINE})`);
@@ -103,9 +103,9 @@ describe('rlm ask references and rlm continue (dist/cli.js)', () => {
     assert.equal(subRequests(server), 0);
     assert.deepEqual(json.parent, { trajectory: record, runId: (await readTrajectory(record)).tree!.runId, mode: 'continue' });
     assert.deepEqual(json.references, [{ path: 'needle.txt', line: NEEDLE_LINE, text: 'the secret code is 4242' }]);
-    // The root was told the earlier question and answer and which variables it has; it used the record's model name.
+    // The root was told the earlier question and answer and which variables it has; it is the model given now.
     const first = server.completionRequests[0]!.parsed!;
-    assert.equal(first.model, 'fake-root');
+    assert.equal(first.model, 'follow-up-model');
     assert.match(first.messages[0]!.content, /Q: What is the secret code\?/);
     assert.match(first.messages[0]!.content, /its 2 cells were run again.*\bhits\b.*\bsummary\b/s);
 
@@ -150,7 +150,7 @@ describe('rlm ask references and rlm continue (dist/cli.js)', () => {
     writeNeedle(copy, '9999');
     const server = await start(followUp);
     const stopped = join(dir, 'diverged.rlm.jsonl');
-    const out = await runCli(['continue', record, '-q', 'Again?', '--context', join(copy, 'needle.txt'), '--base-url', server.baseUrl, '--trajectory', stopped], dir);
+    const out = await runCli(['continue', record, '-q', 'Again?', '--context', join(copy, 'needle.txt'), '--base-url', server.baseUrl, '--model', 'm', '--trajectory', stopped], dir);
     assert.equal(out.code, 1, out.stderr);
     assert.match(out.stderr, /diverged from the record at turn 1: llm_query was asked a prompt the record does not have: "What does this say\? the secret code is 9999"/);
     assert.match(out.stderr, /--allow-divergence/);
@@ -162,13 +162,13 @@ describe('rlm ask references and rlm continue (dist/cli.js)', () => {
     assert.doesNotMatch(out.stderr, /partial findings/);
     assert.equal(diverged?.continued, false);
 
-    const allowed = await runCli(['continue', record, '-q', 'Again?', '--context', join(copy, 'needle.txt'), '--allow-divergence', '--base-url', server.baseUrl, '--json', '--trajectory', join(dir, 'allowed.rlm.jsonl')], dir);
+    const allowed = await runCli(['continue', record, '-q', 'Again?', '--context', join(copy, 'needle.txt'), '--allow-divergence', '--base-url', server.baseUrl, '--model', 'm', '--json', '--trajectory', join(dir, 'allowed.rlm.jsonl')], dir);
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.match((JSON.parse(allowed.stdout) as { answer: string }).answer, /From the earlier run/);
   });
 
   it('refuses a fork past the record, and a missing follow-up question, as usage errors', async () => {
-    const past = await runCli(['continue', record, '--from-turn', '9', '--base-url', 'http://127.0.0.1:9'], dir);
+    const past = await runCli(['continue', record, '--from-turn', '9', '--base-url', 'http://127.0.0.1:9', '--model', 'm'], dir);
     assert.equal(past.code, 2);
     assert.match(past.stderr, /has 2 turns; --from-turn can be at most 3/);
     const noQuestion = await runCli(['continue', record], dir);
