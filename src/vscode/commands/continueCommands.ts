@@ -1,11 +1,11 @@
-// "Continue this run..." and "Fork from this turn...": the VS Code side of `rlm continue`. The record's
-// input is planned again from its paths (workspace-relative), its cells replayed with every sub-call
-// answered from the record, and the follow-up asked in that session (or the root takes over at a turn).
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+// "Continue this run..." and "Fork from this turn...": the VS Code side of `rlm continue`. The record is
+// hostile: its input is read again only from inside the workspace folders and after the user confirmed
+// the paths (continuePlan.ts); models and limits are the settings'. Its cells are replayed in the
+// sandbox with every sub-call answered from the record, and the follow-up asked in that session (or the
+// root takes over at a turn).
 import * as vscode from 'vscode';
-import { planPaths } from '../../core/context/contextPlan';
 import { replayPlanOf } from '../../core/replay/replayPlan';
+import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../../core/replay/recordedModels';
 import type { ReplayInput } from '../../core/loop/replayer';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { RunNode } from '../../core/trajectory/treeTypes';
@@ -16,6 +16,7 @@ import { readSettings } from '../settings/readSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
 import { NoModelConfiguredError } from '../errors/extensionErrors';
 import { firstWorkspaceFolders, registerSafeCommand, requireTrust, runAndFollow } from './commandSupport';
+import { confirmRecordedInput, locateRecordedInput } from './continuePlan';
 
 /** Arguments for scripts and tests: skips the prompts. */
 interface ContinueOptions {
@@ -49,15 +50,20 @@ async function pickRecord(arg: unknown): Promise<vscode.Uri | undefined> {
   return picked?.[0];
 }
 
-/** The folder the record's paths are relative to: the first workspace folder holding them all. */
-function baseFolder(run: RunNode): string {
-  const paths = run.target?.paths ?? [];
-  if (!paths.length || run.target?.kind === 'text') throw new Error('This run\'s input was not a file or folder on disk (an unsaved buffer or a selection), so it cannot be bound again.');
-  for (const folder of firstWorkspaceFolders()) {
-    if (folder.uri.scheme === 'file' && paths.every((p) => existsSync(resolve(folder.uri.fsPath, p)))) return folder.uri.fsPath;
-  }
-  throw new Error(`This run's input (${paths.join(', ')}) is not in this workspace, so it cannot be bound again.`);
+/** The open workspace's folders on disk: the only places a record's input may be read again from. */
+function workspaceFolderPaths(): string[] {
+  return firstWorkspaceFolders().filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
+
+async function confirmModal(message: string, detail: string, accept: string): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, accept)) === accept;
+}
+
+const WORDS: Record<Mode, { action: string; accept: string }> = {
+  continue: { action: 'Continue this run', accept: 'Read and continue' },
+  fork: { action: 'Fork this run', accept: 'Read and fork' },
+  session: { action: 'Replay this run for your cell', accept: 'Read and replay' },
+};
 
 async function chooseTurn(run: RunNode): Promise<number | undefined> {
   const items = run.turns.map((t) => ({ label: `Turn ${t.turn}`, description: t.cells[0]?.code.split('\n').find((l) => l.trim())?.slice(0, 80) ?? '', turn: t.turn }));
@@ -76,6 +82,9 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
   if (run.status === 'running' || run.status === 'incomplete') {
     if (mode !== 'session' || run.turns.length === 0) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds a run that has not finished: continue it once it has ended.`);
   }
+  // A record outside the workspace is refused before any question is asked (see continuePlan.ts).
+  const deps = { folders: workspaceFolderPaths(), confirm: confirmModal };
+  locateRecordedInput(run, deps);
   const fork = mode === 'fork';
   const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : mode === 'session' ? undefined : options.fromTurn;
   if (fork && fromTurn === undefined) return undefined;
@@ -90,9 +99,14 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
       validateInput: (value) => (value.trim() === '' ? 'Type a question.' : undefined),
     }))?.trim();
   if (!question) return undefined;
-  const cwd = baseFolder(run);
+  // The paths, their size and the models are shown in a modal; nothing is read before the user agrees.
+  const gatherPlan = await confirmRecordedInput(run, settings, WORDS[mode], deps);
+  if (!gatherPlan) return undefined;
+  const plan = replayPlanOf(run, fromTurn);
+  const current = describeCurrentModels(settings.root, settings.sub ?? settings.root);
+  services.log.info(`${WORDS[mode].action} (${vscode.workspace.asRelativePath(uri)}): ${replayNoticeLine(plan.turns.reduce((n, t) => n + t.cells.length, 0), plan.turns.length, current, describeRecordedModels(run.config))}`);
   const replay: ReplayInput = {
-    plan: replayPlanOf(run, fromTurn),
+    plan,
     from: { mode: mode === 'session' ? 'session' : fromTurn !== undefined ? 'fork' : 'continue', trajectory: vscode.workspace.asRelativePath(uri), runId: run.runId, question: run.question, ...(fromTurn !== undefined ? { fromTurn } : {}), allowDivergence: options.allowDivergence ?? false },
   };
   const request = {
@@ -100,7 +114,7 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
     question,
     settings,
     gather: async () => {
-      const plan = await planPaths(run.target!.paths, { cwd });
+      const plan = await gatherPlan();
       return { source: { kind: 'plan' as const, plan }, target: plan.target };
     },
     replay,

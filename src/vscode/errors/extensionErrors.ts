@@ -14,7 +14,7 @@ export class NoModelConfiguredError extends Error {
 export class TargetRefusedError extends Error {
   constructor(
     readonly target: string,
-    readonly reason: 'binary' | 'too-large' | 'empty' | 'unreadable' | 'special' | 'no-editor' | 'no-workspace',
+    readonly reason: 'binary' | 'too-large' | 'empty' | 'unreadable' | 'special' | 'no-editor' | 'no-workspace' | 'outside-workspace',
     message: string,
   ) {
     super(message);

@@ -1,0 +1,88 @@
+// Continue… / Fork… / Replay and run, planned without `vscode` so the decisions are unit-tested with
+// injected folders and prompts. A recorded file is hostile (a repository can ship one in .rlm/runs/):
+// its input is re-read only when every path, symlinks resolved, lies inside an open workspace folder,
+// and only after the user has seen those paths (and their size) in a modal and agreed. The models,
+// endpoints, keys and limits are the user's settings; the record's are only shown.
+import { planPaths } from '../../core/context/contextPlan';
+import type { ContextPlan } from '../../core/context/contextTypes';
+import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../core/replay/recordedInput';
+import type { RecordedInputFs, ReboundInput } from '../../core/replay/recordedInput';
+import { describeCurrentModels, describeRecordedModels } from '../../core/replay/recordedModels';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import { formatBytes } from '../../shared/format';
+import { TargetRefusedError } from '../errors/extensionErrors';
+import type { RlmSettings } from '../settings/rlmSettings';
+
+interface ContinuePlanDeps {
+  /** The open workspace's folders on disk (file scheme), in order. */
+  folders: readonly string[];
+  /** A modal the user must accept; false when they dismiss it. */
+  confirm(message: string, detail: string, accept: string): Promise<boolean>;
+  fs?: RecordedInputFs;
+  /** Planning of the confirmed paths; default planPaths (injectable so tests see what is read). */
+  plan?: typeof planPaths;
+}
+
+const SHOWN_PATHS = 12;
+/** What the CLI offers instead (`--context PATH`), said in VS Code's words. */
+const EXPLICIT_INPUT = 'open the folder that holds it as a workspace folder, or continue from a terminal with rlm continue FILE --context PATH';
+
+/**
+ * Where the record's input lies in this workspace, or a refusal naming the path (TargetRefusedError,
+ * one sentence). Only realpath and stat are used: nothing is read.
+ */
+export function locateRecordedInput(run: RunNode, deps: Pick<ContinuePlanDeps, 'folders' | 'fs'>): ReboundInput {
+  if (!run.target?.paths.length || run.target.kind === 'text') {
+    throw new TargetRefusedError('the recorded input', 'unreadable', 'This run\'s input was not a file or folder on disk (an unsaved buffer or a selection), so it cannot be read again.');
+  }
+  if (!deps.folders.length) throw new TargetRefusedError(run.target.paths.join(', '), 'no-workspace', `This run's input (${run.target.paths.join(', ')}) is read again only from an open workspace folder: ${EXPLICIT_INPUT}.`);
+  try {
+    return rebindRecordedInput(run.target.paths, deps.folders, deps.fs);
+  } catch (error) {
+    if (error instanceof RecordedInputOutsideError) {
+      const where = error.why === 'climbs' ? 'climbs out of the workspace with ..' : error.why === 'malformed' ? 'is not a usable path' : `lies outside the workspace folders${error.real && error.real !== error.path ? ` (it leads to ${error.real})` : ''}`;
+      throw new TargetRefusedError(error.path, 'outside-workspace', `This run's recorded input ${error.path} ${where}, so it is not read: ${EXPLICIT_INPUT}.`);
+    }
+    if (error instanceof RecordedInputMissingError) throw new TargetRefusedError(error.paths.join(', '), 'unreadable', `This run's input (${error.paths.join(', ')}) is not in this workspace, so it cannot be read again: ${EXPLICIT_INPUT}.`);
+    if (error instanceof RecordedInputUnnamedError) throw new TargetRefusedError('the recorded input', 'unreadable', `This run does not name its input as files or folders on disk: ${EXPLICIT_INPUT}.`);
+    throw error;
+  }
+}
+
+/** The modal's text: what will be read, and whose models go on. */
+function confirmationText(run: RunNode, input: ReboundInput, settings: Pick<RlmSettings, 'root' | 'sub'>, action: string): { message: string; detail: string } {
+  const { entries } = input;
+  const files = entries.filter((e) => e.bytes !== undefined);
+  const bytes = files.reduce((n, e) => n + (e.bytes ?? 0), 0);
+  const folders = entries.filter((e) => e.kind === 'folder').length;
+  const size = files.length ? `${formatBytes(bytes)} in ${files.length} file${files.length === 1 ? '' : 's'}${folders ? ` and ${folders} folder${folders === 1 ? '' : 's'} (not measured before you agree)` : ''}` : `${folders} folder${folders === 1 ? '' : 's'} (not measured before you agree)`;
+  const listed = entries.slice(0, SHOWN_PATHS).map((e) => `  ${e.path}${e.kind === 'folder' ? '/' : ''}${e.bytes !== undefined ? ` (${formatBytes(e.bytes)})` : ''}`);
+  if (entries.length > SHOWN_PATHS) listed.push(`  … and ${entries.length - SHOWN_PATHS} more`);
+  const current = describeCurrentModels(settings.root, settings.sub ?? settings.root);
+  const recorded = describeRecordedModels(run.config);
+  const cells = run.turns.reduce((n, t) => n + t.cells.length, 0);
+  return {
+    message: `${action}: read these ${entries.length === 1 ? 'path' : `${entries.length} paths`} again from ${input.folder}?`,
+    detail: [
+      ...listed,
+      '',
+      `Total: ${size}.`,
+      `The recorded cells (up to ${cells}) are replayed in the sandbox; their sub-calls are answered from the record.`,
+      `Models from your settings (${current})${recorded ? `, not the record's (${recorded})` : ''}.`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * The input of a continued run, once the user agreed: a gather that plans only the confirmed paths,
+ * relative to the folder's real path, under the user's size limits. Undefined when they declined.
+ */
+export async function confirmRecordedInput(run: RunNode, settings: Pick<RlmSettings, 'root' | 'sub' | 'maxFileBytes' | 'contextLimitBytes' | 'workspaceLimitBytes'>, words: { action: string; accept: string }, deps: ContinuePlanDeps): Promise<(() => Promise<ContextPlan>) | undefined> {
+  // Checked again here, just before the paths are shown: the disk may have changed since the command began.
+  const input = locateRecordedInput(run, deps);
+  const { message, detail } = confirmationText(run, input, settings, words.action);
+  if (!(await deps.confirm(message, detail, words.accept))) return undefined;
+  const plan = deps.plan ?? planPaths;
+  const paths = input.entries.map((e) => e.path);
+  return () => plan(paths, { cwd: input.folder, maxFileBytes: settings.maxFileBytes, maxTotalBytes: settings.contextLimitBytes, maxListedBytes: settings.workspaceLimitBytes });
+}
