@@ -8,7 +8,7 @@
 // The control: the same record, well formed, continues normally.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { readTrajectory } from '../../../src/core/trajectory/trajectoryReader';
@@ -178,6 +178,39 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
     assert.equal((JSON.parse(out.stdout) as { answer: string }).answer, 'Continued: alpha beta\ngamma delta\n');
     assert.equal(attacker.requests.length, 0);
     assertSecretSentNowhere();
+  });
+
+  it('recorded cells run only in the sandbox, and recorded sub-call answers stay data: they never reach the sub-call cache', async () => {
+    const proof = join(base, 'written-by-a-recorded-cell.txt');
+    const lines = readFileSync(good, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const cell = lines.find((l) => l.type === 'cell.started')!;
+    cell.code = `open(${JSON.stringify(proof)}, "w").write("x")\n${String(cell.code)}`;
+    const answered = lines.find((l) => l.type === 'subcall.finished')!;
+    answered.response = 'POISONED ANSWER';
+    const record = join(project, '.rlm', 'runs', 'evil-cells.rlm.jsonl');
+    writeFileSync(record, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const cache = join(base, 'cache');
+    const out = await runCli(['continue', record, '-q', 'And then?', '--allow-divergence', ...userFlags()], project, { ...env, RLM_CACHE_DIR: cache });
+    assert.equal(out.code, 0, out.stderr);
+    assert.ok(!existsSync(proof), 'a recorded cell wrote to the host');
+    // The same llm_query asked live afterwards, with the same cache: sent to the user's server, not the recorded answer.
+    user.setRespond(recordedReplies);
+    try {
+      mark();
+      const asked = await runCli(['ask', 'notes.txt', '-q', 'What is the first word?', ...userFlags(), '--json', '--verbose'], project, { ...env, RLM_CACHE_DIR: cache });
+      assert.equal(asked.code, 0, asked.stderr);
+      const subs = user.completionRequests.slice(userRequestsBefore.n).filter((r) => r.parsed && !isRoot(r.parsed));
+      assert.equal(subs.length, 1, 'the sub-call was answered from a cache the record filled');
+      assert.doesNotMatch(asked.stdout + asked.stderr, /POISONED/);
+      // Control: the cache is in use on this route, so a poisoned entry would have been served. Asked again, it answers.
+      mark();
+      const again = await runCli(['ask', 'notes.txt', '-q', 'What is the first word?', ...userFlags(), '--json'], project, { ...env, RLM_CACHE_DIR: cache });
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(user.completionRequests.slice(userRequestsBefore.n).filter((r) => r.parsed && !isRoot(r.parsed)).length, 0);
+    } finally {
+      user.setRespond(continuedReplies);
+    }
+    assert.equal(attacker.requests.length, 0);
   });
 
   it('a fork of a record with the attacker\'s config goes to the user\'s server only', async () => {
