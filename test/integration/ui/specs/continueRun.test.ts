@@ -1,5 +1,6 @@
 // "Continue this run..." in a real VS Code: a run recorded by `rlm ask` (fake server) opens in the
-// trajectory view; its button replays the recorded cells (the sub-call answered from the record, not
+// trajectory view; its button asks for the follow-up, shows the recorded input in a modal (read only
+// once accepted), replays the recorded cells (the sub-call answered from the record, not
 // sent) and asks the follow-up, which the live view shows answered from the replayed variables.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
+import { acceptModal } from '../../harness/modalDialog';
 import { openWorkbench } from '../../harness/openWorkbench';
 import { runCli } from '../../../unit/cli/cliProcess';
 
@@ -44,6 +46,12 @@ test('Continue this run replays a recorded run and answers the follow-up from it
   await input.waitFor({ state: 'visible', timeout: 30_000 });
   await input.fill('What did the sub model say?');
   await workbench.page.keyboard.press('Enter');
+  // The recorded input is shown, with the models that will be used, and read only once accepted.
+  await workbench.page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: 30_000 });
+  await workbench.screenshot('continue-confirms-the-recorded-input');
+  const modal = await acceptModal(workbench, 'Read and continue');
+  assert.match(modal, /notes\.txt \(\d+ B\)/);
+  assert.match(modal, /Models from your settings \(fake-model\)/);
 
   const live = await workbench.getWebviewFrame('#run-header .badge:has-text("continued from")', 90_000);
   await live.locator('.status-badge', { hasText: 'Answered in' }).waitFor({ timeout: 90_000 });

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
+import { acceptModal } from '../../harness/modalDialog';
 import { openWorkbench } from '../../harness/openWorkbench';
 import type { Workbench } from '../../harness/workbench';
 
@@ -89,6 +90,7 @@ test('the user\'s cells in a finished run\'s REPL, Continue this run from Histor
   await question.waitFor({ state: 'visible', timeout: 30_000 });
   await question.fill('What did I compute?');
   await workbench.page.keyboard.press('Enter');
+  assert.match(await acceptModal(workbench, 'Read and continue'), /notes\.txt/);
   const continued = await workbench.getWebviewFrame('#run-header .badge:has-text("continued from")', 120_000);
   await continued.locator('.status-badge.status-completed').waitFor({ timeout: 120_000 });
   assert.match(await continued.locator('.answer-body').innerText(), /You computed 40/);
@@ -101,6 +103,7 @@ test('the user\'s cells in a finished run\'s REPL, Continue this run from Histor
   await chat.locator('[data-testid="history-item"]', { hasText: 'Which word comes first?' }).locator('button', { hasText: /^\s*Open\s*$/ }).click();
   const recorded = await workbench.getWebviewFrame('[data-testid="user-cell-run"]:has-text("Replay and run")', 60_000);
   await runCell(recorded, 'print(mine + 2)');
+  assert.match(await acceptModal(workbench, 'Read and replay'), /notes\.txt/);
   const replayed = await workbench.getWebviewFrame('#run-header .badge:has-text("replayed, for your own cells")', 120_000);
   await replayed.locator('article.user-turn .stdout', { hasText: '42' }).waitFor({ timeout: 120_000 });
   assert.equal(subRequests().length, subsBefore, 'nothing was re-billed by the replay');
