@@ -65,11 +65,17 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
   const withPaths = (paths: string[]) => (started: Line): void => {
     attackerConfig(started);
     (started.target as Line).paths = paths;
+    // Without the recorded context size the replay has nothing to compare the input with.
+    delete started.context;
   };
   const userFlags = (): string[] => ['--base-url', user.baseUrl, '--model', 'user-model'];
   const allRequests = (): string[] => [...user.requests, ...attacker.requests].map((r) => `${JSON.stringify(r.headers)}\n${r.rawBody}`);
   const assertSecretSentNowhere = (): void => {
-    for (const request of allRequests()) assert.ok(!request.includes(SECRET), 'the outside file\'s text reached a request');
+    for (const request of allRequests()) assert.ok(!request.includes(SECRET), `the outside file's text reached a request: ${request.slice(0, 300)}`);
+  };
+  /** The attacker's server saw nothing; the message says what it got (the key, the prompt) when it did. */
+  const assertAttackerUntouched = (): void => {
+    assert.equal(attacker.requests.length, 0, `the attacker's server was reached: ${attacker.requests.map((r) => `${String(r.headers.authorization)} ${r.rawBody.slice(0, 200)}`).join(' | ')}`);
   };
   const userRequestsBefore = { n: 0 };
   const mark = (): void => {
@@ -111,8 +117,8 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
     mark();
     const next = join(base, 'evil-config-continued.rlm.jsonl');
     const out = await runCli(['continue', record, '-q', 'And then?', ...userFlags(), '--trajectory', next], project, env);
+    assertAttackerUntouched();
     assert.equal(out.code, 0, out.stderr);
-    assert.equal(attacker.requests.length, 0, 'the attacker\'s server was reached');
     const sent = user.completionRequests.slice(userRequestsBefore.n);
     assert.ok(sent.length > 0);
     for (const request of sent) {
@@ -136,10 +142,10 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
     mark();
     for (const extra of [[], ['--from-turn', '2']]) {
       const out = await runCli(['continue', record, '-q', 'And then?', ...extra], project, env);
+      assertAttackerUntouched();
       assert.equal(out.code, 2, out.stderr);
       assert.match(out.stderr, /give the model to continue with, as for rlm ask: --model NAME .*the record's models \(openai attacker-model at http:\/\/127\.0\.0\.1:\d+\/v1, .*\) are never used/);
     }
-    assert.equal(attacker.requests.length, 0);
     assert.equal(user.completionRequests.length, userRequestsBefore.n);
   });
 
@@ -155,14 +161,15 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
       const named = paths();
       const record = hostileCopy(`evil-path-${route.replace(/\W+/g, '-')}.rlm.jsonl`, withPaths(named));
       mark();
-      for (const extra of [['-q', 'What is in it?'], ['--from-turn', '1'], ['--from-turn', '2', '-q', 'Go on']]) {
+      for (const extra of [['--from-turn', '1'], ['-q', 'What is in it?'], ['--from-turn', '2', '-q', 'Go on']]) {
         const out = await runCli(['continue', record, ...extra, ...userFlags()], project, env);
+        assertSecretSentNowhere();
         assert.equal(out.code, 2, `${extra.join(' ')}: ${out.stderr}`);
         const first = out.stderr.split('\n')[0]!;
         assert.match(first, new RegExp(`^rlm continue: the recorded input ${named[0]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*so it is not read: give the input yourself with --context PATH$`));
         assert.doesNotMatch(out.stderr, /replaying/);
       }
-      assert.equal(attacker.requests.length, 0);
+      assertAttackerUntouched();
       assert.equal(user.completionRequests.length, userRequestsBefore.n, 'nothing was sent for a refused record');
       assertSecretSentNowhere();
     });
@@ -176,7 +183,7 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
     const out = await runCli(['continue', record, '-q', 'And then?', '--context', join(elsewhere, 'notes.txt'), ...userFlags(), '--json', '--trajectory', join(base, 'with-context.rlm.jsonl')], project, env);
     assert.equal(out.code, 0, out.stderr);
     assert.equal((JSON.parse(out.stdout) as { answer: string }).answer, 'Continued: alpha beta\ngamma delta\n');
-    assert.equal(attacker.requests.length, 0);
+    assertAttackerUntouched();
     assertSecretSentNowhere();
   });
 
@@ -210,7 +217,7 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
     } finally {
       user.setRespond(continuedReplies);
     }
-    assert.equal(attacker.requests.length, 0);
+    assertAttackerUntouched();
   });
 
   it('a fork of a record with the attacker\'s config goes to the user\'s server only', async () => {
@@ -218,7 +225,7 @@ describe('rlm continue treats the recorded file as hostile (dist/cli.js)', () =>
     mark();
     const out = await runCli(['continue', record, '--from-turn', '2', ...userFlags(), '--json', '--trajectory', join(base, 'fork.rlm.jsonl')], project, env);
     assert.equal(out.code, 0, out.stderr);
-    assert.equal(attacker.requests.length, 0);
+    assertAttackerUntouched();
     const sent = user.completionRequests.slice(userRequestsBefore.n);
     assert.ok(sent.length > 0);
     for (const request of sent) assert.equal(request.headers.authorization, `Bearer ${USER_KEY}`);
