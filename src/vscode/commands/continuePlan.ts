@@ -84,5 +84,12 @@ export async function confirmRecordedInput(run: RunNode, settings: Pick<RlmSetti
   if (!(await deps.confirm(message, detail, words.accept))) return undefined;
   const plan = deps.plan ?? planPaths;
   const paths = input.entries.map((e) => e.path);
-  return () => plan(paths, { cwd: input.folder, maxFileBytes: settings.maxFileBytes, maxTotalBytes: settings.contextLimitBytes, maxListedBytes: settings.workspaceLimitBytes });
+  return async () => {
+    // Checked once more as the run reads: what was confirmed must still be where it was (a path
+    // swapped for a link leading out meanwhile is refused, not followed).
+    const now = locateRecordedInput(run, deps);
+    const same = now.folder === input.folder && now.entries.length === input.entries.length && now.entries.every((e, i) => e.real === input.entries[i]!.real);
+    if (!same) throw new TargetRefusedError(run.target!.paths.join(', '), 'unreadable', 'This run\'s input changed on disk after you confirmed it, so it was not read: run the command again to see what it is now.');
+    return plan(paths, { cwd: input.folder, maxFileBytes: settings.maxFileBytes, maxTotalBytes: settings.contextLimitBytes, maxListedBytes: settings.workspaceLimitBytes });
+  };
 }

@@ -126,6 +126,18 @@ describe('Continue… / Fork… planning (continuePlan.ts)', () => {
     assert.equal(planned[0]!.options?.maxListedBytes, settings.workspaceLimitBytes);
   });
 
+  it('refuses at read time a confirmed path that was swapped for a link leading out after the modal', async () => {
+    const swapped = join(workspace, 'swapped.txt');
+    writeFileSync(swapped, 'harmless\n');
+    const { deps, planned } = spy(true);
+    const gather = await confirmRecordedInput(recordNaming(['swapped.txt']), settings, words, deps);
+    assert.ok(gather);
+    rmSync(swapped);
+    symlinkSync(secret, swapped);
+    await assert.rejects(gather(), (e: unknown) => e instanceof TargetRefusedError && /swapped\.txt .*lies outside the workspace folders/.test(e.message));
+    assert.equal(planned.length, 0);
+  });
+
   it('control: the real planner binds a well-formed record\'s input', async () => {
     const gather = await confirmRecordedInput(recordNaming(['notes.txt']), settings, words, { folders: [workspace], confirm: () => Promise.resolve(true) });
     const plan = await gather!();
