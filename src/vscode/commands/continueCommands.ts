@@ -99,10 +99,10 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
       validateInput: (value) => (value.trim() === '' ? 'Type a question.' : undefined),
     }))?.trim();
   if (!question) return undefined;
+  const plan = replayPlanOf(run, fromTurn);
   // The paths, their size and the models are shown in a modal; nothing is read before the user agrees.
   const gatherPlan = await confirmRecordedInput(run, settings, WORDS[mode], deps);
   if (!gatherPlan) return undefined;
-  const plan = replayPlanOf(run, fromTurn);
   const current = describeCurrentModels(settings.root, settings.sub ?? settings.root);
   services.log.info(`${WORDS[mode].action} (${vscode.workspace.asRelativePath(uri)}): ${replayNoticeLine(plan.turns.reduce((n, t) => n + t.cells.length, 0), plan.turns.length, current, describeRecordedModels(run.config))}`);
   const replay: ReplayInput = {
