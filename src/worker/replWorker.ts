@@ -13,6 +13,7 @@ import { DISABLED_BUILTINS } from './builtinModules';
 import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
 import { trackCellTimers } from './cellTimers';
 import { atomicInterruptView } from './atomicInterrupts';
+import { capWasmMemory, DEFAULT_REPL_MEMORY_MB } from './memoryCap';
 import { bootPyodide, pythonStrApi } from './pyodideBoot';
 import { PythonChannel } from './pythonChannel';
 import { lockDownRuntime, shimProcessBinding } from './runtimeLockdown';
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   const lockdown: RuntimeLockdown | undefined = weaken.runtime ? undefined : lockDownRuntime({ esmHooksPath: join(__dirname, 'esmGuardHooks.mjs'), importableDir: dirname(join(indexDir, 'x')) });
   if (!lockdown) shimProcessBinding();
   const timers = trackCellTimers();
+  // Before Pyodide creates its heap: a cell that allocates past the cap gets a MemoryError (memoryCap.ts).
+  const memoryCap = capWasmMemory((boot.config.memoryCapMb ?? DEFAULT_REPL_MEMORY_MB) * 1024 * 1024);
   const interruptState = new Int32Array(boot.interruptBuffer);
   const bridgeState = new Int32Array(boot.bridgeBuffer);
   const pipe = boot.bridgeFd === undefined ? undefined : fdFrameIo(boot.bridgeFd);
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
     booted.snapshot = undefined; // copied into the message; kept here it would hold tens of MB for nothing
   }
 
-  const notes: string[] = [...(lockdown?.problems ?? []), ...bootNotes];
+  const notes: string[] = [...(lockdown?.problems ?? []), ...bootNotes, `Python's heap is capped at ${Math.round(memoryCap.maxBytes / 1048576)} MB (a cell past it gets a MemoryError)`];
   let pythonProbes: SandboxProbe[];
   if (weaken.python) {
     pyodide.registerJsModule('js', globalThis);

@@ -101,6 +101,8 @@ export interface StartConfig {
   /** Offer the worker the bridge pipe; false forces the relay. */
   bridgePipe: boolean;
   canary: CanaryTargets;
+  /** The REPL's memory cap (memoryCap.ts, rssWatch.ts); absent: DEFAULT_REPL_MEMORY_MB (memoryCap.ts). */
+  memoryCapMb?: number;
   /** Test-only; see WeakenedLayers. */
   weaken?: WeakenedLayers;
 }
