@@ -54,6 +54,8 @@ export interface WeakenedLayers {
   python?: boolean;
   /** Skip the JS lockdown in the worker (module guards, stack-trace freeze, global removal). */
   runtime?: boolean;
+  /** Keep Python's GIL between cells, so JS armed by a cell can call Python then (pythonGate.ts). */
+  betweenCells?: boolean;
 }
 
 /**
