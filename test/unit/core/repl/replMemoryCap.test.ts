@@ -56,3 +56,29 @@ describe('control: a REPL capped at 2048 MB', () => {
     assert.equal((await run(session, 'x = bytearray(300 * 1024**2)\nprint(len(x))\ndel x')).out, String(300 * MB));
   });
 });
+
+/** JS in the worker (layer 1 weakened) allocating 800 MB outside the wasm heap, where its cap cannot see. */
+const JS_ALLOCATION = "import js\nbufs = []\nfor i in range(8):\n    bufs.append(js.Uint8Array.new(100 * 1024 * 1024).fill(1))\nprint('allocated', len(bufs))\ndel bufs";
+
+describe("the second layer: the REPL process's RSS watch ends a process past its hard bound", () => {
+  it('reports the cell as lost to out-of-memory, and the next cell runs in a fresh REPL', async () => {
+    const session = await startSession({ osIsolation: false, memoryCapMb: 128, weakenForTest: { python: true } });
+    try {
+      const r = await session.execute(JS_ALLOCATION, { timeoutMs: 60_000 });
+      assert.equal(r.restarted?.reason, 'out-of-memory', JSON.stringify(r.restarted ?? r.stdout));
+      assert.match(r.restarted?.detail ?? '', /past its hard bound of 672 MB/);
+      assert.equal((await run(session, 'print(1 + 1)')).out, '2');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('control: under a bound above the allocation, the same cell completes', async () => {
+    const session = await startSession({ osIsolation: false, memoryCapMb: 2048, weakenForTest: { python: true } });
+    try {
+      assert.equal((await run(session, JS_ALLOCATION)).out, 'allocated 8');
+    } finally {
+      await session.close();
+    }
+  });
+});
