@@ -291,25 +291,18 @@ def _iso_is_pyodide_type(t):
 
 
 def _iso_pyodide_types():
-    """Every type Pyodide defines that a cell can find: through the collector, and through
-    __subclasses__() from object down (types that are not tracked, or held only by their base)."""
+    """Every type Pyodide defines. Its types are heap types, which the collector always tracks, so
+    gc.get_objects() lists each; __subclasses__() from those adds any subclass held only by its base."""
     found = {}
     for o in _iso_gc.get_objects():
         if isinstance(o, type) and _iso_is_pyodide_type(o):
             found[id(o)] = o
-    stack, seen = [object], {id(object)}
+    stack = list(found.values())
     while stack:
-        t = stack.pop()
-        try:
-            subs = type.__subclasses__(t)
-        except TypeError:
-            continue
-        for s in subs:
-            if id(s) not in seen:
-                seen.add(id(s))
+        for s in type.__subclasses__(stack.pop()):
+            if id(s) not in found:
+                found[id(s)] = s
                 stack.append(s)
-                if _iso_is_pyodide_type(s):
-                    found[id(s)] = s
     return list(found.values())
 
 
@@ -317,7 +310,12 @@ def _iso_type_records():
     """[address, tp_flags, tp_base address] of each, for the worker's flag edit: the C types are
     immutable already, Pyodide's Python classes become so after the edit."""
     import json
-    return json.dumps([[id(t), t.__flags__, id(t.__base__)] for t in _iso_pyodide_types()])
+    global _iso_types_found
+    _iso_types_found = _iso_pyodide_types()
+    return json.dumps([[id(t), t.__flags__, id(t.__base__)] for t in _iso_types_found])
+
+
+_iso_types_found = None
 
 
 def _iso_refuse_new(cls, *args, **kwargs):
@@ -328,8 +326,11 @@ def _iso_make_types_inert():
     """Run while the worker has lifted the immutable flag. Returns a JSON report."""
     import json
     report = {'types': 0, 'removed': 0, 'stuck': []}
+    global _iso_types_found
     refuse = staticmethod(_iso_refuse_new)
-    for t in _iso_pyodide_types():
+    # The types whose flags the worker lifted, as _iso_type_records found them (one walk, not two).
+    types, _iso_types_found = _iso_types_found or [], None
+    for t in types:
         report['types'] += 1
         for name in [n for n in list(t.__dict__) if n not in _ISO_KEEP]:
             try:
