@@ -6,6 +6,8 @@
 // the shared prototypes after the boot closes that class: nothing can be added to or changed on them.
 // Pyodide and Node assign no property of these prototypes on ordinary objects after start-up (the
 // tests of the REPL run with them frozen); defineProperty on an object's own properties still works.
+// The timer functions and process.nextTick are locked too, so the worker's own scheduling (its warm-up)
+// always goes through the tracked wrappers of cellTimers.ts, never through a function a cell put there.
 import type { SandboxProbe } from '../core/repl/replTypes';
 
 /** The prototypes of the values Pyodide and Node pass around. */
@@ -44,9 +46,14 @@ function overridable(proto: object, name: string): void {
   });
 }
 
+/** The schedulers the worker's own code uses: after the boot, JS cannot swap them for its own. */
+const SCHEDULERS = ['setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'clearImmediate', 'queueMicrotask'] as const;
+
 export function hardenPrototypes(): void {
   for (const [proto, names] of OVERRIDABLE) for (const name of names) overridable(proto(), name);
   for (const proto of SHARED()) Object.freeze(proto);
+  for (const name of SCHEDULERS) Object.defineProperty(globalThis, name, { writable: false, configurable: false });
+  Object.defineProperty(process, 'nextTick', { writable: false, configurable: false });
 }
 
 function refused(name: string, plant: () => unknown, planted: () => boolean): SandboxProbe {
@@ -68,6 +75,8 @@ export function probePrototypes(): SandboxProbe[] {
   const target = Object.prototype as Record<PropertyKey, unknown>;
   const { map } = Array.prototype;
   const { call } = Function.prototype;
+  const timeout = globalThis.setTimeout;
+  const { nextTick } = process;
   return [
     refused("a getter planted on Object.prototype (the route to Pyodide's API and Module)", () => Object.defineProperty(Object.prototype, 'debug_ffi', { get: () => 'leak', configurable: true }), () => ({} as Record<string, unknown>).debug_ffi === 'leak'),
     refused('an Object.prototype[Symbol.toPrimitive] hook (the route to CallSites through stack formatting)', () => {
@@ -77,6 +86,10 @@ export function probePrototypes(): SandboxProbe[] {
       (Array.prototype as unknown as Record<string, unknown>).map = () => 'leak';
       (Function.prototype as unknown as Record<string, unknown>).call = () => 'leak';
     }, () => Array.prototype.map !== map || Function.prototype.call !== call),
+    refused("the worker's timer functions or process.nextTick replaced", () => {
+      (globalThis as unknown as Record<string, unknown>).setTimeout = () => 'leak';
+      (process as unknown as Record<string, unknown>).nextTick = () => 'leak';
+    }, () => (globalThis.setTimeout as unknown) !== timeout || process.nextTick !== nextTick),
     { name: 'the shared prototypes are frozen', held: SHARED().every((p) => Object.isFrozen(p)), detail: `${SHARED().filter((p) => Object.isFrozen(p)).length} of ${SHARED().length}` },
   ];
 }
