@@ -21,8 +21,6 @@ export interface PythonGate {
   run<T>(fn: () => T): T;
   /** Releases the GIL: from now on only run() enters Python. */
   close(): void;
-  /** Entries refused while the gate was closed (reported by the worker's uncaught-error handler). */
-  refused: number;
   readonly isOpen: boolean;
 }
 
@@ -61,7 +59,6 @@ export function createPythonGate(module: GilApi, finalizers?: { drain(): void })
   const save = module._PyEval_SaveThread.bind(module);
   const restore = module._PyEval_RestoreThread.bind(module);
   const gate: PythonGate = {
-    refused: 0,
     get isOpen() {
       return depth > 0;
     },

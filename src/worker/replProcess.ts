@@ -147,8 +147,14 @@ async function start(message: Extract<HostToChild, { type: 'start' }>): Promise<
     bridgeFd: config.bridgePipe ? BRIDGE_PIPE_FD : undefined,
   };
   // The memory cap's second layer (rssWatch.ts): past the hard bound this process ends, reporting why.
-  const capBytes = (config.memoryCapMb ?? DEFAULT_REPL_MEMORY_MB) * 1024 * 1024;
-  watchRss({ hardBytes: hardRssBound(capBytes), onExceeded: (rss) => { send({ type: 'fatal', reason: 'out-of-memory', message: `the REPL process used ${Math.round(rss / 1048576)} MB, past its hard bound of ${Math.round(hardRssBound(capBytes) / 1048576)} MB` }); process.exit(1); } });
+  const hardBytes = hardRssBound((config.memoryCapMb ?? DEFAULT_REPL_MEMORY_MB) * 1024 * 1024);
+  watchRss({
+    hardBytes,
+    onExceeded: (rss) => {
+      send({ type: 'fatal', reason: 'out-of-memory', message: `the REPL process used ${Math.round(rss / 1048576)} MB, past its hard bound of ${Math.round(hardBytes / 1048576)} MB` });
+      process.exit(1);
+    },
+  });
   worker = new Worker(join(__dirname, 'replWorker.js'), { workerData: boot, transferList: [bridgeWorkerPort], env: {}, stdout: true, stderr: true });
   keepTail(worker.stdout, 'worker stdout');
   keepTail(worker.stderr, 'worker stderr');

@@ -306,10 +306,7 @@ let pythonGate: PythonGate | undefined;
 process.on('uncaughtException', (err) => {
   // JS armed by a cell tried to enter Python after it ended, and Pyodide refused (pythonGate.ts): the
   // attempt is over and nothing ran, so the REPL goes on.
-  if (pythonGate && !pythonGate.isOpen && isNoGilError(err)) {
-    pythonGate.refused++;
-    return;
-  }
+  if (pythonGate && !pythonGate.isOpen && isNoGilError(err)) return;
   post({ type: 'fatal', reason: fatalReason(err), message: describe(err) });
   process.exit(1);
 });
