@@ -13,8 +13,8 @@ export interface AskArgs {
   sub: ModelChoice;
   limits: Partial<RunLimits>;
   trajectory?: string;
-  /** Input limits (--context-limit-mb, --max-file-kb); absent: the defaults of planPaths. */
-  input: { maxTotalBytes?: number; maxFileBytes?: number; maxListedBytes?: number };
+  /** Input limits (--context-limit-mb, --max-file-kb, --repl-memory-mb); absent: the defaults of planPaths and the REPL. */
+  input: { maxTotalBytes?: number; maxFileBytes?: number; maxListedBytes?: number; replMemoryMb?: number };
   /** How this run uses the sub-call cache (--no-cache, --refresh-cache, --cache-dir, --cache-max-mb). */
   cache: CacheChoice;
   json: boolean;
@@ -34,6 +34,7 @@ export const ASK_OPTIONS = {
   timeout: { type: 'string' },
   'cell-timeout': { type: 'string' },
   'context-limit-mb': { type: 'string' },
+  'repl-memory-mb': { type: 'string' },
   'max-file-kb': { type: 'string' },
   'workspace-limit-gb': { type: 'string' },
   trajectory: { type: 'string' },
@@ -67,6 +68,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
   const input: AskArgs['input'] = {};
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
   if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
+  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
   const cache = parseCacheChoice(v);
@@ -100,4 +102,11 @@ export function parseCacheChoice(v: { 'no-cache'?: boolean; 'refresh-cache'?: bo
 
 function placeholderModel(): ModelChoice {
   return { provider: 'openai', model: '', keyEnv: DEFAULT_KEY_ENV.openai };
+}
+
+/** --repl-memory-mb: the REPL's memory cap. Below 64 MB Pyodide cannot start; wasm32 addresses at most 4 GB. */
+export function replMemoryMb(value: string): number {
+  const mb = positiveNumber(value, '--repl-memory-mb');
+  if (mb < 64 || mb > 4096) throw new UsageError(`--repl-memory-mb must be between 64 and 4096, got ${value}`);
+  return Math.round(mb);
 }

@@ -99,6 +99,7 @@ export async function executeAsk(args: AskArgs, deps: AskDeps, say: (text: strin
     distDir: deps.distDir,
     refillAfterFirst: true,
     ...(args.input.maxTotalBytes !== undefined ? { contextLimitBytes: args.input.maxTotalBytes } : {}),
+    ...(args.input.replMemoryMb !== undefined ? { memoryCapMb: args.input.replMemoryMb } : {}),
     ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
     ...(deps.snapshotCacheDir ? { snapshotCacheDir: deps.snapshotCacheDir } : {}),
   });

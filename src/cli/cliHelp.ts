@@ -47,6 +47,8 @@ Input:
   --context-limit-mb MB         largest folder read whole into the REPL (default 256); a larger one is
                                 bound lazily (files read when used, search on the host)
   --workspace-limit-gb GB       largest folder that may be listed (default 16); a larger one is refused
+  --repl-memory-mb MB           memory cap of the Python REPL (default 2048, 64 to 4096): a cell past it
+                                gets a MemoryError and the run goes on
   --max-file-kb KB              largest file read from a folder (default 8192); larger ones are skipped
   Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
   a folder are not followed; a link out of it, or a loop, is skipped and said.

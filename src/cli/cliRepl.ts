@@ -14,6 +14,8 @@ interface CliReplOptions {
   spares?: number;
   /** Largest `context` a session binds (--context-limit-mb); default the REPL's 256 MB. */
   contextLimitBytes?: number;
+  /** The REPL's memory cap in MB (--repl-memory-mb); default the REPL's 2048. */
+  memoryCapMb?: number;
   /** ripgrep for search() over a lazy folder; absent: a streamed scan on the host. */
   ripgrepPath?: string;
   /** Keep a spare beside a running session only once a second one was needed (child runs); see ReplPool. */
@@ -31,6 +33,7 @@ export function createCliReplFactory(options: CliReplOptions): ReplPool {
         snapshotCacheDir,
         startSignal: stop,
         ...(options.contextLimitBytes !== undefined ? { contextLimitBytes: options.contextLimitBytes } : {}),
+        ...(options.memoryCapMb !== undefined ? { memoryCapMb: options.memoryCapMb } : {}),
         ...(options.ripgrepPath ? { ripgrepPath: options.ripgrepPath } : {}),
         ...(options.log ? { log: options.log } : {}),
       }),

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { describeRecordedModels } from '../core/replay/recordedModels';
 import type { RunNode } from '../core/trajectory/treeTypes';
-import { ASK_OPTIONS, parseCacheChoice } from './askArgs';
+import { ASK_OPTIONS, parseCacheChoice, replMemoryMb } from './askArgs';
 import type { AskArgs } from './askArgs';
 import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from './modelArgs';
 
@@ -69,6 +69,7 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
   const input: AskArgs['input'] = {};
   if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
   if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
+  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
   return {
     paths,

@@ -126,10 +126,17 @@ export class RlmServices implements vscode.Disposable {
     if (!this.pool) {
       const engine = await this.engine();
       const ripgrep = vscodeRipgrepPath(vscode.env.appRoot);
+      let memoryCapMb: number | undefined;
+      try {
+        memoryCapMb = readSettings().replMemoryMb;
+      } catch {
+        // A bad setting is reported when a run reads the settings; the REPL keeps its default cap.
+      }
       this.pool = engine.createReplPool({
         distDir: join(this.context.extensionPath, 'dist'),
         snapshotCacheDir: join(this.context.globalStorageUri.fsPath, 'pyodide-snapshots'),
         ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
+        ...(memoryCapMb !== undefined ? { memoryCapMb } : {}),
         log: (message) => this.log.debug(`[repl] ${message}`),
       });
     }

@@ -20,7 +20,8 @@ const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, 
 /** Run after the prelude's source: builds and warms the API (the key is stored after it). */
 const BUILD_API =
   '_rlm_api = _rlm_install()\n_rlm_api.lock_down = _iso_lock_down\n_rlm_api.cut_generic = _iso_cut_generic\n_iso_prepare()\n' +
-  '_rlm_api.probe = lambda names: _iso_probe(json.loads(names))\n_rlm_api.warm()\n';
+  '_rlm_api.probe = lambda names: _iso_probe(json.loads(names))\n_rlm_api.type_records = _iso_type_records\n' +
+  '_rlm_api.make_types_inert = _iso_make_types_inert\n_rlm_api.warm()\n';
 
 /**
  * Everything that shapes a snapshot's memory, and so goes into its key: the Python sources as the
@@ -59,6 +60,10 @@ export interface PreludeApi {
   lock_down(): string;
   /** isolation.py: the slow fallback that searches the whole object graph; returns a JSON report. */
   cut_generic(): string;
+  /** isolation.py: [address, tp_flags, tp_base address][] of each of Pyodide's types (typeFlags.ts). */
+  type_records(): string;
+  /** isolation.py: strips Pyodide's types of every method and constructor; a JSON report. */
+  make_types_inert(): string;
   /** isolation.py: layer 1's probes as JSON, [name, held, detail][]. */
   probe(disabledBuiltins: string): string;
 }

@@ -14,6 +14,8 @@ import { BRIDGE_CANCELLED, BRIDGE_PIPE_FD, BRIDGE_REPLIED, CONTEXT_PIPE_FD, SIGI
 import type { SandboxProbe } from '../core/repl/replTypes';
 import { relayContext } from './contextRelay';
 import { probeNetwork } from './networkProbe';
+import { DEFAULT_REPL_MEMORY_MB } from './memoryCap';
+import { hardRssBound, watchRss } from './rssWatch';
 import { freezeStackTraceApi } from './runtimeLockdown';
 
 const send = (message: ChildToHost): void => {
@@ -144,6 +146,15 @@ async function start(message: Extract<HostToChild, { type: 'start' }>): Promise<
     bridgePort: bridgeWorkerPort,
     bridgeFd: config.bridgePipe ? BRIDGE_PIPE_FD : undefined,
   };
+  // The memory cap's second layer (rssWatch.ts): past the hard bound this process ends, reporting why.
+  const hardBytes = hardRssBound((config.memoryCapMb ?? DEFAULT_REPL_MEMORY_MB) * 1024 * 1024);
+  watchRss({
+    hardBytes,
+    onExceeded: (rss) => {
+      send({ type: 'fatal', reason: 'out-of-memory', message: `the REPL process used ${Math.round(rss / 1048576)} MB, past its hard bound of ${Math.round(hardBytes / 1048576)} MB` });
+      process.exit(1);
+    },
+  });
   worker = new Worker(join(__dirname, 'replWorker.js'), { workerData: boot, transferList: [bridgeWorkerPort], env: {}, stdout: true, stderr: true });
   keepTail(worker.stdout, 'worker stdout');
   keepTail(worker.stderr, 'worker stderr');

@@ -13,7 +13,13 @@ import { DISABLED_BUILTINS } from './builtinModules';
 import { fdFrameIo, probeBridgePipe } from './bridgePipeSync';
 import { trackCellTimers } from './cellTimers';
 import { atomicInterruptView } from './atomicInterrupts';
+import { capWasmMemory, DEFAULT_REPL_MEMORY_MB } from './memoryCap';
 import { bootPyodide, pythonStrApi } from './pyodideBoot';
+import { createPythonGate, deferFinalizers, isNoGilError } from './pythonGate';
+import { withTypesMutable } from './typeFlags';
+import { hardenPrototypes, probePrototypes } from './prototypeHardening';
+import type { TypeRecord } from './typeFlags';
+import type { PythonGate } from './pythonGate';
 import { PythonChannel } from './pythonChannel';
 import { lockDownRuntime, shimProcessBinding } from './runtimeLockdown';
 import type { RuntimeLockdown } from './runtimeLockdown';
@@ -53,6 +59,8 @@ async function main(): Promise<void> {
   const lockdown: RuntimeLockdown | undefined = weaken.runtime ? undefined : lockDownRuntime({ esmHooksPath: join(__dirname, 'esmGuardHooks.mjs'), importableDir: dirname(join(indexDir, 'x')) });
   if (!lockdown) shimProcessBinding();
   const timers = trackCellTimers();
+  // Before Pyodide creates its heap: a cell that allocates past the cap gets a MemoryError (memoryCap.ts).
+  const memoryCap = capWasmMemory((boot.config.memoryCapMb ?? DEFAULT_REPL_MEMORY_MB) * 1024 * 1024);
   const interruptState = new Int32Array(boot.interruptBuffer);
   const bridgeState = new Int32Array(boot.bridgeBuffer);
   const pipe = boot.bridgeFd === undefined ? undefined : fdFrameIo(boot.bridgeFd);
@@ -77,6 +85,8 @@ async function main(): Promise<void> {
     if (stray[stream].length < boot.config.captureMaxChars) stray[stream] += text;
   };
   const bootNotes: string[] = [];
+  // Pyodide makes its finalizer registry while loading: the wrapper must be in place first (pythonGate.ts).
+  const finalizers = deferFinalizers();
   const booted = await bootPyodide({ config: boot.config, channel, onStray, snapshotBytes: snapshot && (() => snapshot!) });
   // The snapshot's bytes (tens of MB) are in Pyodide's memory now: this thread's closures below must
   // not keep the file's copy alive for the session's whole life.
@@ -84,6 +94,9 @@ async function main(): Promise<void> {
   snapshot?.then(releaseNow, () => undefined);
   snapshot = undefined;
   const { pyodide, api } = booted;
+  const gate = createPythonGate((pyodide as unknown as { _module: Parameters<typeof createPythonGate>[0] })._module, finalizers);
+  finalizers.attach(gate);
+  pythonGate = gate;
   // Pyodide's own read-then-clear of the buffer could wipe an interrupt written in between (atomicInterrupts.ts).
   const pyodideInterrupts = atomicInterruptView(interruptState);
   pyodide.setInterruptBuffer(pyodideInterrupts);
@@ -100,7 +113,7 @@ async function main(): Promise<void> {
     booted.snapshot = undefined; // copied into the message; kept here it would hold tens of MB for nothing
   }
 
-  const notes: string[] = [...(lockdown?.problems ?? []), ...bootNotes];
+  const notes: string[] = [...(lockdown?.problems ?? []), ...bootNotes, `Python's heap is capped at ${Math.round(memoryCap.maxBytes / 1048576)} MB (a cell past it gets a MemoryError)`];
   let pythonProbes: SandboxProbe[];
   if (weaken.python) {
     pyodide.registerJsModule('js', globalThis);
@@ -109,6 +122,14 @@ async function main(): Promise<void> {
     pyodide.unregisterJsModule('js');
     pyodide.unregisterJsModule('pyodide_js');
     api.lock_down();
+    // Pyodide's types too: none may create or wrap a JS value (isolation.py, typeFlags.ts).
+    try {
+      const heap = (pyodide as unknown as { _module: { HEAPU32: Uint32Array } })._module;
+      const inert = JSON.parse(withTypesMutable(heap, JSON.parse(api.type_records()) as TypeRecord[], () => api.make_types_inert())) as { types: number; stuck: string[] };
+      if (inert.stuck.length) notes.push(`Pyodide's types kept: ${inert.stuck.slice(0, 5).join('; ')}`);
+    } catch (err) {
+      notes.push(`Pyodide's types could not be made inert: ${describe(err)}`);
+    }
   }
   // From here on only what cells may use can be loaded. Layer 2's probe starts now: its import()
   // attempts are answered by Node's loader thread while this thread walks Python's object graph.
@@ -127,6 +148,11 @@ async function main(): Promise<void> {
     if (booted.builtinPatch?.absent.length) notes.push(`not built into this Pyodide: ${booted.builtinPatch.absent.join(', ')}`);
   }
   const runtimeProbes = await runtimeProbing;
+  if (!weaken.python) {
+    // Last, once Pyodide and the probes have made every object they keep (prototypeHardening.ts).
+    hardenPrototypes();
+    pythonProbes.push(...probePrototypes());
+  }
 
   const info: ReadyInfo = {
     loadMode: booted.loadMode,
@@ -170,14 +196,16 @@ async function main(): Promise<void> {
     setTimeout(() => {
       warmUp.scheduled = false;
       if (warmUp.finished || binding) return;
-      pyodide.setInterruptBuffer(idleInterrupts);
-      try {
-        warmUp.finished = !api.warm_paths();
-      } catch {
-        warmUp.finished = true; // a failed warm-up only leaves the first cell slower
-      } finally {
-        pyodide.setInterruptBuffer(pyodideInterrupts);
-      }
+      gate.run(() => {
+        pyodide.setInterruptBuffer(idleInterrupts);
+        try {
+          warmUp.finished = !api.warm_paths();
+        } catch {
+          warmUp.finished = true; // a failed warm-up only leaves the first cell slower
+        } finally {
+          pyodide.setInterruptBuffer(pyodideInterrupts);
+        }
+      });
       warmSoon();
     }, 0);
   };
@@ -199,7 +227,11 @@ async function main(): Promise<void> {
     }
   };
 
-  port.on('message', (message: ChildToWorker) => {
+  port.on('message', (message: ChildToWorker) => gate.run(() => onMessage(message)));
+  // From here on Python runs only inside gate.run(): a cell, a bind, the warm-up.
+  if (!weaken.betweenCells) gate.close();
+
+  function onMessage(message: ChildToWorker): void {
     if (message.type === 'bindBegin') {
       binding = { id: message.id, failed: false };
       channel.discardText();
@@ -266,10 +298,15 @@ async function main(): Promise<void> {
     result.stdout = result.stdout.slice(0, cap);
     result.stderr = result.stderr.slice(0, cap);
     post({ type: 'result', id: message.id, result });
-  });
+  }
 }
 
+let pythonGate: PythonGate | undefined;
+
 process.on('uncaughtException', (err) => {
+  // JS armed by a cell tried to enter Python after it ended, and Pyodide refused (pythonGate.ts): the
+  // attempt is over and nothing ran, so the REPL goes on.
+  if (pythonGate && !pythonGate.isOpen && isNoGilError(err)) return;
   post({ type: 'fatal', reason: fatalReason(err), message: describe(err) });
   process.exit(1);
 });

@@ -54,6 +54,8 @@ export interface WeakenedLayers {
   python?: boolean;
   /** Skip the JS lockdown in the worker (module guards, stack-trace freeze, global removal). */
   runtime?: boolean;
+  /** Keep Python's GIL between cells, so JS armed by a cell can call Python then (pythonGate.ts). */
+  betweenCells?: boolean;
 }
 
 /**
@@ -101,6 +103,8 @@ export interface StartConfig {
   /** Offer the worker the bridge pipe; false forces the relay. */
   bridgePipe: boolean;
   canary: CanaryTargets;
+  /** The REPL's memory cap (memoryCap.ts, rssWatch.ts); absent: DEFAULT_REPL_MEMORY_MB (memoryCap.ts). */
+  memoryCapMb?: number;
   /** Test-only; see WeakenedLayers. */
   weaken?: WeakenedLayers;
 }

@@ -35,6 +35,8 @@ export interface ReplSessionOptions {
   outCellMaxChars?: number;
   outTotalMaxChars?: number;
   contextLimitBytes?: number;
+  /** Memory cap of the REPL process's Python heap, in MB (--repl-memory-mb, rlm.replMemoryMb); default 2048. */
+  memoryCapMb?: number;
   /** Soft timeout when execute() is given none. */
   defaultTimeoutMs?: number;
   /** Hard timeout = soft + this grace. */
@@ -187,6 +189,7 @@ class PyodideReplSession implements ReplSession {
           ...(this.options.outTotalMaxChars ? { outTotalMaxChars: this.options.outTotalMaxChars } : {}),
           bridgePipe: this.bridgeTransport === 'pipe',
           canary: targets,
+          ...(this.options.memoryCapMb !== undefined ? { memoryCapMb: this.options.memoryCapMb } : {}),
           ...(this.options.weakenForTest ? { weaken: this.options.weakenForTest } : {}),
         },
         startTimeoutMs: this.options.startTimeoutMs ?? 60_000,

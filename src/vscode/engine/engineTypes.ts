@@ -21,6 +21,8 @@ interface ReplPoolOptions {
   snapshotCacheDir?: string;
   /** ripgrep for search() over a lazy folder (VS Code's own). */
   ripgrepPath?: string;
+  /** The REPL's memory cap in MB (rlm.replMemoryMb). */
+  memoryCapMb?: number;
   log?: (message: string) => void;
 }
 

@@ -18,6 +18,8 @@ export interface RlmSettings {
   /** rlm.modelStallTimeoutSeconds and rlm.maxResponseMb, for the root and the sub model alike. */
   responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes'>>;
   contextLimitBytes: number;
+  /** The REPL's memory cap in MB (a cell past it gets a MemoryError). */
+  replMemoryMb: number;
   /** A folder or workspace over contextLimitBytes and up to this is bound lazily; past it, refused. */
   workspaceLimitBytes: number;
   maxFileBytes: number;
@@ -149,6 +151,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
       stallTimeoutMs: Math.round((num(get, 'modelStallTimeoutSeconds', 1, false) ?? 60) * 1000),
       maxResponseBytes: Math.round((num(get, 'maxResponseMb', 1, false) ?? 64) * 1024 * 1024),
     },
+    replMemoryMb: Math.round(Math.min(4096, num(get, 'replMemoryMb', 64, false) ?? 2048)),
     contextLimitBytes: Math.round((num(get, 'contextLimitMb', 0.001, false) ?? 64) * 1024 * 1024),
     workspaceLimitBytes: Math.round((num(get, 'workspaceLimitGb', 0, false) ?? 16) * 1024 * 1024 * 1024),
     maxFileBytes: Math.round((num(get, 'maxFileSizeKb', 1, false) ?? 1024) * 1024),

@@ -264,4 +264,118 @@ def _iso_probe(disabled_builtins):
     import asyncio.events as events
     policy = getattr(events, '_event_loop_policy', None)
     probes.append(["asyncio runs no callbacks on JS timers (Pyodide's WebLoop removed)", not str(type(policy).__module__).startswith(_PYODIDE_TOPS), 'policy: ' + type(policy).__name__])
+    _iso_type_probes(probes, tried)
     return json.dumps(probes)
+
+
+# ---- Pyodide's types made inert ----
+# Cutting every JS value out of the object graph is not enough: the types themselves stay reachable
+# (gc.get_objects(), __subclasses__(), __mro__, an exception's type) and some make JS values from
+# nothing: calling JsException builds a real JS Error. Every type Pyodide defines loses its methods,
+# descriptors and slot wrappers (so the C slots behind them fall back to object's: generic attribute
+# access, no call, no buffer, no iteration) and refuses to be instantiated. Pyodide's C types are
+# immutable, so the worker lifts that flag in wasm memory for the length of the edit and sets it again
+# (src/worker/typeFlags.ts); a cell then can put nothing back.
+_ISO_CORE_TYPE_NAMES = ('Js2PyConverter', 'Py2JsConverter', 'JsFuncSignature')
+_ISO_IMMUTABLE = 1 << 8
+# Kept: what names the type, and the ABC bookkeeping that isinstance() on unrelated ABCs walks through.
+# __dict__ and __weakref__ only reach an instance's own dict and weak references.
+_ISO_KEEP = ('__module__', '__doc__', '__qualname__', '__slots__', '__abstractmethods__', '_abc_impl', '__parameters__', '__protocol_attrs__', '__dict__', '__weakref__')
+
+
+def _iso_is_pyodide_type(t):
+    module = t.__dict__.get('__module__', '')
+    module = module if isinstance(module, str) else ''
+    return (module.split('.')[0] in _PYODIDE_TOPS or _iso_is_js_type(t)
+            or (module in ('', 'builtins') and t.__name__ in _ISO_CORE_TYPE_NAMES))
+
+
+def _iso_pyodide_types():
+    """Every type Pyodide defines. Its types are heap types, which the collector always tracks, so
+    gc.get_objects() lists each; __subclasses__() from those adds any subclass held only by its base."""
+    found = {}
+    for o in _iso_gc.get_objects():
+        if isinstance(o, type) and _iso_is_pyodide_type(o):
+            found[id(o)] = o
+    stack = list(found.values())
+    while stack:
+        for s in type.__subclasses__(stack.pop()):
+            if id(s) not in found:
+                found[id(s)] = s
+                stack.append(s)
+    return list(found.values())
+
+
+def _iso_type_records():
+    """[address, tp_flags, tp_base address] of each, for the worker's flag edit: the C types are
+    immutable already, Pyodide's Python classes become so after the edit."""
+    import json
+    global _iso_types_found
+    _iso_types_found = _iso_pyodide_types()
+    return json.dumps([[id(t), t.__flags__, id(t.__base__)] for t in _iso_types_found])
+
+
+_iso_types_found = None
+
+
+def _iso_refuse_new(cls, *args, **kwargs):
+    raise TypeError('%s cannot be created in the RLM sandbox' % getattr(cls, '__name__', 'this type'))
+
+
+def _iso_make_types_inert():
+    """Run while the worker has lifted the immutable flag. Returns a JSON report."""
+    import json
+    report = {'types': 0, 'removed': 0, 'stuck': []}
+    global _iso_types_found
+    refuse = staticmethod(_iso_refuse_new)
+    # The types whose flags the worker lifted, as _iso_type_records found them (one walk, not two).
+    types, _iso_types_found = _iso_types_found or [], None
+    for t in types:
+        report['types'] += 1
+        for name in [n for n in list(t.__dict__) if n not in _ISO_KEEP]:
+            try:
+                type.__delattr__(t, name)
+                report['removed'] += 1
+            except (AttributeError, TypeError) as e:
+                report['stuck'].append('%s.%s: %s' % (t.__name__, name, e))
+        try:
+            type.__setattr__(t, '__new__', refuse)
+        except (AttributeError, TypeError) as e:
+            report['stuck'].append('%s.__new__: %s' % (t.__name__, e))
+    _iso_sys._clear_type_cache()
+    return json.dumps(report)
+
+
+def _iso_type_probes(probes, tried):
+    """Layer 1's probes for the type routes, as a cell would take them."""
+    types = _iso_pyodide_types()
+    callable_names = []
+    for t in types:
+        for args in ((), ('Error', 'probe')):
+            try:
+                t(*args)
+                callable_names.append(t.__name__)
+                break
+            except BaseException:  # noqa: BLE001 - refusing is the point
+                pass
+        left = [n for n, v in vars(t).items() if n not in _ISO_KEEP and not (n == '__new__' and getattr(v, '__func__', None) is _iso_refuse_new)]
+        if left:
+            callable_names.append('%s.%s' % (t.__name__, left[0]))
+    probes.append(["Pyodide's types (found through gc.get_objects() and __subclasses__()) create nothing and keep no method",
+                   not callable_names and bool(types),
+                   '%d types; %s' % (len(types), ('usable: ' + ', '.join(sorted(set(callable_names))[:8])) if callable_names else 'all inert')])
+
+    def js_exception():
+        made = []
+        for c in [c for c in Exception.__subclasses__() if _iso_is_js_type(c)]:
+            e = c('Error', 'probe')
+            made.append(type(e).__name__ + (' with js_error' if hasattr(e, 'js_error') else ''))
+        return made
+    tried('JsException(...) from Exception.__subclasses__() builds a JS Error', js_exception, lambda made: not made)
+
+    def put_back():
+        for c in [c for c in Exception.__subclasses__() if _iso_is_js_type(c)]:
+            type.__setattr__(c, '__call__', lambda *a: None)
+            return 'set'
+        return None
+    tried("a cell cannot put a method back on Pyodide's types (immutable again)", put_back, lambda outcome: outcome is None)

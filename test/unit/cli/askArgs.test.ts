@@ -15,6 +15,13 @@ describe('rlm ask arguments', () => {
     assert.equal(args.json, true);
   });
 
+  it('takes the REPL memory cap in MB, within what Pyodide can use', () => {
+    assert.equal(parseAskArgs(['f', '-q', 'q', '--model', 'm', '--repl-memory-mb', '512']).input.replMemoryMb, 512);
+    assert.equal(parseAskArgs(['f', '-q', 'q', '--model', 'm']).input.replMemoryMb, undefined);
+    assert.throws(() => parseAskArgs(['f', '-q', 'q', '--model', 'm', '--repl-memory-mb', '8192']), /--repl-memory-mb must be between 64 and 4096/);
+    assert.throws(() => parseAskArgs(['f', '-q', 'q', '--model', 'm', '--repl-memory-mb', '10']), UsageError);
+  });
+
   it('gives the sub model its own provider, URL, model and key variable', () => {
     const args = parseAskArgs(['f', '-q', 'q', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--sub-provider', 'openai', '--sub-base-url', 'http://localhost:11434/v1', '--sub-model', 'llama3', '--api-key-env', 'MY_KEY']);
     assert.deepEqual(args.root, { provider: 'anthropic', model: 'claude-sonnet-4-5', keyEnv: 'MY_KEY' });

@@ -14,6 +14,7 @@ test('defaults: nothing configured, sub model the same as root, no cost limit', 
   assert.equal(s.sub, undefined);
   assert.deepEqual(s.limits, {});
   assert.equal(s.contextLimitBytes, 64 * 1024 * 1024);
+  assert.equal(s.replMemoryMb, 2048);
   assert.equal(s.confirmBeforeSending, true);
 });
 
@@ -27,6 +28,8 @@ test('bad values are typed errors naming the setting', () => {
   assert.throws(() => read({ 'root.provider': 'gemini' }), (e: unknown) => e instanceof SettingsError && e.setting === 'root.provider');
   assert.throws(() => read({ maxIterations: 2.5 }), /rlm.maxIterations is 2.5, but it must be an integer ≥ 1/);
   assert.throws(() => read({ include: 'src/**' }), /list of glob strings/);
+  assert.throws(() => read({ replMemoryMb: 16 }), /rlm.replMemoryMb is 16, but it must be a number ≥ 64/);
+  assert.equal(read({ replMemoryMb: 512 }).replMemoryMb, 512);
 });
 
 test('presets cover the issue list, local servers need no key', () => {

@@ -1,6 +1,8 @@
 // Each sandbox layer proven on its own, with the others bypassed (docs/security.md). A test-only start
 // option weakens a layer (weakenForTest), and the session then reports that layer off. A control with
 // every layer off shows that the same attacks do reach the host, so these tests can fail.
+// A session that gives Python `import js` also keeps the GIL between cells (betweenCells): the JS
+// callbacks these attacks arm (a socket's 'connect') report after the cell; pythonGate.ts stops that.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
@@ -48,7 +50,7 @@ describe('control: with every layer off, the same attacks reach the host (so the
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { python: true, runtime: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { python: true, runtime: true, betweenCells: true }, osIsolation: false });
   });
   after(async () => {
     await session?.close();
@@ -105,7 +107,7 @@ describe('layer 2 alone: JS in the REPL process opens no socket, with Python giv
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { python: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { python: true, betweenCells: true }, osIsolation: false });
   });
   after(async () => {
     await session?.close();
@@ -228,7 +230,7 @@ describe('layer 3 alone: the operating system gives the REPL process no network,
       s.destroy();
     });
     await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
-    session = await startSession({ weakenForTest: { python: true, runtime: true } });
+    session = await startSession({ weakenForTest: { python: true, runtime: true, betweenCells: true } });
   });
   after(async () => {
     await session?.close();
@@ -283,7 +285,7 @@ describe('layer 3 alone, with the REPL installed under /tmp: the rest of /tmp is
       s.destroy();
     });
     await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
-    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true } });
+    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true, betweenCells: true } });
   });
   after(async () => {
     await session?.close();
