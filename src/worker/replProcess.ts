@@ -18,8 +18,8 @@ import { openHostChannel } from './hostChannel';
 import { probeNetwork } from './networkProbe';
 import { freezeStackTraceApi } from './runtimeLockdown';
 
-/** Variables Node itself may put in a child's environment; anything else would be a leak. */
-const NODE_VARIABLES = new Set(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'ELECTRON_RUN_AS_NODE', 'NODE_UNIQUE_ID']);
+/** The one variable the launch itself sets (under Electron); anything else would be a leak. With no IPC channel, Node adds none. */
+const NODE_VARIABLES = new Set(['ELECTRON_RUN_AS_NODE']);
 /** What the worker may print on its own stdout/stderr (Pyodide's fatal errors), kept for the host's log. */
 const WORKER_STDIO_MAX = 64 * 1024;
 
@@ -34,7 +34,7 @@ function processProbes(): SandboxProbe[] {
   }
   return [
     { name: 'a separate operating-system process', held: true, detail: `pid ${process.pid}, parent ${process.ppid}` },
-    { name: 'empty environment (no API keys)', held: extra.length === 0, detail: extra.length ? `holds ${extra.join(', ')}` : 'only Node\'s own variables' },
+    { name: 'empty environment (no API keys)', held: extra.length === 0, detail: extra.length ? `holds ${extra.join(', ')}` : 'only ELECTRON_RUN_AS_NODE, if anything' },
     codeFromStrings,
   ];
 }
