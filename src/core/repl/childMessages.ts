@@ -88,7 +88,8 @@ function childMessage(captureMaxChars: number): Check {
   return variants('type', {
     ready: obj({ type: literal('ready'), info: READY_INFO }),
     snapshot: obj({ type: literal('snapshot'), key: SHORT, byteLength: int(0, MAX_SNAPSHOT_BYTES) }),
-    bound: obj({ type: literal('bound'), id: ID, summary: obj({ chars: arr(COUNT, MANY), invalidUtf8Replacements: arr(COUNT, MANY) }, { aborted: bool }) }),
+    // An aborted bind says only that; a lazy one says so beside its (empty) counts.
+    bound: obj({ type: literal('bound'), id: ID, summary: oneOf(obj({ aborted: literal(true) }), obj({ chars: arr(COUNT, MANY), invalidUtf8Replacements: arr(COUNT, MANY) }, { lazy: bool })) }),
     bindFailed: obj({ type: literal('bindFailed'), id: ID, errorType: SHORT, message: TEXT }),
     output: obj({ type: literal('output'), stream: literal('stdout', 'stderr'), text: str(captureMaxChars) }),
     result: obj({ type: literal('result'), id: ID, result: cellResult(captureMaxChars) }),

@@ -83,6 +83,8 @@ describe('ChildMessageCheck: every field typed and sized, nothing undeclared', (
     check.message({ type: 'result', id: 3, result: { ...result, final: { value: 'x'.repeat(10_000), via: 'FINAL' }, error: { type: 'E', message: 'm', traceback: 't' }, stdoutCutAt: 50, outKept: { chars: 3, ranges: [[0, 3]] } } });
     check.message({ type: 'bridgeCall', callId: 1, call: { kind: 'rlm_query', prompts: ['a'], contexts: [{ deep: [[1]] }], batched: false } });
     check.message({ type: 'bound', id: 1, summary: { chars: [3], invalidUtf8Replacements: [0] } });
+    check.message({ type: 'bound', id: 1, summary: { chars: [], invalidUtf8Replacements: [], lazy: true } });
+    check.message({ type: 'bound', id: 1, summary: { aborted: true } });
     check.message({ type: 'interruptApplied' });
     check.message({ type: 'snapshot', key: 'k', byteLength: 31_457_408 });
   });
@@ -106,6 +108,8 @@ describe('ChildMessageCheck: every field typed and sized, nothing undeclared', (
     refused({ type: 'bridgeCall', callId: 1, call: { kind: 'rlm_query', prompts: ['a', 'b'], contexts: [null], batched: true } });
     refused({ type: 'snapshot', key: 'k', byteLength: 2 ** 40 });
     refused({ type: 'fatal', reason: 'crash' });
+    refused({ type: 'bound', id: 1, summary: { lazy: true } });
+    refused({ type: 'bound', id: 1, summary: { aborted: false } });
   });
 
   it('refuses a context nested deeper than the bound without overflowing the stack', () => {
