@@ -11,7 +11,7 @@ import { REPL_CALL } from './childMessages';
 
 /** The shape the dispatcher relies on (childMessages.ts declares it); the call comes from code the model wrote. */
 export function isBridgeCall(value: unknown): value is BridgeCall {
-  if (REPL_CALL(value, 'call')) return false;
+  if (REPL_CALL(value)) return false;
   const call = value as ReplCall;
   if (call.kind === 'llm_query') return true;
   return call.kind === 'rlm_query' && call.contexts.length === call.prompts.length;

@@ -74,11 +74,11 @@ export const REPL_CALL: Check = variants('kind', {
   context_search: obj({ kind: literal('context_search'), pattern: TEXT, flags: matching(/^[isxa]*$/, 8), maxHits: num, paths: oneOf(PATHS, literal(null)) }),
 });
 
-const checkCallShape = (value: unknown): string | undefined => {
-  const problem = REPL_CALL(value, 'call');
+const checkCallShape: Check = (value) => {
+  const problem = REPL_CALL(value);
   if (problem) return problem;
   const call = value as ReplCall;
-  return call.kind === 'rlm_query' && call.contexts.length !== call.prompts.length ? 'call.contexts does not match call.prompts' : undefined;
+  return call.kind === 'rlm_query' && call.contexts.length !== call.prompts.length ? '.contexts does not match .prompts' : undefined;
 };
 
 /** The messages on the channel as they travel: the snapshot's bytes follow its announcement as a raw frame. */
@@ -93,7 +93,7 @@ function childMessage(captureMaxChars: number): Check {
     bindFailed: obj({ type: literal('bindFailed'), id: ID, errorType: SHORT, message: TEXT }),
     output: obj({ type: literal('output'), stream: literal('stdout', 'stderr'), text: str(captureMaxChars) }),
     result: obj({ type: literal('result'), id: ID, result: cellResult(captureMaxChars) }),
-    bridgeCall: obj({ type: literal('bridgeCall'), callId: int(1, Number.MAX_SAFE_INTEGER), call: (value) => checkCallShape(value) }),
+    bridgeCall: obj({ type: literal('bridgeCall'), callId: int(1, Number.MAX_SAFE_INTEGER), call: checkCallShape }),
     interruptApplied: obj({ type: literal('interruptApplied') }),
     fatal: obj({ type: literal('fatal'), reason: literal('crash', 'out-of-memory', 'start-failed'), message: TEXT }),
   });
@@ -107,23 +107,20 @@ export class ChildMessageCheck {
   }
 
   message(value: unknown): WireChildToHost {
-    const problem = this.check(value, 'message');
-    if (problem) throw new ChannelViolation('channel', describeProblem(problem, value));
+    const problem = this.check(value);
+    if (problem) throw new ChannelViolation('channel', describeProblem(`message${problem}`, value));
     return value as WireChildToHost;
   }
 }
 
-const BRIDGE_FRAME: Check = (value, at) => {
-  if (typeof value === 'object' && value !== null && (value as { hello?: unknown }).hello !== undefined) {
-    return obj({ callId: literal(0), hello: literal(true) })(value, at);
-  }
-  return obj({ callId: int(1, Number.MAX_SAFE_INTEGER), afterOutputs: COUNT, call: (call) => checkCallShape(call) })(value, at);
-};
+const HELLO_FRAME = obj({ callId: literal(0), hello: literal(true) });
+const CALL_FRAME = obj({ callId: int(1, Number.MAX_SAFE_INTEGER), afterOutputs: COUNT, call: checkCallShape });
+const BRIDGE_FRAME: Check = (value) => (typeof value === 'object' && value !== null && (value as { hello?: unknown }).hello !== undefined ? HELLO_FRAME(value) : CALL_FRAME(value));
 
 /** Checks one frame the worker wrote on the bridge pipe. */
 export function checkBridgeFrame(value: unknown): BridgeRequestFrame {
-  const problem = BRIDGE_FRAME(value, 'frame');
-  if (problem) throw new ChannelViolation('bridge pipe', describeProblem(problem, value));
+  const problem = BRIDGE_FRAME(value);
+  if (problem) throw new ChannelViolation('bridge pipe', describeProblem(`frame${problem}`, value));
   return value as BridgeRequestFrame;
 }
 
