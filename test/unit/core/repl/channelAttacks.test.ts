@@ -118,6 +118,26 @@ describe('the host reads the REPL process as hostile bytes (real REPL, layer 1 w
     assert.equal((await s.execute('print(3)')).stdout, '3\n');
   });
 
+  it('the relay transport still answers sub-calls one at a time, and a cell stopped in one ends cleanly', async () => {
+    const slow = recordingBridge();
+    let hold = false;
+    session = await startSession({
+      bridgeTransport: 'relay',
+      bridge: async (call, signal) => {
+        if (hold) await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+        return slow.handler(call, signal);
+      },
+    });
+    assert.equal(session.startup?.bridgeTransport, 'relay');
+    const r = await session.execute('print([llm_query(str(i)) for i in range(20)][-1])');
+    assert.equal(r.stdout, 'echo:19\n');
+    hold = true;
+    const stopped = await session.execute('llm_query("never answered")', { timeoutMs: 1000 });
+    assert.equal(stopped.timedOut, true, JSON.stringify(stopped.error));
+    hold = false;
+    assert.equal((await session.execute('print(llm_query("after"))')).stdout, 'echo:after\n');
+  });
+
   it('control: the same cells without the writes run normally (the attacks above are what fails them)', async () => {
     const s = await attacker();
     const r = await s.execute(`frame({'type': 'output'})\nimport time\ntime.sleep(0.1)\nprint('fine')`);
