@@ -12,7 +12,6 @@ export const KNOWN_DEAD_EXPORTS = {
   'src/core/models/createModelClient.ts': ['DEFAULT_MAX_RETRIES', 'DEFAULT_MODEL_TIMEOUT_MS'],
   'src/core/models/sdkErrorMapping.ts': ['ErrorContext'],
   'src/core/repl/bridgeDispatcher.ts': ['BridgeReplySender', 'SubCallAbortedError'],
-  'src/core/repl/bridgePipe.ts': ['BridgePipeHandlers', 'MAX_BRIDGE_FRAME_BYTES'],
   'src/core/repl/cellTracker.ts': ['CellArming'],
   'src/core/repl/childRequests.ts': ['BIND_MS_PER_MB'],
   'src/core/repl/replChild.ts': ['ChildListeners', 'ChildStartOptions'],

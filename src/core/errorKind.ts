@@ -20,6 +20,8 @@ export const ERROR_KINDS = [
   'invalid_context',
   'repl',
   'sandbox',
+  /** The REPL process broke the host's protocol (a malformed or out-of-turn message): it was killed and the run ended. */
+  'sandbox_violation',
   'replay_diverged',
   'internal',
 ] as const;

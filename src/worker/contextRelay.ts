@@ -2,7 +2,7 @@
 // input: pipe data is gathered into pieces of up to CHUNK_BYTES, each handed to the worker (transferred,
 // not copied) as it fills, and the pipe is paused while more than HIGH_WATER bytes wait for the worker,
 // so a worker slower than the pipe makes the host wait rather than this process grow. Data that arrives
-// before its bind message (the pipe and the IPC channel are not ordered) is held until it comes.
+// before its bind message (the pipe and the control channel are not ordered) is held until it comes.
 // The pipe is read into one reused buffer (net.Socket's `onread`) and copied into reused pieces, so a
 // bind of any size allocates nothing per MB: freed chunks would stay in the malloc heap as RSS. Pieces
 // are 256 KB: with 1 MB ones, glibc's adaptive mmap threshold moved them into the heap, which kept

@@ -1,8 +1,9 @@
 // Entry of the REPL child process. Its main thread never runs Python: it probes the network (layer 3),
-// starts the Pyodide worker thread, relays messages between it and the host (IPC), owns the shared words
+// starts the Pyodide worker thread, relays messages between it and the host (the control channel on
+// fd 5, length-prefixed JSON frames: hostChannel.ts), owns the shared words
 // the worker parks on, and writes interrupts into Pyodide's interrupt buffer directly, which works even
 // while a cell blocks the worker. Bridge calls normally bypass it (worker <-> host on fd 4); it relays
-// them only when that pipe is unusable. `context` bytes arrive on a raw pipe (fd 3) rather than IPC.
+// them only when that pipe is unusable. `context` bytes arrive on a raw pipe (fd 3) rather than the channel.
 // It also caps what it relays: whatever the worker posts, the host gets at most the capture limit of
 // output per cell, so a worker that escaped the prelude still cannot flood the host.
 import { readFile } from 'node:fs';
@@ -10,25 +11,22 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { BridgeReply, ChildToHost, ChildToWorker, HostToChild, ReadyInfo, WorkerBootData, WorkerToChild } from '../core/repl/replProtocol';
-import { BRIDGE_CANCELLED, BRIDGE_PIPE_FD, BRIDGE_REPLIED, CONTEXT_PIPE_FD, SIGINT } from '../core/repl/replProtocol';
+import { BRIDGE_CANCELLED, BRIDGE_PIPE_FD, BRIDGE_REPLIED, CHANNEL_FD, CONTEXT_PIPE_FD, SIGINT } from '../core/repl/replProtocol';
 import type { SandboxProbe } from '../core/repl/replTypes';
 import { relayContext } from './contextRelay';
+import { openHostChannel } from './hostChannel';
 import { probeNetwork } from './networkProbe';
 import { DEFAULT_REPL_MEMORY_MB } from './memoryCap';
 import { hardRssBound, watchRss } from './rssWatch';
 import { freezeStackTraceApi } from './runtimeLockdown';
 
-const send = (message: ChildToHost): void => {
-  if (process.send) process.send(message);
-};
-
-/** Variables Node itself puts in a forked child's environment; anything else would be a leak. */
-const NODE_IPC_VARIABLES = new Set(['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'ELECTRON_RUN_AS_NODE', 'NODE_UNIQUE_ID']);
+/** The one variable the launch itself sets (under Electron); anything else would be a leak. With no IPC channel, Node adds none. */
+const NODE_VARIABLES = new Set(['ELECTRON_RUN_AS_NODE']);
 /** What the worker may print on its own stdout/stderr (Pyodide's fatal errors), kept for the host's log. */
 const WORKER_STDIO_MAX = 64 * 1024;
 
 function processProbes(): SandboxProbe[] {
-  const extra = Object.keys(process.env).filter((k) => !NODE_IPC_VARIABLES.has(k));
+  const extra = Object.keys(process.env).filter((k) => !NODE_VARIABLES.has(k));
   let codeFromStrings: SandboxProbe;
   try {
     new Function('return 1');
@@ -38,7 +36,7 @@ function processProbes(): SandboxProbe[] {
   }
   return [
     { name: 'a separate operating-system process', held: true, detail: `pid ${process.pid}, parent ${process.ppid}` },
-    { name: 'empty environment (no API keys)', held: extra.length === 0, detail: extra.length ? `holds ${extra.join(', ')}` : 'only Node\'s IPC variables' },
+    { name: 'empty environment (no API keys)', held: extra.length === 0, detail: extra.length ? `holds ${extra.join(', ')}` : 'only ELECTRON_RUN_AS_NODE, if anything' },
     codeFromStrings,
   ];
 }
@@ -182,7 +180,7 @@ async function start(message: Extract<HostToChild, { type: 'start' }>): Promise<
   });
 }
 
-process.on('message', (message: HostToChild) => {
+function fromHost(message: HostToChild): void {
   switch (message.type) {
     case 'start':
       start(message).catch((err: unknown) => {
@@ -218,7 +216,10 @@ process.on('message', (message: HostToChild) => {
       replyToBridge({ callId: message.callId, ok: false, message: message.message });
       break;
   }
-});
+}
 
-// The host owns our lifetime: when it goes away, so do we.
-process.on('disconnect', () => process.exit(0));
+// The host owns our lifetime: when its end of the channel goes away, so do we.
+const channel = openHostChannel(CHANNEL_FD, fromHost, () => process.exit(0));
+function send(message: ChildToHost): void {
+  channel.send(message);
+}

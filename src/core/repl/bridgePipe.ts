@@ -3,89 +3,35 @@
 // the one call in flight, so an interrupt can cancel it once the child has set the interrupt buffer,
 // and holds a call until the output printed before it has arrived by the other route.
 import type { Duplex } from 'node:stream';
+import { checkBridgeFrame, MAX_BRIDGE_FRAME_BYTES } from './childMessages';
+import { ChannelViolation, encodeFrame, FrameReader, parseJsonBody } from './frameCodec';
 import type { BridgeReply, BridgeReplyFrame, BridgeRequestFrame } from './replProtocol';
 import type { BridgeCall, ReplCall } from './replTypes';
-import { isContextCall } from './lazyContextHost';
+import { REPL_CALL } from './childMessages';
 
-/** 4-byte big-endian length, then that many bytes of UTF-8 JSON. */
-export function encodeFrame(value: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(value), 'utf8');
-  const frame = Buffer.allocUnsafe(4 + body.length);
-  frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, 4);
-  return frame;
-}
-
-export class BridgeFrameError extends Error {
-  constructor(readonly detail: string) {
-    super(`malformed bridge frame from the REPL: ${detail}`);
-    this.name = 'BridgeFrameError';
-  }
-}
-
-/**
- * Largest bridge frame the host accepts (a batch of prompts, or an rlm_query context): well above any
- * real call, but a REPL that announces more is broken or hostile and is stopped before the host buffers it.
- */
-export const MAX_BRIDGE_FRAME_BYTES = 1024 * 1024 * 1024;
-
-/** Splits a byte stream into frames; chunks may cut frames anywhere. Joins chunks once per frame. */
-export class FrameDecoder {
-  private chunks: Buffer[] = [];
-  private bytes = 0;
-
-  constructor(private readonly maxFrameBytes = MAX_BRIDGE_FRAME_BYTES) {}
-
-  push(chunk: Buffer): unknown[] {
-    this.chunks.push(chunk);
-    this.bytes += chunk.length;
-    const out: unknown[] = [];
-    while (this.bytes >= 4) {
-      if (this.chunks[0]!.length < 4) this.join();
-      const length = this.chunks[0]!.readUInt32BE(0);
-      if (length > this.maxFrameBytes) throw new BridgeFrameError(`a frame of ${length} bytes is over the ${this.maxFrameBytes}-byte limit`);
-      if (this.bytes < 4 + length) break;
-      const all = this.join();
-      const body = all.subarray(4, 4 + length).toString('utf8');
-      const rest = all.subarray(4 + length);
-      this.chunks = rest.length ? [rest] : [];
-      this.bytes = rest.length;
-      try {
-        out.push(JSON.parse(body));
-      } catch {
-        throw new BridgeFrameError(`not JSON: ${body.slice(0, 80)}`);
-      }
-    }
-    return out;
-  }
-
-  private join(): Buffer {
-    const joined = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    this.chunks = [joined];
-    return joined;
-  }
-}
-
-/** The shape the dispatcher relies on; the frame comes from code the model wrote, so it is checked. */
+/** The shape the dispatcher relies on (childMessages.ts declares it); the call comes from code the model wrote. */
 export function isBridgeCall(value: unknown): value is BridgeCall {
-  if (!value || typeof value !== 'object') return false;
-  const call = value as Record<string, unknown>;
-  if (!Array.isArray(call.prompts) || !call.prompts.every((p) => typeof p === 'string') || typeof call.batched !== 'boolean') return false;
-  if (call.kind === 'llm_query') return call.model === undefined || call.model === null || typeof call.model === 'string';
-  return call.kind === 'rlm_query' && Array.isArray(call.contexts) && call.contexts.length === call.prompts.length;
+  if (REPL_CALL(value)) return false;
+  const call = value as ReplCall;
+  if (call.kind === 'llm_query') return true;
+  return call.kind === 'rlm_query' && call.contexts.length === call.prompts.length;
 }
 
-export interface BridgePipeHandlers {
+interface BridgePipeHandlers {
   call(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void): void;
-  /** A frame that is not a call: the REPL side is broken or hostile. */
-  malformed(error: BridgeFrameError): void;
+  /** A frame that is not a call, or a call out of turn: the REPL side is broken or hostile. */
+  malformed(error: ChannelViolation): void;
 }
 
 export class BridgePipe {
-  private readonly decoder = new FrameDecoder();
-  /** The call the worker is blocked on, if any. */
+  private readonly reader = new FrameReader('bridge pipe', () => MAX_BRIDGE_FRAME_BYTES);
+  /** The call the worker is blocked on, if any, and the way it came (the pipe, or relayed over the channel). */
   private pending: number | undefined;
-  /** `output` messages that have arrived over IPC from this child. */
+  private pendingVia: 'pipe' | 'relay' = 'pipe';
+  private greeted = false;
+  /** After a protocol break nothing more is read. */
+  private broken = false;
+  /** `output` messages that have arrived over the channel from this child. */
   private outputs = 0;
   /** A call that waits for output printed before it (at most one: the worker blocks on each call). */
   private held: { callId: number; afterOutputs: number; call: ReplCall } | undefined;
@@ -104,7 +50,29 @@ export class BridgePipe {
     const callId = this.pending;
     this.pending = undefined;
     this.held = undefined;
-    this.write({ callId, cancelled: true });
+    // A relayed call is cancelled by the REPL process itself, when it applies the interrupt.
+    if (this.pendingVia === 'pipe') this.write({ callId, cancelled: true });
+  }
+
+  /**
+   * A call relayed over the channel: the worker blocks on each call, so one that comes while another
+   * is in flight (by either route) is a protocol break. Returns whether the call may be answered.
+   */
+  takeRelayed(callId: number): boolean {
+    if (this.pending !== undefined) {
+      this.fail(new ChannelViolation('channel', `sub-call ${callId} made while sub-call ${this.pending} was in flight`));
+      return false;
+    }
+    this.pending = callId;
+    this.pendingVia = 'relay';
+    return true;
+  }
+
+  /** The answer to a relayed call is about to go: false when it was cancelled meanwhile. */
+  settleRelayed(callId: number): boolean {
+    if (this.pending !== callId || this.pendingVia !== 'relay') return false;
+    this.pending = undefined;
+    return true;
   }
 
   /** One `output` message from the child has been handled; a call waiting for it may go now. */
@@ -114,30 +82,42 @@ export class BridgePipe {
   }
 
   private receive(chunk: Buffer): void {
-    let frames: unknown[];
+    if (this.broken) return;
+    const frames: BridgeRequestFrame[] = [];
     try {
-      frames = this.decoder.push(chunk);
+      this.reader.push(chunk, (body) => frames.push(checkBridgeFrame(parseJsonBody('bridge pipe', body))));
     } catch (error) {
-      this.handlers.malformed(error instanceof BridgeFrameError ? error : new BridgeFrameError(String(error)));
+      for (const frame of frames) this.onFrame(frame);
+      this.fail(error instanceof ChannelViolation ? error : new ChannelViolation('bridge pipe', `unreadable frame (${String(error).slice(0, 200)})`));
       return;
     }
-    for (const frame of frames) this.onFrame(frame as BridgeRequestFrame);
+    for (const frame of frames) this.onFrame(frame);
+  }
+
+  private fail(violation: ChannelViolation): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.held = undefined;
+    this.pending = undefined;
+    this.handlers.malformed(violation);
   }
 
   private onFrame(frame: BridgeRequestFrame): void {
-    if (!frame || typeof frame !== 'object' || typeof frame.callId !== 'number') {
-      this.handlers.malformed(new BridgeFrameError(`no callId in ${JSON.stringify(frame).slice(0, 80)}`));
-      return;
-    }
+    if (this.broken) return;
     if ('hello' in frame) {
+      // Answered once: each echo is bytes the host must hold until the process reads them, so a
+      // process repeating `hello` without reading could grow the host's memory.
+      if (this.greeted) return this.fail(new ChannelViolation('bridge pipe', 'a second hello'));
+      this.greeted = true;
       this.write({ callId: 0, hello: true });
       return;
     }
-    if (!(isBridgeCall(frame.call) || isContextCall(frame.call)) || typeof frame.afterOutputs !== 'number') {
-      this.handlers.malformed(new BridgeFrameError(`not a sub-call: ${JSON.stringify(frame).slice(0, 80)}`));
+    if (this.pending !== undefined) {
+      this.fail(new ChannelViolation('bridge pipe', `sub-call ${frame.callId} made while sub-call ${this.pending} was in flight`));
       return;
     }
     this.pending = frame.callId;
+    this.pendingVia = 'pipe';
     if (this.outputs >= frame.afterOutputs) this.dispatch(frame);
     else this.held = frame;
   }
@@ -145,7 +125,7 @@ export class BridgePipe {
   private dispatch({ callId, call }: { callId: number; call: ReplCall }): void {
     this.held = undefined;
     this.handlers.call(callId, call, (reply) => {
-      if (this.pending !== callId) return; // cancelled meanwhile
+      if (this.pending !== callId || this.pendingVia !== 'pipe') return; // cancelled meanwhile
       this.pending = undefined;
       this.write(reply);
     });

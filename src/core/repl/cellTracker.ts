@@ -14,6 +14,7 @@ export interface CellArming {
 export class CellTracker {
   readonly done: Promise<CellResult>;
   private resolveDone!: (result: CellResult) => void;
+  private rejectDone!: (error: Error) => void;
   private readonly started = performance.now();
   private readonly streamed = { stdout: '', stderr: '' };
   private readonly streamedChars = { stdout: 0, stderr: 0 };
@@ -26,7 +27,10 @@ export class CellTracker {
     private readonly captureMaxChars: number,
     private readonly softMs: number,
   ) {
-    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.done = new Promise((resolve, reject) => {
+      this.resolveDone = resolve;
+      this.rejectDone = reject;
+    });
   }
 
   /** Starts the timers and listens to the signal; returns the function that stops them. */
@@ -53,10 +57,25 @@ export class CellTracker {
     this.interrupted = true;
   }
 
-  addOutput(stream: 'stdout' | 'stderr', text: string): void {
+  /**
+   * Keeps streamed output up to the capture limit, and returns the part kept (empty past it): only that
+   * goes on to listeners, so however much the process sends, the host passes on at most the limit.
+   */
+  addOutput(stream: 'stdout' | 'stderr', text: string): string {
+    if (this.settled) return '';
     this.streamedChars[stream] += text.length;
     const room = this.captureMaxChars - this.streamed[stream].length;
-    if (room > 0) this.streamed[stream] += text.slice(0, room);
+    if (room <= 0) return '';
+    const kept = text.slice(0, room);
+    this.streamed[stream] += kept;
+    return kept;
+  }
+
+  /** The process broke the protocol: the cell has no result, and the run ends with `error`. */
+  fail(error: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.rejectDone(error);
   }
 
   finish(w: WorkerCellResult): void {

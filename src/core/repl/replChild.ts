@@ -1,23 +1,35 @@
 // One forked REPL process as the host sees it: start it and wait for `ready`, send typed messages,
-// stream `context` bytes down its pipe, answer bridge calls (from the bridge pipe, or relayed over IPC),
-// and kill it. It knows nothing of cells or timeouts.
+// stream `context` bytes down its pipe, answer bridge calls (from the bridge pipe, or relayed over the
+// channel), and kill it. It knows nothing of cells or timeouts. Every byte stream from the process is
+// read as hostile (docs/security.md, "The channel"): the channel and the bridge pipe through checked
+// frames, stdout and stderr as bounded text for the log, and the context pipe, which carries nothing
+// the other way, not at all. The first protocol break kills the process and is reported once.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Duplex, Writable } from 'node:stream';
 import { BridgePipe } from './bridgePipe';
-import { ReplStartError } from './replErrors';
+import { ChannelViolation } from './frameCodec';
+import { ReplChannel } from './replChannel';
+import { ReplStartError, SandboxViolationError } from './replErrors';
 import type { LaunchPlan } from './replLaunch';
-import { BRIDGE_PIPE_FD, CONTEXT_PIPE_FD } from './replProtocol';
+import { BRIDGE_PIPE_FD, CHANNEL_FD, CONTEXT_PIPE_FD } from './replProtocol';
 import type { BridgeReply, ChildToHost, HostToChild, ReadyInfo, StartConfig } from './replProtocol';
 import type { ReplCall } from './replTypes';
 
 const STDERR_TAIL_CHARS = 4000;
+/** What the host logs of the process's stdout and stderr, each: a flood ends in one line saying so. */
+const STDIO_LOG_BYTES = 64 * 1024;
 
 export interface ChildListeners {
   message(message: ChildToHost): void;
-  /** A sub-call from Python; `reply` sends the answer back the way the call came. */
-  bridgeCall(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void): void;
+  /**
+   * A sub-call from Python; `reply` sends the answer back the way the call came. Returns why the call
+   * is refused as a protocol break (one made when no cell runs), or undefined when it is taken.
+   */
+  bridgeCall(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void): string | undefined;
   exit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string): void;
+  /** The process broke the protocol after `ready` and was killed; `exit` follows. */
+  violation(error: SandboxViolationError): void;
 }
 
 export interface ChildStartOptions {
@@ -36,11 +48,25 @@ export class ReplChild {
   private exited = false;
   private stderrTail = '';
   private bridge: BridgePipe | undefined;
+  private channel: ReplChannel | undefined;
+  /** The first protocol break, kept so a start still waiting rejects with it. */
+  private violated: SandboxViolationError | undefined;
+  /** Where a protocol break goes: the start while it runs, the listeners after. */
+  private onViolation: (error: SandboxViolationError) => void = () => undefined;
 
   private constructor(
     private readonly proc: ChildProcess,
     private readonly pipe: Writable,
   ) {}
+
+  /** Kills the process for a protocol break on `stream`, and reports it once. */
+  private violation(error: ChannelViolation): void {
+    if (this.violated) return;
+    this.violated = new SandboxViolationError(error.stream, error.detail);
+    this.channel?.close();
+    this.kill();
+    this.onViolation(this.violated);
+  }
 
   get pid(): number | undefined {
     return this.proc.pid;
@@ -50,31 +76,57 @@ export class ReplChild {
   static start(options: ChildStartOptions): Promise<{ child: ReplChild; ready: ReadyInfo }> {
     const proc = spawn(options.plan.command, options.plan.args, {
       env: options.plan.env,
-      serialization: 'advanced',
-      // fd 3: context bytes; fd 4: bridge frames (BRIDGE_PIPE_FD); 5: the IPC channel; 6: the snapshot.
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ipc', options.snapshotFd ?? 'ignore'],
+      // fd 3: context bytes; fd 4: bridge frames (BRIDGE_PIPE_FD); 5: the control channel (CHANNEL_FD),
+      // our own frames rather than Node's IPC; 6: the snapshot.
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', options.snapshotFd ?? 'ignore'],
     });
-    const pipe = proc.stdio[CONTEXT_PIPE_FD] as Writable | null;
+    const pipe = proc.stdio[CONTEXT_PIPE_FD] as Duplex | null;
     const bridgeSocket = proc.stdio[BRIDGE_PIPE_FD] as Duplex | null;
-    if (!pipe || !bridgeSocket) {
+    const channelSocket = (proc.stdio as unknown as Array<Duplex | null | undefined>)[CHANNEL_FD] ?? null;
+    if (!pipe || !bridgeSocket || !channelSocket) {
       proc.kill('SIGKILL');
-      return Promise.reject(new ReplStartError('the REPL process has no context or bridge pipe', '', null));
+      return Promise.reject(new ReplStartError('the REPL process has no context pipe, bridge pipe or channel', '', null));
     }
     const child = new ReplChild(proc, pipe);
     pipe.on('error', () => undefined); // surfaces as the child's exit
+    // The context pipe is a socket pair: the process could write into it, and nothing it writes there is legitimate.
+    pipe.on('data', () => child.violation(new ChannelViolation('context pipe', 'bytes written back on the context pipe')));
     child.bridge = new BridgePipe(bridgeSocket, {
-      call: (callId, call, reply) => options.listeners.bridgeCall(callId, call, reply),
+      call: (callId, call, reply) => {
+        const refused = options.listeners.bridgeCall(callId, call, reply);
+        if (refused) child.violation(new ChannelViolation('bridge pipe', refused));
+      },
       malformed: (error) => {
         // Only a broken or subverted REPL writes this; the host keeps the power to end it.
         options.log?.(`${error.message}; stopping the REPL process`);
-        child.kill();
+        child.violation(error);
       },
     });
-    proc.stdout?.on('data', (d: Buffer) => options.log?.(`[repl stdout] ${d.toString().trimEnd()}`));
-    proc.stderr?.on('data', (d: Buffer) => {
-      child.stderrTail = (child.stderrTail + d.toString()).slice(-STDERR_TAIL_CHARS);
-      options.log?.(`[repl stderr] ${d.toString().trimEnd()}`);
+    child.channel = new ReplChannel(channelSocket, options.config.captureMaxChars, {
+      message: (message) => onMessage(message),
+      violation: (error) => {
+        options.log?.(`${error.message}; stopping the REPL process`);
+        child.violation(error);
+      },
     });
+    const logStream = (label: string): ((d: Buffer) => void) => {
+      let logged = 0;
+      return (d) => {
+        if (logged >= STDIO_LOG_BYTES) return;
+        logged += d.length;
+        options.log?.(`[repl ${label}] ${d.toString('utf8', 0, Math.min(d.length, STDIO_LOG_BYTES)).trimEnd()}`);
+        if (logged >= STDIO_LOG_BYTES) options.log?.(`[repl ${label}] more than ${STDIO_LOG_BYTES} bytes; the rest is not logged`);
+      };
+    };
+    proc.stdout?.on('data', logStream('stdout'));
+    const logStderr = logStream('stderr');
+    proc.stderr?.on('data', (d: Buffer) => {
+      child.stderrTail = (child.stderrTail + d.toString('utf8', Math.max(0, d.length - STDERR_TAIL_CHARS * 4))).slice(-STDERR_TAIL_CHARS);
+      logStderr(d);
+    });
+    let onMessage: (message: ChildToHost) => void = () => undefined;
+    /** How the process said its sub-calls travel (in `ready`); none are taken before it. */
+    let transport: ReadyInfo['bridgeTransport'] | undefined;
     return new Promise((resolve, reject) => {
       let settled = false;
       let ready = false;
@@ -99,12 +151,22 @@ export class ReplChild {
       };
       if (options.signal?.aborted) queueMicrotask(onAbort);
       else options.signal?.addEventListener('abort', onAbort, { once: true });
-      proc.on('message', (message: ChildToHost) => {
-        // Start-up messages count only before `ready`: later ones would come from code a cell steered.
+      child.onViolation = (error) => {
+        if (settled) {
+          options.listeners.violation(error);
+          return;
+        }
+        // A process that breaks the protocol while starting is not retried: it is not a flaky start.
+        settle();
+        reject(error);
+      };
+      onMessage = (message: ChildToHost) => {
+        // Start-up messages count only before `ready` (ReplChannel refuses later ones outright).
         if ((message.type === 'ready' || message.type === 'snapshot') && ready) return;
         if (!settled && message.type === 'ready') {
           settle();
           ready = true;
+          transport = message.info.bridgeTransport;
           resolve({ child, ready: message.info });
           return;
         }
@@ -119,15 +181,20 @@ export class ReplChild {
           return;
         }
         if (message.type === 'bridgeCall') {
-          // The relay transport: the worker could not use the bridge pipe, so the call came over IPC.
-          options.listeners.bridgeCall(message.callId, message.call, (reply) =>
-            child.send(reply.ok ? { type: 'bridgeReply', callId: reply.callId, result: reply.result } : { type: 'bridgeFailed', callId: reply.callId, message: reply.message }),
-          );
+          // The relay transport: the worker could not use the bridge pipe, so the call came over the channel.
+          // A process that said it uses the pipe never relays: a call here was written by something else.
+          if (transport !== 'relay') return child.violation(new ChannelViolation('channel', 'a relayed sub-call from a process that uses the bridge pipe'));
+          if (!child.bridge?.takeRelayed(message.callId)) return;
+          const refused = options.listeners.bridgeCall(message.callId, message.call, (reply) => {
+            if (!child.bridge?.settleRelayed(reply.callId)) return;
+            child.send(reply.ok ? { type: 'bridgeReply', callId: reply.callId, result: reply.result } : { type: 'bridgeFailed', callId: reply.callId, message: reply.message });
+          });
+          if (refused) child.violation(new ChannelViolation('channel', refused));
           return;
         }
         options.listeners.message(message);
         if (message.type === 'output') child.bridge?.outputArrived();
-      });
+      };
       proc.on('error', (err) => {
         if (settled) return;
         settle();
@@ -147,11 +214,10 @@ export class ReplChild {
   }
 
   send(message: HostToChild): void {
-    if (this.exited || !this.proc.connected) return;
-    this.proc.send(message);
+    if (this.exited || this.violated) return;
+    this.channel?.send(message);
   }
 
-  /** Writes the context bytes to the child's pipe; resolves when they are handed to the OS. */
   /** Writes one piece of the context frame stream; resolves once the pipe has taken it. */
   writeContext(chunk: Uint8Array): Promise<void> {
     if (chunk.byteLength === 0) return Promise.resolve();

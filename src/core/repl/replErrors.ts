@@ -86,3 +86,20 @@ export class ReplHungError extends Error {
     super(`the REPL did not finish ${operation === 'bind' ? 'binding context' : operation} within ${limitMs} ms and was stopped`);
   }
 }
+
+/**
+ * The REPL process sent the host something outside the protocol (a malformed, oversized or out-of-turn
+ * message, or bytes on a stream that carries none). The legitimate worker never does: the process was
+ * killed, and the run ends with this error rather than continuing on a fresh one, because the model's
+ * code has shown it can reach past the Python sandbox. `stream` says where; `detail` what.
+ */
+export class SandboxViolationError extends Error {
+  override readonly name = 'SandboxViolationError';
+  readonly errorKind: ErrorKind = 'sandbox_violation';
+  constructor(
+    readonly stream: string,
+    readonly detail: string,
+  ) {
+    super(`the REPL process broke the host's protocol on its ${stream} (${detail}); it was stopped and the run ended, since the model-written code may have tried to get out of the sandbox`);
+  }
+}

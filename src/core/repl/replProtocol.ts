@@ -60,8 +60,8 @@ export interface WeakenedLayers {
 
 /**
  * `pipe`: the worker writes calls to the bridge pipe (fd 4) and blocks reading the reply, with no hop
- * through the child's main thread or IPC (~60 µs per round trip against ~230 µs relayed). `relay`:
- * the fallback where the pipe cannot be read synchronously; calls go worker -> child -> IPC and back.
+ * through the child's main thread or the channel (~60 µs per round trip against ~230 µs relayed). `relay`:
+ * the fallback where the pipe cannot be read synchronously; calls go worker -> child -> channel and back.
  */
 export type BridgeTransportKind = ReplStartupInfo['bridgeTransport'];
 
@@ -69,13 +69,15 @@ export type BridgeTransportKind = ReplStartupInfo['bridgeTransport'];
 export const CONTEXT_PIPE_FD = 3;
 /** The child's fd that carries bridge frames, both ways, between the worker and the host. */
 export const BRIDGE_PIPE_FD = 4;
-/** The child's fd of the memory snapshot file, opened by the host (after the IPC channel at 5). */
+/** The child's fd of the control channel (both ways): length-prefixed JSON frames, not Node's IPC (replChannel.ts). */
+export const CHANNEL_FD = 5;
+/** The child's fd of the memory snapshot file, opened by the host. */
 export const SNAPSHOT_FD = 6;
 
 /**
  * Worker -> host on the bridge pipe. `hello` is the start-up probe that the host echoes.
  * `afterOutputs` counts the `output` messages the worker posted before the call: they travel the
- * slower relay, and the host holds the call until it has them, so printed text comes first.
+ * slower channel, and the host holds the call until it has them, so printed text comes first.
  */
 export type BridgeRequestFrame = { callId: number; afterOutputs: number; call: ReplCall } | { callId: 0; hello: true };
 /** Host -> worker on the bridge pipe: a reply, the echo of `hello`, or word that an interrupt cancelled the call. */
@@ -109,7 +111,7 @@ export interface StartConfig {
   weaken?: WeakenedLayers;
 }
 
-/** Host -> child, over the IPC channel. The context travels separately, as frames on a raw pipe (fd 3; contextFrames.ts). */
+/** Host -> child, over the control channel (fd 5). The context travels separately, as frames on a raw pipe (fd 3; contextFrames.ts). */
 export type HostToChild =
   | { type: 'start'; config: StartConfig }
   /** Frames for this bind follow on the context pipe, up to its end (or abort) frame. */
@@ -119,7 +121,7 @@ export type HostToChild =
   | { type: 'bridgeReply'; callId: number; result: string[] }
   | { type: 'bridgeFailed'; callId: number; message: string };
 
-/** Child -> host. */
+/** Child -> host, over the control channel; the host checks each one (childMessages.ts) before reading it. */
 export type ChildToHost =
   | { type: 'ready'; info: ReadyInfo }
   /** A fresh memory snapshot for the host to cache under `key` (Pyodide version + prelude and stdlib key). */

@@ -13,6 +13,7 @@ import { ContextTooLargeError } from '../context/contextErrors';
 import { CellTracker } from './cellTracker';
 import { ReplChild } from './replChild';
 import { InvalidContextError, ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
+import type { SandboxViolationError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, isOsIsolationRejection, planLaunch } from './replLaunch';
 import { SNAPSHOT_FD } from './replProtocol';
 import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replProtocol';
@@ -97,6 +98,8 @@ class PyodideReplSession implements ReplSession {
   /** Serves the bound folder's files when it was bound lazily. */
   private lazy?: LazyContextHost;
   private cell?: CellTracker;
+  /** The REPL process broke the protocol: the session refuses everything from then on. */
+  private violation?: SandboxViolationError;
   /** No cell has run in this session yet. */
   private untouched = true;
   protections: SandboxProtections = emptyProtections();
@@ -198,8 +201,13 @@ class PyodideReplSession implements ReplSession {
         listeners: {
           message: (m) => generation === this.generation && this.onMessage(m),
           bridgeCall: (callId, call, reply) => {
-            if (generation === this.generation) this.dispatcher.dispatch(callId, call, reply);
+            if (generation !== this.generation) return undefined;
+            // Python calls out only while a cell runs; a call at any other time was not made by a cell.
+            if (!this.cell) return 'a sub-call made while no cell was running';
+            this.dispatcher.dispatch(callId, call, reply);
+            return undefined;
           },
+          violation: (error) => generation === this.generation && this.onViolation(error),
           exit: (code, signal, stderr) => generation === this.generation && this.onExit(`exit code ${code}, signal ${signal}${stderr ? `: ${stderr.slice(-500)}` : ''}`),
         },
       });
@@ -234,10 +242,12 @@ class PyodideReplSession implements ReplSession {
   private onMessage(message: ChildToHost): void {
     if (this.requests.handle(message)) return;
     switch (message.type) {
-      case 'output':
-        this.cell?.addOutput(message.stream, message.text);
-        for (const listener of this.listeners) listener({ stream: message.stream, text: message.text });
+      case 'output': {
+        // Past the capture limit (or outside a cell) nothing is passed on, whatever the process sends.
+        const kept = this.cell?.addOutput(message.stream, message.text);
+        if (kept) for (const listener of this.listeners) listener({ stream: message.stream, text: kept });
         break;
+      }
       case 'result':
         if (this.cell?.id === message.id) this.cell.finish(message.result);
         break;
@@ -255,6 +265,22 @@ class PyodideReplSession implements ReplSession {
       case 'ready':
         break;
     }
+  }
+
+  /**
+   * The process broke the protocol and ReplChild killed it. Nothing more runs in this session: the
+   * cell, bind or sub-calls under way fail with the violation, and so does every later call, so the run
+   * ends with `sandbox_violation` instead of carrying on in a new process.
+   */
+  private onViolation(error: SandboxViolationError): void {
+    this.log(error.message);
+    this.violation = error;
+    this.generation++; // the killed child's exit is this, not a crash
+    this.child = undefined;
+    this.bound = undefined;
+    this.dispatcher.abortAll('the REPL process broke the protocol and was stopped');
+    this.requests.failAll(error);
+    this.cell?.fail(error);
   }
 
   private onExit(detail: string): void {
@@ -276,6 +302,7 @@ class PyodideReplSession implements ReplSession {
   bindContext(source: ContextSource): Promise<ContextMetadata> {
     return this.enqueue(async () => {
       if (this.closed) throw new ReplClosedError('bindContext');
+      if (this.violation) throw this.violation;
       if (this.bound && sameContextSource(this.bound.source, source) && this.child) return this.bound.metadata;
       if (!this.child) await this.restart();
       const metadata = await this.bindNow(source);
@@ -318,6 +345,7 @@ class PyodideReplSession implements ReplSession {
   execute(code: string, options: ExecuteOptions = {}): Promise<CellResult> {
     return this.enqueue(async () => {
       if (this.closed) throw new ReplClosedError('execute');
+      if (this.violation) throw this.violation;
       this.untouched = false;
       const lostBefore = this.lost;
       if (!this.child) await this.restart();
@@ -341,8 +369,13 @@ class PyodideReplSession implements ReplSession {
         },
       });
       child.send({ type: 'exec', id: cell.id, code });
-      let result = await cell.done;
-      stopTimers();
+      let result: CellResult;
+      try {
+        result = await cell.done;
+      } finally {
+        stopTimers();
+        if (this.violation) this.cell = undefined;
+      }
       const reads = this.lazy?.takeReads();
       if (reads) result = { ...result, contextReads: reads };
       this.cell = undefined;

@@ -164,10 +164,20 @@ export function describeError(error: unknown): UserMessage {
     return describeRunError({ kind: 'limit', message: (error as Error).message, limit: (error as BudgetExceededError).limitKind });
   }
   if (error instanceof RunCancelledError || kind === 'cancelled') return { text: 'The run was stopped.', steps: [], severity: 'info' };
+  if (kind === 'sandbox_violation') return SANDBOX_VIOLATION;
   if (error instanceof InvalidLimitError) return { text: `${error.message}. Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
   const message = error instanceof Error ? error.message : String(error);
   return { text: tidy(`Something went wrong: ${message.replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };
 }
+
+/** The REPL process broke the host's protocol: said plainly, since the model's code may have tried to escape. */
+const SANDBOX_VIOLATION: UserMessage = {
+  text:
+    'The run was ended because its Python sandbox sent the extension something the sandbox never sends: the code the model wrote may have tried to get out of it. ' +
+    'The sandbox process was stopped and nothing it sent was used. Review the run\'s cells before trusting anything it printed.',
+  steps: ['showLog'],
+  severity: 'error',
+};
 
 /** For the `error` a finished run records, which carries the kind but not the class. */
 export function describeRunError(error: { kind: string; message: string; limit?: LimitKind }): UserMessage {
@@ -180,5 +190,6 @@ export function describeRunError(error: { kind: string; message: string; limit?:
   const modelKinds = ['auth', 'rate_limit', 'timeout', 'context_too_long', 'server', 'connection', 'config', 'bad_request', 'bad_response'];
   if (modelKinds.includes(error.kind)) return modelSentence(error.kind, undefined, error.message);
   if (error.kind === 'cancelled' || error.kind === 'RunCancelledError') return { text: 'The run was stopped.', steps: [], severity: 'info' };
+  if (error.kind === 'sandbox_violation') return SANDBOX_VIOLATION;
   return { text: tidy(`The run failed: ${plainDetail(error.message).replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };
 }

@@ -83,3 +83,11 @@ test('an error from the engine bundle (another copy of the classes) is still des
   const cancelled = Object.assign(new Error('Run cancelled: stopped by the user'), { errorKind: 'cancelled' });
   assert.equal(describeError(cancelled).severity, 'info');
 });
+
+test('a sandbox violation is said plainly, as a possible escape attempt, thrown or recorded', () => {
+  const recorded = describeRunError({ kind: 'sandbox_violation', message: 'the REPL process broke the host\'s protocol on its channel (x)' });
+  assert.match(recorded.text, /may have tried to get out/);
+  assert.equal(recorded.severity, 'error');
+  const thrown = describeError(Object.assign(new Error('broke the protocol'), { errorKind: 'sandbox_violation' }));
+  assert.equal(thrown.text, recorded.text);
+});

@@ -6,12 +6,26 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
-import { BridgeFrameError, BridgePipe, FrameDecoder, encodeFrame, isBridgeCall } from '../../../../src/core/repl/bridgePipe';
+import { BridgePipe, isBridgeCall } from '../../../../src/core/repl/bridgePipe';
+import { ChannelViolation, encodeFrame, FrameReader, parseJsonBody } from '../../../../src/core/repl/frameCodec';
 import type { BridgeReply } from '../../../../src/core/repl/replProtocol';
 import type { BridgeCall } from '../../../../src/core/repl/replTypes';
 import { BridgePipeClosedError, fdFrameIo, probeBridgePipe } from '../../../../src/worker/bridgePipeSync';
 
 const call: BridgeCall = { kind: 'llm_query', prompts: ['q'], batched: false };
+
+/** The host's reader as a function of chunks: JSON bodies out, ChannelViolation thrown. */
+class FrameDecoder {
+  private readonly reader: FrameReader;
+  constructor(max = 1024 * 1024 * 1024) {
+    this.reader = new FrameReader('test', () => max);
+  }
+  push(chunk: Buffer): unknown[] {
+    const out: unknown[] = [];
+    this.reader.push(chunk, (body) => out.push(parseJsonBody('test', body)));
+    return out;
+  }
+}
 
 /** A socket stand-in: what the host writes is decoded into `written`; `feed` plays the worker. */
 function fakeSocket() {
@@ -45,12 +59,12 @@ describe('FrameDecoder', () => {
 
   it('refuses a frame that announces more than the limit, before buffering it', () => {
     const decoder = new FrameDecoder(1024);
-    assert.throws(() => decoder.push(Buffer.from([0, 0, 4, 1])), /1025 bytes is over the 1024-byte limit/);
+    assert.throws(() => decoder.push(Buffer.from([0, 0, 4, 1])), /1025 bytes announced, over the 1024-byte bound/);
   });
 
   it('refuses a body that is not JSON', () => {
     const frame = Buffer.concat([Buffer.from([0, 0, 0, 3]), Buffer.from('{{{')]);
-    assert.throws(() => new FrameDecoder().push(frame), BridgeFrameError);
+    assert.throws(() => new FrameDecoder().push(frame), ChannelViolation);
   });
 });
 
@@ -99,15 +113,26 @@ describe('BridgePipe (host end)', () => {
     assert.deepEqual(written, [{ callId: 5, cancelled: true }]);
   });
 
-  it('reports frames that are not calls instead of dispatching them', async () => {
-    const { socket, feed } = fakeSocket();
-    const problems: string[] = [];
-    new BridgePipe(socket, { call: () => assert.fail('dispatched'), malformed: (e) => problems.push(e.detail) });
-    feed({ callId: 1, afterOutputs: 0, call: { kind: 'llm_query', prompts: 'not a list', batched: false } });
-    feed({ nothing: true });
-    socket.push(Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.from('{')]));
-    await tick();
-    assert.equal(problems.length, 3);
+  it('reports frames that are not calls instead of dispatching them, once, and then reads nothing more', async () => {
+    const bad: Array<(s: ReturnType<typeof fakeSocket>) => void> = [
+      ({ feed }) => feed({ callId: 1, afterOutputs: 0, call: { kind: 'llm_query', prompts: 'not a list', batched: false } }),
+      ({ feed }) => feed({ nothing: true }),
+      ({ socket }) => socket.push(Buffer.concat([Buffer.from([0, 0, 0, 1]), Buffer.from('{')])),
+      ({ feed }) => feed({ callId: 1, afterOutputs: 0, call, extra: 1 }),
+      ({ feed }) => [1, 2].forEach((callId) => feed({ callId, afterOutputs: 0, call })),
+      ({ feed }) => [1, 2].forEach(() => feed({ callId: 0, hello: true })),
+    ];
+    for (const [i, send] of bad.entries()) {
+      const fake = fakeSocket();
+      const problems: string[] = [];
+      let calls = 0;
+      new BridgePipe(fake.socket, { call: () => calls++, malformed: (e) => problems.push(e.detail) });
+      send(fake);
+      fake.feed({ callId: 9, afterOutputs: 0, call });
+      await tick();
+      assert.equal(problems.length, 1, `case ${i}: ${problems.join('; ')}`);
+      assert.ok(calls <= 1, `case ${i}: nothing is read after the break`);
+    }
   });
 });
 

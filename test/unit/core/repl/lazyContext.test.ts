@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planPaths } from '../../../../src/core/context/contextPlan';
 import type { ContextPlan } from '../../../../src/core/context/contextTypes';
+import { SandboxViolationError } from '../../../../src/core/repl/replErrors';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
 import { recordingBridge, startSession } from './replTestKit';
 
@@ -132,11 +133,12 @@ describe('REPL session: lazy folder context', () => {
     );
     assert.equal(r.error, undefined, r.error?.traceback);
     assert.equal(r.stdout, "['refused', 'refused', 'refused', 'refused', 'refused']\nsearch refused True\n[]\n");
-    // A malformed request is a broken or hostile REPL: the process is replaced, as for any bad bridge frame.
-    const bad = await session.execute('import _rlm_prelude as P\nP._context_call({"kind": "context_read", "paths": "x"})');
-    assert.equal(bad.restarted?.reason, 'crash');
-    const still = await session.execute("print(len(context), context['proj/src/f000.txt'][:6])");
-    assert.equal(still.stdout, '302 file 0\n');
+    // A malformed request is a broken or hostile REPL: the process is killed and the session (the run) ends,
+    // as for any bad bridge frame (docs/security.md, "The channel"). The next tests get a new session.
+    await assert.rejects(session.execute('import _rlm_prelude as P\nP._context_call({"kind": "context_read", "paths": "x"})'), SandboxViolationError);
+    await assert.rejects(session.execute('print(1)'), SandboxViolationError);
+    await session.close();
+    session = await startSession({ bridge: recordingBridge().handler, contextLimitBytes: 1024 * KB, ripgrepPath: '/usr/bin/rg' });
   });
 
   it('a folder swapped for a link out after the walk is not read through it', async () => {

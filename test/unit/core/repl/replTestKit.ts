@@ -101,3 +101,27 @@ export async function hostListener(): Promise<HostListener> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Python for a cell that plays a REPL process whose layer 1 fell (run with weakenForTest.python):
+ * `raw(fd, bytes)` writes all of `bytes` straight to one of the process's descriptors (the descriptors are
+ * non-blocking: a partial write is carried on), `frame(obj)` builds a channel frame.
+ */
+export const ATTACKER = [
+  'import js, json',
+  'from pyodide.ffi import to_js',
+  "fs = js.process.getBuiltinModule('fs')",
+  'import time',
+  'def raw(fd, data):',
+  '    data = bytes(data)',
+  '    view, at = to_js(data), 0',
+  '    while at < len(data):',
+  '        try:',
+  '            at += fs.writeSync(fd, view, at)',
+  '        except Exception:',
+  '            time.sleep(0.001)',
+  'def frame(obj):',
+  '    b = json.dumps(obj).encode()',
+  "    return len(b).to_bytes(4, 'big') + b",
+].join('\n');
+

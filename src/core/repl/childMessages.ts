@@ -1,0 +1,131 @@
+// Every message the host accepts from the REPL process, declared once with the types and sizes of its
+// fields: a message that does not match exactly is a ChannelViolation. The REPL process is hostile
+// (docs/security.md): these checks, not the process's good behaviour, decide what reaches the session.
+import type { BridgeRequestFrame, ChildToHost } from './replProtocol';
+import type { ReplCall } from './replTypes';
+import { ChannelViolation, excerpt } from './frameCodec';
+import { arr, bool, int, json, literal, matching, num, obj, oneOf, str, variants } from './schemaCheck';
+import type { Check } from './schemaCheck';
+
+/** Largest JSON frame on the channel: a cell result (FINAL values have no smaller bound) or `ready`. */
+export const MAX_CHANNEL_FRAME_BYTES = 256 * 1024 * 1024;
+/** Largest memory snapshot the host takes (about 31 MB for Pyodide 314), sent once, before `ready`. */
+const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest bridge frame: a batch of prompts, or an rlm_query context (a slice of a large input): well
+ * above any real call, but a REPL that announces more is stopped before the host buffers it.
+ */
+export const MAX_BRIDGE_FRAME_BYTES = 1024 * 1024 * 1024;
+
+const ID = int(0, Number.MAX_SAFE_INTEGER);
+const COUNT = int(0, Number.MAX_SAFE_INTEGER);
+/** Names, keys, versions, probe names, error types. */
+const SHORT = str(4096);
+/** Messages, tracebacks, answers: bounded by the frame. */
+const TEXT = str(MAX_CHANNEL_FRAME_BYTES);
+const MANY = 10_000_000;
+
+const PROBE = obj({ name: SHORT, held: bool, detail: TEXT });
+const PROBES = arr(PROBE, 1000);
+
+const READY_INFO = obj(
+  {
+    loadMode: literal('snapshot', 'cold', 'cold-snapshot-failed'),
+    loadMs: num,
+    pyodideVersion: SHORT,
+    snapshotKey: SHORT,
+    bridgeTransport: literal('pipe', 'relay'),
+    pythonProbes: PROBES,
+    runtimeProbes: PROBES,
+    networkProbes: PROBES,
+    processProbes: PROBES,
+    notes: arr(TEXT, 1000),
+  },
+  { snapshotError: TEXT },
+);
+
+const CELL_ERROR = obj({ type: SHORT, message: TEXT, traceback: TEXT });
+
+/** A cell's result: stdout and stderr are bounded by the capture limit the host gave the process. */
+function cellResult(captureMaxChars: number): Check {
+  const captured = str(captureMaxChars);
+  return obj(
+    { stdout: captured, stderr: captured, stdoutChars: COUNT, stderrChars: COUNT, newVariables: arr(SHORT, MANY), outIndex: int(-1, Number.MAX_SAFE_INTEGER), interrupted: bool },
+    {
+      stdoutCutAt: COUNT,
+      stderrCutAt: COUNT,
+      outKept: obj({ chars: COUNT, ranges: arr(arr(COUNT, 2), MANY) }),
+      answerDraft: TEXT,
+      error: oneOf(CELL_ERROR, literal(null)),
+      final: oneOf(obj({ value: TEXT, via: literal('FINAL', 'FINAL_VAR', 'answer') }), literal(null)),
+      timersCleared: COUNT,
+    },
+  );
+}
+
+const PATHS = arr(TEXT, MANY);
+const PROMPTS = arr(TEXT, MANY);
+
+/** What Python may ask of the host: the loop's sub-calls and a lazy context's reads and searches. */
+export const REPL_CALL: Check = variants('kind', {
+  llm_query: obj({ kind: literal('llm_query'), prompts: PROMPTS, batched: bool }, { model: oneOf(SHORT, literal(null)) }),
+  rlm_query: obj({ kind: literal('rlm_query'), prompts: PROMPTS, contexts: arr(json(64), MANY), batched: bool }),
+  context_read: obj({ kind: literal('context_read'), paths: PATHS }),
+  context_search: obj({ kind: literal('context_search'), pattern: TEXT, flags: matching(/^[isxa]*$/, 8), maxHits: num, paths: oneOf(PATHS, literal(null)) }),
+});
+
+const checkCallShape: Check = (value) => {
+  const problem = REPL_CALL(value);
+  if (problem) return problem;
+  const call = value as ReplCall;
+  return call.kind === 'rlm_query' && call.contexts.length !== call.prompts.length ? '.contexts does not match .prompts' : undefined;
+};
+
+/** The messages on the channel as they travel: the snapshot's bytes follow its announcement as a raw frame. */
+export type WireChildToHost = Exclude<ChildToHost, { type: 'snapshot' }> | { type: 'snapshot'; key: string; byteLength: number };
+
+function childMessage(captureMaxChars: number): Check {
+  return variants('type', {
+    ready: obj({ type: literal('ready'), info: READY_INFO }),
+    snapshot: obj({ type: literal('snapshot'), key: SHORT, byteLength: int(0, MAX_SNAPSHOT_BYTES) }),
+    // An aborted bind says only that; a lazy one says so beside its (empty) counts.
+    bound: obj({ type: literal('bound'), id: ID, summary: oneOf(obj({ aborted: literal(true) }), obj({ chars: arr(COUNT, MANY), invalidUtf8Replacements: arr(COUNT, MANY) }, { lazy: bool })) }),
+    bindFailed: obj({ type: literal('bindFailed'), id: ID, errorType: SHORT, message: TEXT }),
+    output: obj({ type: literal('output'), stream: literal('stdout', 'stderr'), text: str(captureMaxChars) }),
+    result: obj({ type: literal('result'), id: ID, result: cellResult(captureMaxChars) }),
+    bridgeCall: obj({ type: literal('bridgeCall'), callId: int(1, Number.MAX_SAFE_INTEGER), call: checkCallShape }),
+    interruptApplied: obj({ type: literal('interruptApplied') }),
+    fatal: obj({ type: literal('fatal'), reason: literal('crash', 'out-of-memory', 'start-failed'), message: TEXT }),
+  });
+}
+
+/** Checks one decoded channel message; anything but an exact match throws ChannelViolation. */
+export class ChildMessageCheck {
+  private readonly check: Check;
+  constructor(captureMaxChars: number) {
+    this.check = childMessage(captureMaxChars);
+  }
+
+  message(value: unknown): WireChildToHost {
+    const problem = this.check(value);
+    if (problem) throw new ChannelViolation('channel', describeProblem(`message${problem}`, value));
+    return value as WireChildToHost;
+  }
+}
+
+const HELLO_FRAME = obj({ callId: literal(0), hello: literal(true) });
+const CALL_FRAME = obj({ callId: int(1, Number.MAX_SAFE_INTEGER), afterOutputs: COUNT, call: checkCallShape });
+const BRIDGE_FRAME: Check = (value) => (typeof value === 'object' && value !== null && (value as { hello?: unknown }).hello !== undefined ? HELLO_FRAME(value) : CALL_FRAME(value));
+
+/** Checks one frame the worker wrote on the bridge pipe. */
+export function checkBridgeFrame(value: unknown): BridgeRequestFrame {
+  const problem = BRIDGE_FRAME(value);
+  if (problem) throw new ChannelViolation('bridge pipe', describeProblem(`frame${problem}`, value));
+  return value as BridgeRequestFrame;
+}
+
+/** The problem, and which message type it was in when that is a short string. */
+function describeProblem(problem: string, value: unknown): string {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? `${problem} (in a ${excerpt(type)} message)` : problem;
+}
