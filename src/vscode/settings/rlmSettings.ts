@@ -16,7 +16,7 @@ export interface RlmSettings {
   sub?: ModelSetting;
   limits: Partial<RunLimits>;
   /** rlm.modelStallTimeoutSeconds and rlm.maxResponseMb, for the root and the sub model alike. */
-  responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes'>>;
+  responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes' | 'responseTimeoutMs'>>;
   contextLimitBytes: number;
   /** A folder or workspace over contextLimitBytes and up to this is bound lazily; past it, refused. */
   workspaceLimitBytes: number;
@@ -148,6 +148,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     responseLimits: {
       stallTimeoutMs: Math.round((num(get, 'modelStallTimeoutSeconds', 1, false) ?? 60) * 1000),
       maxResponseBytes: Math.round((num(get, 'maxResponseMb', 1, false) ?? 64) * 1024 * 1024),
+      responseTimeoutMs: Math.round((num(get, 'modelResponseTimeoutSeconds', 1, false) ?? 600) * 1000),
     },
     contextLimitBytes: Math.round((num(get, 'contextLimitMb', 0.001, false) ?? 64) * 1024 * 1024),
     workspaceLimitBytes: Math.round((num(get, 'workspaceLimitGb', 0, false) ?? 16) * 1024 * 1024 * 1024),
