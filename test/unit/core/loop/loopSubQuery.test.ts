@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { planPaths } from '../../../../src/core/context/contextPlan';
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import { replayPlanOf } from '../../../../src/core/replay/replayPlan';
+import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
 import type { EventRecord } from '../../../../src/core/trajectory/events';
 import { checkFields, EVENT_FIELDS } from '../../../../src/core/trajectory/recordSchema';
 import { fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
-const TEXT = `${'alpha '.repeat(30)}\nThe vault code is 4417.\n${'omega line\n'.repeat(50)}`;
+const TEXT = `${'alpha '.repeat(40)}\nThe vault code is 4417.\n${'omega line\n'.repeat(50)}`;
 
 const SEED_CELL = [
   'meta = context_meta()',
@@ -85,6 +86,10 @@ describe('sub_query and ctx (issue 38)', () => {
     for (const e of events) builder.apply(e);
     const node = builder.tree!.turns[0]!.cells[0]!.subCalls[0]!;
     assert.deepEqual(node.slice, a!.slice);
+    // And the Markdown export shows them apart.
+    const md = toMarkdown(builder.tree!);
+    assert.match(md, /- question: ` Does this slice mention a vault code\? Answer yes or no\. `\n/);
+    assert.match(md, /- slice \(200 chars\): ` alpha alpha/);
   });
 
   it('the recorded run replays: its sub_query calls are answered from the record, nothing is sent, nothing diverges', async () => {
