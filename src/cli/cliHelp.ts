@@ -33,6 +33,8 @@ Models:
   --stall-timeout SECONDS       fail a model call when its server sends no bytes for this long (default
                                 60; a plain, unstreamed call counts only once its response has begun)
   --max-response-mb MB          fail a model call when its response grows past this size (default 64)
+  --response-timeout SECONDS    fail a model call whose response is not complete this long after the
+                                request, however it trickles (default 600)
 
 Limits:
   --max-iterations N            root turns (default 30); then the root is asked for its best answer

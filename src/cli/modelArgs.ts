@@ -21,9 +21,10 @@ export interface ModelChoice {
   /** The environment variable the key is read from. */
   keyEnv: string;
   contextWindowTokens?: number;
-  /** --stall-timeout and --max-response-mb, the same for the root and the sub model. */
+  /** --stall-timeout, --max-response-mb and --response-timeout, the same for the root and the sub model. */
   stallTimeoutMs?: number;
   maxResponseBytes?: number;
+  responseTimeoutMs?: number;
 }
 
 export const MODEL_OPTIONS = {
@@ -39,6 +40,7 @@ export const MODEL_OPTIONS = {
   'sub-context-window': { type: 'string' },
   'stall-timeout': { type: 'string' },
   'max-response-mb': { type: 'string' },
+  'response-timeout': { type: 'string' },
 } as const;
 
 type ModelValues = Partial<Record<keyof typeof MODEL_OPTIONS, string>>;
@@ -82,10 +84,11 @@ export function parseModelChoices(v: ModelValues, missingModel: string): { root:
 }
 
 /** How long a model server may stay silent and how much it may send (see core/models/responseGuard.ts). */
-function parseResponseLimits(v: ModelValues): Pick<ModelChoice, 'stallTimeoutMs' | 'maxResponseBytes'> {
+function parseResponseLimits(v: ModelValues): Pick<ModelChoice, 'stallTimeoutMs' | 'maxResponseBytes' | 'responseTimeoutMs'> {
   return {
     ...(v['stall-timeout'] !== undefined ? { stallTimeoutMs: Math.ceil(positiveNumber(v['stall-timeout'], '--stall-timeout') * 1000) } : {}),
     ...(v['max-response-mb'] !== undefined ? { maxResponseBytes: Math.ceil(positiveNumber(v['max-response-mb'], '--max-response-mb') * 1024 * 1024) } : {}),
+    ...(v['response-timeout'] !== undefined ? { responseTimeoutMs: Math.ceil(positiveNumber(v['response-timeout'], '--response-timeout') * 1000) } : {}),
   };
 }
 
@@ -118,6 +121,7 @@ export function modelConfig(choice: ModelChoice, env: Record<string, string | un
     ...(choice.contextWindowTokens ? { contextWindowTokens: choice.contextWindowTokens } : {}),
     ...(choice.stallTimeoutMs ? { stallTimeoutMs: choice.stallTimeoutMs } : {}),
     ...(choice.maxResponseBytes ? { maxResponseBytes: choice.maxResponseBytes } : {}),
+    ...(choice.responseTimeoutMs ? { responseTimeoutMs: choice.responseTimeoutMs } : {}),
   };
 }
 

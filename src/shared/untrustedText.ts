@@ -26,11 +26,12 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 const SAFE_SCHEMES = /^(https?|file):/i;
 
 /**
- * Text for a Markdown document that must render as written: HTML is escaped, images are shown as their
- * text, links survive only to http(s) and file URLs, lines that would open a code fence or make a
- * heading are escaped, and control characters are visible. Emphasis, lists and code spans still render.
+ * Model text for a Markdown view that shows it as the model wrote it (the chat's answers): HTML is
+ * escaped, images are shown as their text, links survive only to http(s) and file URLs, and control
+ * characters are visible (a terminal hyperlink shows as `\x1b]8;;http://…`, never as a link).
+ * Headings, fences, emphasis and lists still render.
  */
-export function markdownText(text: string): string {
+export function linkSafeMarkdown(text: string): string {
   let out = visibleControls(text).replace(/[&<>]/g, (ch) => HTML_ESCAPES[ch]!);
   // Images: never loaded (a remote image is a beacon), shown as text; every `![` is escaped, so no
   // image syntax survives, complete or not.
@@ -44,6 +45,15 @@ export function markdownText(text: string): string {
   out = out.replace(/^( {0,3})\[([^\]\n]+)\]:(\s*)(\S+)/gm, (whole, indent: string, label: string, gap: string, url: string) =>
     /^[a-z][a-z0-9+.-]*:/i.test(url) && !SAFE_SCHEMES.test(url) ? `${indent}\\[${label}\\]:${gap}${url}` : whole,
   );
+  return out;
+}
+
+/**
+ * Text for a Markdown document that must render as written: what linkSafeMarkdown does, and lines
+ * that would open a code fence or make a heading are escaped. Emphasis, lists and code spans still render.
+ */
+export function markdownText(text: string): string {
+  let out = linkSafeMarkdown(text);
   // A fence inside the text would swallow the rest of the document: escape its first character.
   out = out.replace(/^( {0,3})(`{3,}|~{3,})/gm, (_m, indent: string, fence: string) => `${indent}\\${fence}`);
   // Headings would pass model text off as the document's own sections: shown as text.

@@ -4,6 +4,7 @@
 // process starts with both. Cutting Python off from JS (isolation.py) happens after this, in either case.
 import { setFlagsFromString } from 'node:v8';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadPyodide, version as pyodideVersion } from 'pyodide';
 import type { PyodideAPI } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
@@ -15,6 +16,7 @@ import { installPrelude, preludeApi, preludeKey } from './preludeInstall';
 import type { PreludeApi } from './preludeInstall';
 import type { EmscriptenFs, PythonChannel } from './pythonChannel';
 import { stdlibIdentity } from './stdlibIdentity';
+import { buildIdentity } from './buildIdentity';
 
 interface BootResult {
   pyodide: PyodideAPI;
@@ -65,8 +67,9 @@ export function pythonStrApi(pyodide: PyodideAPI): PythonStrApi | undefined {
 export async function bootPyodide({ config, channel, onStray, snapshotBytes }: BootOptions): Promise<BootResult> {
   compileWasmSynchronously();
   const buildKey = preludeKey(stdlibIdentity(join(config.indexURL, 'python_stdlib.zip')));
-  // Names the snapshot file, so a snapshot of another build is refused before it is loaded.
-  const snapshotKey = `${pyodideVersion}+${buildKey}`;
+  // Names the snapshot file, so a snapshot of another build is refused before it is loaded: the
+  // Python sources and stdlib (buildKey), and the worker bundle and Pyodide's files (buildIdentity).
+  const snapshotKey = snapshotKeyFor(pyodideVersion, buildKey, buildIdentity({ workerFile: __filename, pyodideDir: fileURLToPathOrPath(config.indexURL) }));
   // `import js` would see only this empty object; isolation.py then removes the module altogether.
   const jsglobals = Object.create(null) as object;
   const base = {
@@ -114,4 +117,14 @@ export async function bootPyodide({ config, channel, onStray, snapshotBytes }: B
   }
   api ??= preludeApi(pyodide, buildKey);
   return { pyodide, api, loadMode, snapshotError, snapshot, version: pyodideVersion, snapshotKey, builtinPatch };
+}
+
+/** The snapshot cache's key for a build (SnapshotCache checks its characters). */
+export function snapshotKeyFor(pyodideVersion: string, sourcesKey: string, bundleKey: string): string {
+  return `${pyodideVersion}+${sourcesKey}.${bundleKey}`;
+}
+
+/** indexURL is a folder path ending in a slash (replSession.ts); a file: URL is accepted too. */
+function fileURLToPathOrPath(indexURL: string): string {
+  return indexURL.startsWith('file:') ? fileURLToPath(indexURL) : indexURL;
 }

@@ -8,6 +8,7 @@
 //   const client = createModelClient({ provider: 'openai', baseUrl: server.baseUrl, model: 'm', maxResponseBytes: 128 * 1024 });
 //   ... await client.complete(...) rejects; server.requests[0]?.clientLeft is true ...
 import { createServer } from 'node:http';
+import { createGzip } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sleep } from '../../src/eval/fakeServers/fakeHttpHelpers';
@@ -23,8 +24,14 @@ export type HostileBehaviour =
   | { kind: 'no-headers' }
   /** A valid answer that never ends: a delta of `deltaChars` every `intervalMs` (plain: the content string grows). */
   | { kind: 'endless'; intervalMs: number; deltaChars: number }
-  /** Headers, then `bytes` with no newline at all, as fast as the client reads. */
-  | { kind: 'huge-line'; bytes: number }
+  /**
+   * Headers, then `bytes` with no newline at all, as fast as the client reads. By default the content
+   * type is what the request asked for; `contentType` overrides it, `gzip` compresses the body on the
+   * wire, `status` sends it as an error body.
+   */
+  | { kind: 'huge-line'; bytes: number; contentType?: string; gzip?: boolean; status?: number }
+  /** Headers, then one byte every `intervalMs`, forever: never silent for long, never large. */
+  | { kind: 'trickle'; intervalMs: number }
   /** Slow but alive: `fillerBytes` filler bytes (an SSE comment, or JSON whitespace) one every `intervalMs`, then a valid answer. */
   | { kind: 'dribble'; intervalMs: number; fillerBytes: number; text: string };
 
@@ -103,6 +110,10 @@ type Write = (data: string | Buffer) => Promise<void>;
 
 async function behave(protocol: FakeProtocol, behaviour: HostileBehaviour, request: FakeModelRequest, res: ServerResponse, write: Write, left: AbortSignal): Promise<void> {
   if (behaviour.kind === 'no-headers') return; // the socket stays open until the client leaves
+  if (behaviour.kind === 'huge-line' && (behaviour.contentType || behaviour.gzip || behaviour.status)) {
+    await hugeLineAs(behaviour, request, res, left);
+    return;
+  }
   res.writeHead(200, request.stream ? SSE_HEADERS : JSON_HEADERS);
   res.flushHeaders();
   switch (behaviour.kind) {
@@ -129,6 +140,14 @@ async function behave(protocol: FakeProtocol, behaviour: HostileBehaviour, reque
       if (!left.aborted) res.end();
       return;
     }
+    case 'trickle': {
+      await write(request.stream ? 'data: ' : plainPrefix(protocol));
+      while (!left.aborted) {
+        await write('a');
+        await sleep(behaviour.intervalMs, left);
+      }
+      return;
+    }
     case 'dribble': {
       const answer = validAnswer(protocol, request, behaviour.text);
       // Streamed: the filler is an SSE comment in the middle of the stream, which the SDKs skip.
@@ -143,6 +162,29 @@ async function behave(protocol: FakeProtocol, behaviour: HostileBehaviour, reque
       return;
     }
   }
+}
+
+/** The huge line with the content type, encoding and status the behaviour names; gzip is compressed as it is sent. */
+async function hugeLineAs(behaviour: Extract<HostileBehaviour, { kind: 'huge-line' }>, request: FakeModelRequest, res: ServerResponse, left: AbortSignal): Promise<void> {
+  const type = behaviour.contentType ?? (request.stream ? SSE_HEADERS['content-type'] : JSON_HEADERS['content-type']);
+  res.writeHead(behaviour.status ?? 200, { 'content-type': type, ...(behaviour.gzip ? { 'content-encoding': 'gzip' } : {}) });
+  const sink = behaviour.gzip ? createGzip() : undefined;
+  if (sink) sink.pipe(res);
+  const out = sink ?? res;
+  const write = (data: string | Buffer): Promise<void> =>
+    out.write(data) || left.aborted ? Promise.resolve() : new Promise((resolve) => {
+      const done = (): void => {
+        out.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      res.on('close', done);
+    });
+  const slab = Buffer.alloc(1024 * 1024, 'a');
+  await write(request.stream && !behaviour.status ? 'data: ' : '{"error":{"message":"');
+  for (let sent = 0; sent < behaviour.bytes && !left.aborted; sent += slab.length) await write(slab);
+  if (!left.aborted) out.end();
 }
 
 /** A complete valid answer: its SSE frames (and where the first text delta ends), or its plain JSON body. */

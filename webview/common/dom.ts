@@ -1,7 +1,10 @@
 // The one element builder of both webviews (sidebar chat and trajectory view). Text always goes in
-// through text nodes, never as markup, so model and file text stays inert. Every clickable thing is a
+// through text nodes, never as markup, so model and file text stays inert, and with its control
+// characters made visible (`\x1b]8;;http://…`): a terminal hyperlink or colour code from a cell's
+// output is shown as the text it is, never dropped silently or turned into anything else. Every clickable thing is a
 // real <button> (or vscode-button), never a link dressed up with role=button.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { visibleControls } from '../../src/shared/untrustedText';
 
 type Child = Node | string | null | undefined | false;
 
@@ -18,8 +21,8 @@ export function el(tag: string, options?: ElOptions, children?: Child[]): HTMLEl
 export function el(tag: string, options: ElOptions = {}, children: Child[] = []): HTMLElement {
   const node = document.createElement(tag);
   if (options.className) node.className = options.className;
-  if (options.text !== undefined) node.textContent = options.text;
-  if (options.title) node.title = options.title;
+  if (options.text !== undefined) node.textContent = visibleControls(options.text);
+  if (options.title) node.title = visibleControls(options.title);
   for (const [name, value] of Object.entries(options.attrs ?? {})) {
     if (value === undefined || value === false) continue;
     node.setAttribute(name, value === true ? '' : value);
@@ -31,8 +34,13 @@ export function el(tag: string, options: ElOptions = {}, children: Child[] = [])
 function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+    parent.appendChild(typeof child === 'string' ? inertTextNode(child) : child);
   }
+}
+
+/** A text node for untrusted text: control characters shown as escapes. */
+export function inertTextNode(text: string): Text {
+  return document.createTextNode(visibleControls(text));
 }
 
 export function clear(node: Node): void {

@@ -2,7 +2,11 @@
 // markdown-it parses with raw HTML disabled; we never feed its HTML string output to innerHTML.
 // Instead each token becomes an element or a text node, so no string from the model can ever be
 // parsed as markup. Links keep only safe schemes; images become links (no remote content under CSP).
+// Control characters are made visible before parsing, so a terminal hyperlink (OSC 8) in an answer
+// is shown as its escape text, and bare URLs are never linked (no linkify): only a Markdown link the
+// text writes out, to a safe scheme, is clickable, with its target shown as its title.
 import MarkdownIt from 'markdown-it';
+import { visibleControls } from '../../src/shared/untrustedText';
 
 /** The few DOM operations the renderer needs; the real `document` satisfies it, and so does a test fake. */
 export interface MarkdownDocument {
@@ -28,7 +32,7 @@ interface MdToken {
   hidden: boolean;
 }
 
-const parser = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+const parser = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
 
 /** Elements we create from markdown-it's own tag names; anything else becomes a <span>. */
 const ALLOWED_TAGS = new Set([
@@ -143,6 +147,6 @@ function renderTokens(doc: MarkdownDocument, tokens: MdToken[], root: MarkdownEl
  * text; nothing is parsed as HTML.
  */
 export function renderMarkdown(doc: MarkdownDocument, container: MarkdownElement, source: string): void {
-  const tokens = parser.parse(source, {}) as unknown as MdToken[];
+  const tokens = parser.parse(visibleControls(source), {}) as unknown as MdToken[];
   renderTokens(doc, tokens, container);
 }

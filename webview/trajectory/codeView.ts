@@ -1,7 +1,7 @@
 // A Python code cell: highlighted lines with line numbers, a copy button, and "show all" for code
 // longer than its preview.
 import type { TextPreview, TextRef } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton, clear } from '../common/dom';
+import { el, iconButton, clear, inertTextNode } from '../common/dom';
 import { highlightPython } from './pythonTokens';
 import { loadRest } from './textBlock';
 import { formatChars } from './viewFormat';
@@ -16,7 +16,7 @@ function renderLines(target: HTMLElement, code: string): void {
     const body = el('span', { className: 'lc' });
     for (const seg of segments) {
       if (seg.scope) body.appendChild(el('span', { className: `hljs-${seg.scope.replace(/\./g, ' hljs-')}`, text: seg.text }));
-      else body.appendChild(document.createTextNode(seg.text));
+      else body.appendChild(inertTextNode(seg.text));
     }
     line.appendChild(body);
     frag.appendChild(line);

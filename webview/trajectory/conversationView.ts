@@ -1,6 +1,7 @@
 // A file that holds a question and its follow-ups (a conversation): every question with its answer,
 // how it ended, its own figures and how it stood to the question before it, then the total. The first
 // question's turns are the view's list below; a follow-up's turns open in place, a page at a time.
+import { visibleControls } from '../../src/shared/untrustedText';
 import type { ConversationRunView, ConversationView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { PAGE } from '../../src/shared/trajectoryProtocol';
 import { formatDuration, plural } from '../../src/shared/format';
@@ -70,6 +71,6 @@ async function loadTurns(ctx: RenderContext, run: ConversationRunView, target: H
     more.addEventListener('click', () => void page());
     await page();
   } catch (error) {
-    target.textContent = `Could not load the turns: ${error instanceof Error ? error.message : String(error)}`;
+    target.textContent = visibleControls(`Could not load the turns: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

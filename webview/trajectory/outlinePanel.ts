@@ -1,5 +1,6 @@
 // The outline of turns beside the list: one entry per turn with its markers (errors, final), built
 // in chunks after the first cells are on screen so a 5,000-turn outline never delays them.
+import { visibleControls } from '../../src/shared/untrustedText';
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
 import { outlineLabel, outlineTitle } from './outlineModel';
@@ -79,7 +80,7 @@ export class OutlinePanel {
       // The number is drawn by CSS from data-number: one element per entry, not three, since a
       // 5,000-turn outline is most of the page's DOM.
       const button = item.firstElementChild as HTMLElement;
-      button.textContent = label.text;
+      button.textContent = visibleControls(label.text);
       button.dataset.number = label.number;
       button.removeAttribute('title');
       button.setAttribute('aria-label', label.spoken);

@@ -1,6 +1,7 @@
 // The sub-call tree under a cell: llm_query calls, batches (collapsed, with count, errors and cost)
 // and rlm_query calls whose child run is rendered with the same turn renderer. Bodies are built when
 // first opened, so thousands of calls cost one <details> each until someone looks.
+import { visibleControls } from '../../src/shared/untrustedText';
 import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { el, icon } from '../common/dom';
 import { textBlock } from './textBlock';
@@ -83,7 +84,7 @@ async function loadChildTurns(ctx: RenderContext, runId: string, target: HTMLEle
     more.addEventListener('click', () => void loadPage());
     await loadPage();
   } catch (error) {
-    target.textContent = `Could not load the child run: ${error instanceof Error ? error.message : String(error)}`;
+    target.textContent = visibleControls(`Could not load the child run: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

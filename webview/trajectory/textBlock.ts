@@ -1,6 +1,6 @@
 // A preformatted text that shows its preview and pages the rest from the host on "Show all".
 import { PAGE, type TextPreview, type TextRef } from '../../src/shared/trajectoryProtocol';
-import { el, iconButton } from '../common/dom';
+import { el, iconButton, inertTextNode } from '../common/dom';
 import { formatChars } from './viewFormat';
 import type { RenderContext } from './renderContext';
 
@@ -39,7 +39,7 @@ export function textBlock(ctx: RenderContext, value: TextPreview, ref: TextRef, 
     more.addEventListener('click', () => {
       more.disabled = true;
       more.textContent = 'Loading…';
-      loadRest(ctx, ref, value.text.length, value.totalChars, (page) => pre.appendChild(document.createTextNode(page)))
+      loadRest(ctx, ref, value.text.length, value.totalChars, (page) => pre.appendChild(inertTextNode(page)))
         .then(() => more.remove())
         .catch((error: unknown) => {
           more.disabled = false;

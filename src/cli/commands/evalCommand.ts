@@ -46,7 +46,8 @@ Usage: rlm eval [--suite niah,oolong,pairs,code] [--lengths 32k,1m] [--modes rlm
   --code-root    source tree for the code suite (default ./node_modules)
 Model options, as for rlm ask: --provider openai|anthropic, --base-url, --model, --api-key-env NAME,
   --context-window TOKENS, --sub-provider, --sub-base-url, --sub-model, --sub-api-key-env,
-  --sub-context-window, --stall-timeout SECONDS, --max-response-mb MB; limits: --max-iterations,
+  --sub-context-window, --stall-timeout SECONDS, --max-response-mb MB,
+  --response-timeout SECONDS; limits: --max-iterations,
   --max-sub-calls, --max-cost, --timeout, --cell-timeout.
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY (or --api-key-env); a local base URL needs none.
 Writes results.json, results.md and trajectories/ in the results folder.`;

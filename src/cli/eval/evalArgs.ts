@@ -61,8 +61,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     throw new UsageError('--scripted runs the scripted policy on local fake servers; it cannot be combined with --model, --base-url or --sub-*');
   }
   // They would have no effect on the scripted servers, and a flag must never be silently ignored.
-  if (v.scripted && (v['stall-timeout'] !== undefined || v['max-response-mb'] !== undefined)) {
-    throw new UsageError('--stall-timeout and --max-response-mb apply to real model servers; --scripted uses local fake ones');
+  if (v.scripted && (v['stall-timeout'] !== undefined || v['max-response-mb'] !== undefined || v['response-timeout'] !== undefined)) {
+    throw new UsageError('--stall-timeout, --max-response-mb and --response-timeout apply to real model servers; --scripted uses local fake ones');
   }
   return {
     ...base,

@@ -39,10 +39,10 @@ export function systemPrompt(facts: PromptFacts): string {
     'in `_out[n]` for later slicing.',
     '',
     'Available in the REPL:',
-    '- `context`: a str, or a dict mapping file path to file text for several files.',
+    '- `context` (also `ctx`, the same object): a str, or a dict mapping file path to file text for several files.',
     '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice (a str; printed, it shows its path and line numbers).',
     '- `search(pattern, max_hits=100, path=None, paths=None)`: regex hits as dicts with path, line, start, text.',
-    '- `llm_query(prompt)`: asks a sub model and returns its reply as a str.',
+    '- `llm_query(prompt)`: asks a sub model and returns its reply as a str. `sub_query(prompt, slice)`: the same, about a slice (a str, a peek, or search hits).',
     `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,
     canRecurse
       ? `- \`rlm_query(prompt, context=None)\` / \`rlm_query_batched(prompts, contexts=None)\`: hands a sub-question and a piece of\n  text to a helper that works like you, with its own REPL, and returns its answer (${Math.min(facts.subCallConcurrency, CHILD_RUN_CONCURRENCY)} helpers run at once).`

@@ -42,6 +42,20 @@ export interface SubCallScope {
 interface Item {
   prompt: string;
   context: unknown;
+  /** sub_query's slice within the prompt, when the call said where and it lies within it. */
+  slice?: { start: number; end: number };
+}
+
+/** The REPL side is untrusted: a slice is kept only when it is a well-formed range inside its prompt. */
+function sliceOf(call: BridgeCall, i: number, prompt: string): { start: number; end: number } | undefined {
+  if (call.kind !== 'llm_query' || !Array.isArray(call.slices)) return undefined;
+  const range: unknown = call.slices[i];
+  if (!Array.isArray(range) || range.length !== 2) return undefined;
+  const [start, end] = range as unknown[];
+  if (!Number.isInteger(start) || !Number.isInteger(end)) return undefined;
+  const s = start as number;
+  const e = end as number;
+  return s >= 0 && s <= e && e <= prompt.length ? { start: s, end: e } : undefined;
 }
 
 export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
@@ -50,10 +64,10 @@ export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
     try {
       const batchId = call.batched ? scope.tree.newId('batch') : undefined;
       const client = call.kind === 'llm_query' ? chooseClient(scope, call.model) : scope.tree.sub;
-      const items: Item[] = call.prompts.map((prompt, i) => ({
-        prompt,
-        context: call.kind === 'rlm_query' ? call.contexts[i] : undefined,
-      }));
+      const items: Item[] = call.prompts.map((prompt, i) => {
+        const slice = sliceOf(call, i, prompt);
+        return { prompt, context: call.kind === 'rlm_query' ? call.contexts[i] : undefined, ...(slice ? { slice } : {}) };
+      });
       const concurrency = call.kind === 'rlm_query' ? Math.min(scope.tree.limits.subCallConcurrency, CHILD_RUN_CONCURRENCY) : scope.tree.limits.subCallConcurrency;
       // A batch over one slice with different questions shares the slice: marked, a provider that
       // caches prompts bills it once at full price and then at its cache rate.
@@ -69,7 +83,7 @@ export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
         linked.signal,
         (item, index) => {
           const position = batchId ? { batchId, batchIndex: index, batchSize: items.length } : {};
-          return call.kind === 'rlm_query' ? runRlmQuery(scope, item, position, linked.signal) : runLlmQuery(scope, item.prompt, position, linked.signal, client, undefined, cache);
+          return call.kind === 'rlm_query' ? runRlmQuery(scope, item, position, linked.signal) : runLlmQuery(scope, item.prompt, position, linked.signal, client, undefined, cache, item.slice);
         },
         () => '[ERROR] cancelled before it started',
       );
@@ -152,6 +166,7 @@ async function runLlmQuery(
   client: ModelClient,
   fallback?: 'depth-limit',
   cache?: PromptCacheHints,
+  slice?: { start: number; end: number },
 ): Promise<string> {
   const { tree } = scope;
   // The prelude refuses empty prompts in Python; a cell writing to the REPL device itself meets this.
@@ -169,6 +184,7 @@ async function runLlmQuery(
     depth: scope.depth + 1,
     model: modelRef(client),
     prompt,
+    ...(slice ? { slice } : {}),
     ...(scope.author ? { author: scope.author } : {}),
   });
   const started = tree.now();

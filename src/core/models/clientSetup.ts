@@ -17,6 +17,7 @@ export interface ClientSetup {
   maxRetries: number;
   stallTimeoutMs: number;
   maxResponseBytes: number;
+  responseTimeoutMs: number;
   now: () => number;
   fetch?: typeof fetch;
 }

@@ -7,7 +7,7 @@ import { ModelConfigError } from './modelErrors';
 import type { ModelClient, ModelConfig } from './modelTypes';
 import { OpenAIModelClient } from './openaiClient';
 import { resolvePricing } from './pricing';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_STALL_TIMEOUT_MS } from './responseGuard';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RESPONSE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS } from './responseGuard';
 
 export interface ModelClientDeps {
   /** Clock for latency; default Date.now. */
@@ -58,8 +58,10 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new ModelConfigError(`maxRetries must be a non-negative integer, got ${maxRetries}`, info);
   const stallTimeoutMs = config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   const maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const responseTimeoutMs = config.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
   if (!Number.isFinite(stallTimeoutMs) || stallTimeoutMs <= 0) throw new ModelConfigError(`stallTimeoutMs must be a positive number, got ${stallTimeoutMs}`, info);
   if (!Number.isFinite(maxResponseBytes) || maxResponseBytes <= 0) throw new ModelConfigError(`maxResponseBytes must be a positive number, got ${maxResponseBytes}`, info);
+  if (!Number.isFinite(responseTimeoutMs) || responseTimeoutMs <= 0) throw new ModelConfigError(`responseTimeoutMs must be a positive number, got ${responseTimeoutMs}`, info);
   if (config.contextWindowTokens !== undefined && !(Number.isInteger(config.contextWindowTokens) && config.contextWindowTokens > 0)) {
     throw new ModelConfigError(`contextWindowTokens must be a positive integer, got ${config.contextWindowTokens}`, info);
   }
@@ -78,6 +80,7 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {
     maxRetries,
     stallTimeoutMs,
     maxResponseBytes,
+    responseTimeoutMs,
     now: deps.now ?? Date.now,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   };

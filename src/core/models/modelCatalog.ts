@@ -4,6 +4,7 @@
 // is not an error for the caller: the setup still lets the user type a name.
 import { resolveEndpoint } from './endpoint';
 import { lookupPricing } from './pricing';
+import { guardFetch, ResponseGuardTrip } from './responseGuard';
 import type { ModelPricing, ProviderKind } from './modelTypes';
 
 interface CatalogModel {
@@ -28,6 +29,11 @@ interface CatalogRequest {
 
 const ANTHROPIC_VERSION = '2023-06-01';
 const MAX_MODELS = 1000;
+/**
+ * The server is as untrusted here as when it answers a prompt: the list is read through the same
+ * guard, with limits of its own. A thousand models' entries are well under 1 MB.
+ */
+const LIST_LIMITS = { stallTimeoutMs: 10_000, responseTimeoutMs: 10_000, maxResponseBytes: 4 * 1024 * 1024, guardHeaderWait: true, eventStream: false };
 
 function modelsUrl(provider: ProviderKind, sdkBaseUrl: string): string {
   const base = sdkBaseUrl.replace(/\/+$/, '');
@@ -63,12 +69,12 @@ export async function listModels(request: CatalogRequest): Promise<CatalogResult
   } else if (request.apiKey) {
     headers.authorization = `Bearer ${request.apiKey}`;
   }
-  const doFetch = request.fetch ?? fetch;
+  const doFetch = guardFetch(request.fetch ?? ((input, init) => fetch(input, init)), LIST_LIMITS);
   let response: Response;
   try {
-    response = await doFetch(modelsUrl(request.provider, endpoint.sdkBaseUrl), { headers, signal: request.signal ?? AbortSignal.timeout(10_000) });
+    response = await doFetch(modelsUrl(request.provider, endpoint.sdkBaseUrl), { headers, ...(request.signal ? { signal: request.signal } : {}) });
   } catch (error) {
-    const cause = error instanceof Error && error.name === 'TimeoutError' ? 'did not answer within 10 s' : 'could not be reached';
+    const cause = error instanceof ResponseGuardTrip ? 'did not answer within 10 s' : 'could not be reached';
     return { ok: false, reason: `${endpoint.display} ${cause}.` };
   }
   if (response.status === 401 || response.status === 403) return { ok: false, reason: `${endpoint.display} refused the key (HTTP ${response.status}) when asked for its models.` };
@@ -76,7 +82,11 @@ export async function listModels(request: CatalogRequest): Promise<CatalogResult
   let body: unknown;
   try {
     body = await response.json();
-  } catch {
+  } catch (error) {
+    if (error instanceof ResponseGuardTrip) {
+      const what = error.reason === 'too_large' ? `a models list over ${LIST_LIMITS.maxResponseBytes / (1024 * 1024)} MB` : 'a models list that did not arrive within 10 s';
+      return { ok: false, reason: `${endpoint.display} sent ${what}; it was cut off.` };
+    }
     return { ok: false, reason: `${endpoint.display} answered the models list with something other than JSON.` };
   }
   const models = idsOf(body)

@@ -39,6 +39,8 @@ export interface ModelConfig {
   stallTimeoutMs?: number;
   /** A response larger than this is cut off and the call fails (default 64 MiB). */
   maxResponseBytes?: number;
+  /** A call fails when its response is not complete this long after the request, however it trickles (default 600 s). */
+  responseTimeoutMs?: number;
 }
 
 export interface TokenUsage {

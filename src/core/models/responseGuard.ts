@@ -5,6 +5,12 @@
 // forever, or sent one endless line, held `rlm ask` for as long as it liked, at full CPU.
 // Per chunk the guard only counts its length and re-arms one timer; event streams are also passed
 // on in whole events (eventStreamAligner.ts) so the SDKs' parsers stay linear.
+// The server chooses the content type, the request does not: a streamed request's body is parsed as
+// server-sent events by the SDK whatever the server calls it, so the alignment follows the request.
+// A server that answered a streamed call with a 100 MB `application/json` body with no newline once
+// held the CLI at full CPU for minutes below the cap (the SDK rescanned its growing line per chunk).
+// Every call also has an overall deadline: a server that sends a byte just inside the stall limit
+// forever is never silent, and might stay under the size cap for hours.
 import { EventStreamAligner } from './eventStreamAligner';
 
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
@@ -16,6 +22,13 @@ export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
  * bounds memory (the body is held while parsed) and parse time (well under a second).
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/**
+ * 10 minutes from sending the request to the response's last byte: the SDKs' own per-request timeout,
+ * which ends when the headers arrive, extended over the body. A 128k-token answer at a slow 100
+ * tokens/s streams for about 21 minutes, so such a run raises it; a default sub-call (4,096 tokens)
+ * takes under a minute.
+ */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 600_000;
 
 interface ResponseGuardLimits {
   stallTimeoutMs: number;
@@ -27,9 +40,16 @@ interface ResponseGuardLimits {
    * per-request timeout and the caller's signal instead.
    */
   guardHeaderWait: boolean;
+  /** The longest the whole response may take, from the request to its last byte, silent or not. */
+  responseTimeoutMs: number;
+  /**
+   * Whether the SDK will parse the body as server-sent events (a streamed request), whatever its
+   * content type says. Event-stream bodies are aligned in any case.
+   */
+  eventStream: boolean;
 }
 
-type GuardReason = 'stall' | 'too_large';
+type GuardReason = 'stall' | 'too_large' | 'deadline';
 type GuardPhase = 'headers' | 'body';
 
 /**
@@ -41,12 +61,12 @@ export class ResponseGuardTrip extends Error {
   constructor(
     readonly reason: GuardReason,
     readonly phase: GuardPhase,
-    /** The limit met: milliseconds of silence, or bytes. */
+    /** The limit met: milliseconds of silence, bytes, or milliseconds in all (deadline). */
     readonly limit: number,
     /** Body bytes received when it was met. */
     readonly receivedBytes: number,
   ) {
-    super(reason === 'stall' ? `no bytes for ${limit} ms (${phase})` : `the body passed ${limit} bytes`);
+    super(reason === 'stall' ? `no bytes for ${limit} ms (${phase})` : reason === 'deadline' ? `not complete after ${limit} ms (${phase})` : `the body passed ${limit} bytes`);
     this.name = 'ResponseGuardTrip';
   }
 }
@@ -63,12 +83,11 @@ export function guardFetch(inner: typeof fetch, limits: ResponseGuardLimits): ty
     if (outer?.aborted) forward();
     else outer?.addEventListener('abort', forward, { once: true });
     const release = (): void => outer?.removeEventListener('abort', forward);
+    const clock = new CallClock(limits);
     let response: Response;
     try {
       const sent = inner.call(undefined, input, { ...init, signal: controller.signal });
-      response = limits.guardHeaderWait
-        ? await within(sent, limits.stallTimeoutMs, () => trip(controller, new ResponseGuardTrip('stall', 'headers', limits.stallTimeoutMs, 0)))
-        : await sent;
+      response = await clock.race(sent, 'headers', limits.guardHeaderWait, () => 0, (error) => trip(controller, error));
     } catch (error) {
       release();
       throw error;
@@ -77,9 +96,13 @@ export function guardFetch(inner: typeof fetch, limits: ResponseGuardLimits): ty
       release();
       return response;
     }
-    const eventStream = /text\/event-stream/i.test(response.headers.get('content-type') ?? '');
-    const body = guardBody(response.body, limits, eventStream ? new EventStreamAligner() : undefined, controller, release);
-    const guarded = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const eventStream = limits.eventStream || /text\/event-stream/i.test(response.headers.get('content-type') ?? '');
+    const body = guardBody(response.body, limits, clock, eventStream ? new EventStreamAligner() : undefined, controller, release);
+    const init2 = { status: response.status, statusText: response.statusText, headers: response.headers };
+    // The SDKs read an error's body themselves and turn a failed read into the error's text, so a
+    // trip there would surface as a plain HTTP error. Read it here (within the same limits) and let
+    // a trip fail the fetch itself, where sdkErrorMapping finds it as the cause.
+    const guarded = response.ok ? new Response(body, init2) : new Response(await new Response(body).arrayBuffer(), init2);
     Object.defineProperty(guarded, 'url', { value: response.url });
     return guarded;
   };
@@ -88,6 +111,23 @@ export function guardFetch(inner: typeof fetch, limits: ResponseGuardLimits): ty
 function trip(controller: AbortController, error: ResponseGuardTrip): ResponseGuardTrip {
   controller.abort(error);
   return error;
+}
+
+/** One call's two time limits: silence (re-armed per read) and the overall deadline (fixed at the start). */
+class CallClock {
+  readonly #deadline: number;
+  constructor(private readonly limits: ResponseGuardLimits) {
+    this.#deadline = Date.now() + limits.responseTimeoutMs;
+  }
+
+  /** `promise`, or the trip of whichever limit comes first (silence only when `silenceCounts`). */
+  race<T>(promise: Promise<T>, phase: GuardPhase, silenceCounts: boolean, received: () => number, fail: (error: ResponseGuardTrip) => Error): Promise<T> {
+    const left = Math.max(0, this.#deadline - Date.now());
+    const stall = silenceCounts && this.limits.stallTimeoutMs < left;
+    return within(promise, stall ? this.limits.stallTimeoutMs : left, () =>
+      fail(stall ? new ResponseGuardTrip('stall', phase, this.limits.stallTimeoutMs, received()) : new ResponseGuardTrip('deadline', phase, this.limits.responseTimeoutMs, received())),
+    );
+  }
 }
 
 /** Settles as `promise` does, or rejects with onStall() when it has not settled within `ms`. */
@@ -111,6 +151,7 @@ function within<T>(promise: Promise<T>, ms: number, onStall: () => Error): Promi
 function guardBody(
   source: ReadableStream<Uint8Array>,
   limits: ResponseGuardLimits,
+  clock: CallClock,
   aligner: EventStreamAligner | undefined,
   controller: AbortController,
   release: () => void,
@@ -129,7 +170,7 @@ function guardBody(
       async pull(out) {
         try {
           for (;;) {
-            const next = await within(reader.read(), limits.stallTimeoutMs, () => fail(new ResponseGuardTrip('stall', 'body', limits.stallTimeoutMs, received)));
+            const next = await clock.race(reader.read(), 'body', true, () => received, fail);
             // The SDK let go of the body while this read was pending: nothing more to pass on.
             if (cancelled) return;
             if (next.done) {

@@ -167,6 +167,13 @@ function guardError(trip: ResponseGuardTrip, base: ModelErrorInfo): ModelError {
       { ...base, limitBytes: trip.limit, receivedBytes: trip.receivedBytes },
     );
   }
+  if (trip.reason === 'deadline') {
+    return new ModelTimeoutError(
+      `the response was not complete after ${seconds(trip.limit)} s (${trip.receivedBytes} bytes had arrived, ${trip.phase === 'headers' ? 'before the response began' : 'not retried'}). ` +
+        'If the server is only slow, raise --response-timeout / rlm.modelResponseTimeoutSeconds.',
+      { ...base, timeoutMs: trip.limit },
+    );
+  }
   const silence = `no bytes arrived for ${seconds(trip.limit)} s`;
   const where =
     trip.phase === 'headers'

@@ -21,7 +21,14 @@ export function sdkClientOptions(setup: ClientSetup, requests: 'plain' | 'stream
     timeout: setup.timeoutMs,
     // Our typed errors carry everything; the SDK's own console logging would only duplicate them.
     logLevel: 'off' as const,
-    fetch: guardFetch(inner, { stallTimeoutMs: setup.stallTimeoutMs, maxResponseBytes: setup.maxResponseBytes, guardHeaderWait: requests === 'streamed' }),
+    fetch: guardFetch(inner, {
+      stallTimeoutMs: setup.stallTimeoutMs,
+      maxResponseBytes: setup.maxResponseBytes,
+      responseTimeoutMs: setup.responseTimeoutMs,
+      guardHeaderWait: requests === 'streamed',
+      // The streaming SDK parses every body it gets as events, whatever its content type.
+      eventStream: requests === 'streamed',
+    }),
   };
 }
 

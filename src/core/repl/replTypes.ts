@@ -38,7 +38,14 @@ export interface SandboxProtections {
 
 /** A synchronous call from Python out to the host, answered by the loop. */
 export type BridgeCall =
-  | { kind: 'llm_query'; prompts: string[]; model?: string; batched: boolean }
+  | {
+      kind: 'llm_query';
+      prompts: string[];
+      model?: string;
+      batched: boolean;
+      /** sub_query(prompt, slice): where each prompt's slice lies in it, [start, end) in UTF-16 units (checked on the host). */
+      slices?: Array<[number, number] | null>;
+    }
   | { kind: 'rlm_query'; prompts: string[]; contexts: Array<unknown | null>; batched: boolean };
 
 /**

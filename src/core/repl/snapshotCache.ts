@@ -1,5 +1,7 @@
 // The on-disk cache of Pyodide memory snapshots, one file per key (`pyodide-<key>.snapshot`, the key
-// being the Pyodide version plus a hash of the prelude and stdlib, see src/worker/pyodideBoot.ts).
+// naming the exact build: the Pyodide version, a hash of the prelude and stdlib, and one of the worker
+// bundle and Pyodide's files; see src/worker/pyodideBoot.ts and buildIdentity.ts). The cache is shared
+// by every checkout and extension version of one user, so the key is what keeps their snapshots apart.
 // The host does all writing: the REPL child may only read the file.
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';

@@ -190,7 +190,13 @@ export type RunEvent =
       batchSize?: number;
       depth: number;
       model: ModelRef;
+      /** The whole text sent to the sub model. */
       prompt: string;
+      /**
+       * sub_query(prompt, slice): where the slice lies in `prompt`, [start, end) in characters (UTF-16
+       * units); the question is what comes before it. Absent for llm_query and in older records.
+       */
+      slice?: { start: number; end: number };
       /** Made by a user's cell (see cell.started): the user's own sub-call, billed like any other. */
       author?: 'user';
     }

@@ -153,7 +153,15 @@ function appendCell(out: LineSink, run: RunNode, cell: CellNode, level: number, 
 function appendSubCall(out: LineSink, run: RunNode, call: SubCallNode, level: number, opts: Opts): void {
   const head = `- ${inline(call.kind, 40)} ${inline(call.model.model, 80)} · ${totalsText(call.totals)}`;
   out.push(head);
-  out.push(`  - prompt: ${inline(call.prompt, opts.subCallMaxChars)}`);
+  if (call.slice) {
+    // sub_query(prompt, slice): the question and the slice apart, as the record keeps them.
+    // The prelude's separator line before the slice (docs/rlm-contract.md, section 7) is not the question.
+    const question = call.prompt.slice(0, call.slice.start).replace(/\n\n--- slice \(\d+ characters\) ---\n$/, '');
+    out.push(`  - question: ${inline(question, opts.subCallMaxChars)}`);
+    out.push(`  - slice (${call.slice.end - call.slice.start} chars): ${inline(call.prompt.slice(call.slice.start, call.slice.end), opts.subCallMaxChars)}`);
+  } else {
+    out.push(`  - prompt: ${inline(call.prompt, opts.subCallMaxChars)}`);
+  }
   if (call.response !== undefined) out.push(`  - response: ${inline(call.response, opts.subCallMaxChars)}`);
   if (call.error) out.push(`  - error (${markdownText(call.error.kind)}): ${inline(call.error.message, opts.subCallMaxChars)}`);
   if (call.child) {

@@ -136,6 +136,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
     depth: opt('number'),
     model: MODEL_REF,
     prompt: 'string',
+    slice: opt({ object: { start: 'number', end: 'number' } }),
     author: opt('string'),
   },
   'subcall.finished': { callId: 'string', response: opt('string'), error: opt(ERROR), usage: USAGE, latencyMs: opt('number'), fallback: opt('string'), cached: opt('boolean'), replayed: opt('boolean') },

@@ -248,6 +248,7 @@ export class TreeBuilder {
       depth: r.depth,
       model: r.model,
       prompt: r.prompt,
+      ...(r.slice && validSlice(r.slice, r.prompt.length) && { slice: { start: r.slice.start, end: r.slice.end } }),
       ...(r.author === 'user' && { author: 'user' as const }),
       startedAt: r.ts,
       totals: emptyNodeTotals(),
@@ -355,4 +356,9 @@ export function describeBatchEstimate(r: { prompts: number; chars: number; estim
   const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}`;
   const size = r.chars >= 1_000_000 ? `${(r.chars / 1_000_000).toFixed(1)}M` : formatCount(r.chars);
   return `llm_query_batched of ${r.prompts} prompts (${size} characters): ${cost}${r.refused ? '; refused, over the cost limit, nothing sent' : ''}`;
+}
+
+/** A recorded slice is shown apart only when it lies within its prompt (a record is untrusted input). */
+function validSlice(slice: { start: number; end: number }, length: number): boolean {
+  return Number.isInteger(slice.start) && Number.isInteger(slice.end) && slice.start >= 0 && slice.start <= slice.end && slice.end <= length;
 }

@@ -20,6 +20,7 @@ import { citationKey, contextPaths, splitAnswer } from './answerAnchors';
 import { activeFileUri } from '../context/activeTarget';
 import { chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
 import { ChatProgressLines } from './chatProgress';
+import { answerMarkdown, errorMarkdown, partialFindingsMarkdown, progressText } from './chatMarkdown';
 import { isImplicitReference, planChatRequest } from './chatRequestPlan';
 import { ChatThreads, threadKeyFromHistory } from './chatThreads';
 
@@ -126,8 +127,8 @@ async function handleChatRequest(
       stream.markdown('The run was stopped.');
     } else if (result.error) {
       const message = describeRunError(result.error).text;
-      stream.markdown(message);
-      if (result.partial) stream.markdown(`\n\nWhat it had found so far:\n\n${result.partial}`);
+      stream.markdown(errorMarkdown(message));
+      if (result.partial) stream.markdown(partialFindingsMarkdown(result.partial));
       return { metadata, errorDetails: { message } };
     }
     const t = result.totals;
@@ -143,7 +144,7 @@ async function handleChatRequest(
     }
     services.log.error(`@rlm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     const message = describeError(error).text;
-    stream.markdown(message);
+    stream.markdown(errorMarkdown(message));
     return { metadata, errorDetails: { message } };
   } finally {
     onCancel.dispose();
@@ -161,7 +162,7 @@ async function follow(run: ActiveRun, stream: vscode.ChatResponseStream): Promis
   const lines = new ChatProgressLines();
   const show = (): void => {
     const line = lines.next(run.progress, Date.now());
-    if (line) stream.progress(line);
+    if (line) stream.progress(progressText(line));
   };
   show();
   const unsubscribe = run.subscribe(show);
@@ -201,7 +202,7 @@ function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathere
   const singleFile = single && gathered ? activeOrOnly(gathered) : undefined;
   for (const part of splitAnswer(answer, known)) {
     if (part.kind === 'markdown') {
-      stream.markdown(part.text);
+      stream.markdown(answerMarkdown(part.text));
       continue;
     }
     const resolved = part.line !== undefined ? cited.get(citationKey(single, part.path, part.line, part.endLine)) : undefined;
@@ -211,7 +212,7 @@ function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathere
     }
     const uri = singleFile ?? uriForContextPath(part.path);
     if (!uri) {
-      stream.markdown(part.text);
+      stream.markdown(answerMarkdown(part.text));
       continue;
     }
     if (part.line === undefined) stream.anchor(uri, part.text);

@@ -16,7 +16,7 @@ export interface RlmSettings {
   sub?: ModelSetting;
   limits: Partial<RunLimits>;
   /** rlm.modelStallTimeoutSeconds and rlm.maxResponseMb, for the root and the sub model alike. */
-  responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes'>>;
+  responseLimits: Required<Pick<ModelConfig, 'stallTimeoutMs' | 'maxResponseBytes' | 'responseTimeoutMs'>>;
   contextLimitBytes: number;
   /** The REPL's memory cap in MB (a cell past it gets a MemoryError). */
   replMemoryMb: number;
@@ -150,6 +150,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     responseLimits: {
       stallTimeoutMs: Math.round((num(get, 'modelStallTimeoutSeconds', 1, false) ?? 60) * 1000),
       maxResponseBytes: Math.round((num(get, 'maxResponseMb', 1, false) ?? 64) * 1024 * 1024),
+      responseTimeoutMs: Math.round((num(get, 'modelResponseTimeoutSeconds', 1, false) ?? 600) * 1000),
     },
     replMemoryMb: Math.round(Math.min(4096, num(get, 'replMemoryMb', 64, false) ?? 2048)),
     contextLimitBytes: Math.round((num(get, 'contextLimitMb', 0.001, false) ?? 64) * 1024 * 1024),

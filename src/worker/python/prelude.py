@@ -429,6 +429,33 @@ def _rlm_install():
             return []
         return _bridge({'kind': 'llm_query', 'prompts': ps, 'model': _check_model(model), 'batched': True})
 
+    def _slice_text(value):
+        # A slice as peek() and search() give it: a str (a peek is sent as its text), one search hit,
+        # or a list of them, each hit as "path:line: text" (no path for a single text).
+        if isinstance(value, str):
+            return _plain(value)
+        if isinstance(value, dict) and 'text' in value:
+            where = ('%s:%s: ' % (value['path'], value.get('line', '?'))) if value.get('path') else ('line %s: ' % value['line'] if 'line' in value else '')
+            return where + str(value['text'])
+        if isinstance(value, (list, tuple)):
+            return '\n'.join(_slice_text(v) for v in value)
+        raise TypeError('sub_query: the slice must be a str, a peek(), or search() hits, got ' + type(value).__name__)
+
+    def _utf16_len(text):
+        # The host indexes strings in UTF-16 code units; a character outside the BMP is two of them.
+        return len(text.encode('utf-16-le', 'surrogatepass')) // 2
+
+    def sub_query(prompt, slice):
+        """Ask the sub-model `prompt` about `slice` (a str, a peek(), or search() hits): like
+        llm_query(prompt + slice), with the same limits, cache and cost, and the question and the slice
+        kept apart in the record. Returns its answer, or a string starting with "[ERROR] "."""
+        question = _one_prompt(prompt, 'sub_query')
+        text = _slice_text(slice)
+        head = question + '\n\n--- slice (%d characters) ---\n' % len(text)
+        start = _utf16_len(head)
+        return _bridge({'kind': 'llm_query', 'prompts': [head + text], 'model': None, 'batched': False,
+                        'slices': [[start, start + _utf16_len(text)]]})[0]
+
     def rlm_query(prompt, context=None):
         """Run a recursive RLM over context (default: none); returns its answer or "[ERROR] ..."."""
         return _bridge({'kind': 'rlm_query', 'prompts': [_one_prompt(prompt, 'rlm_query')], 'contexts': [_jsonable(context, 'context')], 'batched': False})[0]
@@ -661,7 +688,7 @@ def _rlm_install():
     out_store = OutStore()
     reserved = {
         'context': None, 'context_meta': context_meta, 'peek': peek, 'search': search,
-        'llm_query': llm_query, 'llm_query_batched': llm_query_batched,
+        'ctx': None, 'llm_query': llm_query, 'llm_query_batched': llm_query_batched, 'sub_query': sub_query,
         'rlm_query': rlm_query, 'rlm_query_batched': rlm_query_batched,
         'SHOW_VARS': SHOW_VARS, 'FINAL': FINAL, 'FINAL_VAR': FINAL_VAR,
         'answer': answer, '_out': out_store,
@@ -773,6 +800,13 @@ def _rlm_install():
     _TEXT_TARGET_MIN = 1 << 20
     binding = {}
 
+    def _set_context(value):
+        # `ctx` is `context` itself (the name another RLM system's prompts use), never a copy, in
+        # every binding mode; both are reserved, so rebinding either is undone after the cell.
+        for name in ('context', 'ctx'):
+            reserved[name] = value
+            ns[name] = value
+
     def bind_begin():
         # Binding again (same session, same user: a follow-up about another target) starts clean.
         for name in [k for k in ns if k not in baseline and k not in reserved]:
@@ -781,8 +815,7 @@ def _rlm_install():
         answer.update({'content': '', 'ready': False})
         out_store.clear()
         state['final'] = None
-        reserved['context'] = None
-        ns['context'] = None
+        _set_context(None)
         line_blocks.clear()
         gc.collect()
         binding.clear()
@@ -875,8 +908,7 @@ def _rlm_install():
             meta['invalid_utf8_replacements'] = 0
             state['meta'] = meta
             binding.update(names=[], texts=[], lazy=None)
-            reserved['context'] = ctx
-            ns['context'] = ctx
+            _set_context(ctx)
             return json.dumps({'chars': [], 'invalidUtf8Replacements': [], 'lazy': True})
         if binding['shape'] == 'str':
             ctx = texts[0] if texts else ''
@@ -889,8 +921,7 @@ def _rlm_install():
         meta['invalid_utf8_replacements'] = sum(repl)
         state['meta'] = meta
         binding.update(names=[], texts=[])
-        reserved['context'] = ctx
-        ns['context'] = ctx
+        _set_context(ctx)
         return json.dumps({'chars': chars, 'invalidUtf8Replacements': repl})
 
     def bind_feed(n, opened=None):

@@ -10,15 +10,16 @@ import { ASK_HELP } from '../../../src/cli/cliHelp';
 import { EVAL_HELP } from '../../../src/cli/commands/evalCommand';
 import { parseEvalArgs } from '../../../src/cli/eval/evalArgs';
 import { modelConfig, UsageError } from '../../../src/cli/modelArgs';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_STALL_TIMEOUT_MS } from '../../../src/core/models/responseGuard';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RESPONSE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS } from '../../../src/core/models/responseGuard';
 import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
 
 const MB = 1024 * 1024;
 
 test('rlm ask: both flags reach the root and the sub model, and their ModelConfigs', () => {
-  const args = parseAskArgs(['f', '-q', 'q', '--model', 'm', '--sub-model', 's', '--base-url', 'http://127.0.0.1:1/v1', '--stall-timeout', '2.5', '--max-response-mb', '0.5']);
+  const args = parseAskArgs(['f', '-q', 'q', '--model', 'm', '--sub-model', 's', '--base-url', 'http://127.0.0.1:1/v1', '--stall-timeout', '2.5', '--max-response-mb', '0.5', '--response-timeout', '90']);
   for (const choice of [args.root, args.sub]) {
     assert.equal(choice.stallTimeoutMs, 2500);
+    assert.equal(modelConfig(choice, {}, '--api-key-env').responseTimeoutMs, 90_000);
     assert.equal(choice.maxResponseBytes, MB / 2);
     const config = modelConfig(choice, {}, '--api-key-env');
     assert.equal(config.stallTimeoutMs, 2500);
@@ -39,6 +40,7 @@ test('rlm eval: the same flags, and refused with --scripted (where they would do
 test('values that are not positive numbers are usage errors naming the flag', () => {
   for (const [flag, value] of [
     ['--stall-timeout', '0'],
+    ['--response-timeout', '0'],
     ['--stall-timeout', '-3'],
     ['--stall-timeout', 'soon'],
     ['--stall-timeout', ''],
@@ -63,7 +65,11 @@ test('help texts, settings and README name both, with the defaults the core uses
   assert.equal(properties['rlm.modelStallTimeoutSeconds']?.default, seconds);
   assert.equal(properties['rlm.maxResponseMb']?.default, mb);
   const defaults = readRlmSettings(() => undefined).responseLimits;
-  assert.deepEqual(defaults, { stallTimeoutMs: DEFAULT_STALL_TIMEOUT_MS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES });
+  assert.deepEqual(defaults, { stallTimeoutMs: DEFAULT_STALL_TIMEOUT_MS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, responseTimeoutMs: DEFAULT_RESPONSE_TIMEOUT_MS });
+  // The overall bound on one call (README's lines are the lead's to write).
+  assert.match(ASK_HELP, new RegExp(`--response-timeout SECONDS[^]*default ${DEFAULT_RESPONSE_TIMEOUT_MS / 1000}\\)`));
+  assert.match(EVAL_HELP, /--response-timeout SECONDS/);
+  assert.equal(properties['rlm.modelResponseTimeoutSeconds']?.default, DEFAULT_RESPONSE_TIMEOUT_MS / 1000);
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   for (const name of ['rlm.modelStallTimeoutSeconds', 'rlm.maxResponseMb', '--stall-timeout', '--max-response-mb']) assert.ok(readme.includes(name), `README lists ${name}`);
 });

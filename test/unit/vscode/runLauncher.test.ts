@@ -109,7 +109,7 @@ test('a hosted endpoint without a key is refused, and the target is released', a
 
 test('a run gets the question, the gathered context, the settings limits and a separate sub model', async () => {
   const h = harness({ hang: true });
-  const s = settings({ 'sub.model': 'small', maxIterations: 7, maxCostUsd: 0.5, cellTimeoutSeconds: 2, modelStallTimeoutSeconds: 5, maxResponseMb: 2 });
+  const s = settings({ 'sub.model': 'small', maxIterations: 7, maxCostUsd: 0.5, cellTimeoutSeconds: 2, modelStallTimeoutSeconds: 5, maxResponseMb: 2, modelResponseTimeoutSeconds: 120 });
   const gathered = await h.gather();
   const run = await h.launcher.start({ contextKey: 'k', question: 'what?', settings: s, gather: async () => gathered });
   const options = h.runs[0];
@@ -122,7 +122,7 @@ test('a run gets the question, the gathered context, the settings limits and a s
   assert.equal(h.acquired[0], rootSession, "the loop's REPLs come from the pool");
   // The sub model keeps the root's endpoint (its fields were empty) and both get the response limits;
   // a server on this machine is priced as no charge.
-  const responseLimits = { stallTimeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024 };
+  const responseLimits = { stallTimeoutMs: 5000, maxResponseBytes: 2 * 1024 * 1024, responseTimeoutMs: 120_000 };
   assert.deepEqual(h.clients, [
     { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits, pricing: NO_CHARGE },
     { provider: 'openai', model: 'small', baseUrl: 'http://127.0.0.1:9/v1', ...responseLimits, pricing: NO_CHARGE },

@@ -60,3 +60,30 @@ test('a refused key, a server without the endpoint and an unreachable one each g
   const invalid = await listModels({ provider: 'openai', baseUrl: 'not a url' });
   assert.equal(invalid.ok, false);
 });
+
+test('a models list that never ends is cut at 4 MB, even when the caller gave its own signal', { timeout: 30_000 }, async (t) => {
+  // Before, the list was read with response.json() and no byte limit, and a caller's signal replaced the 10 s bound.
+  let sent = 0;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const slab = Buffer.alloc(1024 * 1024, ' ');
+    res.write('{"data":[');
+    const pump = (): void => {
+      while (sent < 200 * 1024 * 1024 && !res.destroyed) {
+        sent += slab.length;
+        if (!res.write(slab)) return void res.once('drain', pump);
+      }
+      res.end(']}');
+    };
+    pump();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => {
+    server.close();
+    server.closeAllConnections();
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const listed = await listModels({ provider: 'openai', baseUrl: base, signal: new AbortController().signal });
+  assert.deepEqual(listed, { ok: false, reason: `${base} sent a models list over 4 MB; it was cut off.` });
+  assert.ok(sent < 64 * 1024 * 1024, `the server wrote ${sent} bytes before the client left`);
+});

@@ -8,9 +8,15 @@ import { join } from 'node:path';
 import { version } from 'pyodide';
 import { preludeKey } from '../../../../src/worker/preludeInstall';
 import { stdlibIdentity } from '../../../../src/worker/stdlibIdentity';
+import { buildIdentity } from '../../../../src/worker/buildIdentity';
+import { snapshotKeyFor } from '../../../../src/worker/pyodideBoot';
 import { repoRoot, startSession } from './replTestKit';
 
-const key = `${version}+${preludeKey(stdlibIdentity(join(repoRoot, 'dist', 'pyodide', 'python_stdlib.zip')))}`;
+const key = snapshotKeyFor(
+  version,
+  preludeKey(stdlibIdentity(join(repoRoot, 'dist', 'pyodide', 'python_stdlib.zip'))),
+  buildIdentity({ workerFile: join(repoRoot, 'dist', 'replWorker.js'), pyodideDir: join(repoRoot, 'dist', 'pyodide') + '/' }),
+);
 
 async function waitForSnapshot(file: string): Promise<void> {
   for (let i = 0; i < 100 && ((await stat(file).catch(() => undefined))?.size ?? 0) <= 4096; i++) {

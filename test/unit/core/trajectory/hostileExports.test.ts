@@ -20,6 +20,8 @@ const HOSTILE = [
   '![tracker](https://evil.example/pixel.png)',
   '[ref]: javascript:alert(5)',
   `${ESC}]0;owned${'\u0007'} ${ESC}[2J ${ESC}]8;;https://evil.example${ESC}\\link${ESC}]8;;${ESC}\\ ${ESC}[1A`,
+  // The BEL-terminated terminal hyperlink, and a bare URL in the same line.
+  `${ESC}]8;;http://evil.example/bel\u0007bel-link${ESC}]8;;\u0007 http://evil.example/bare`,
   '\u202eevil',
   '```',
   '# Fake heading after a fence',

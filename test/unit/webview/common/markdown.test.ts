@@ -31,10 +31,11 @@ test('fenced code keeps its text verbatim with a language class', () => {
   assert.equal(code.textContent, 'print("<b>")\n');
 });
 
-test('javascript: links lose their href; http links and linkified URLs keep it', () => {
+test('javascript: links lose their href; written-out http links keep it; bare URLs stay text', () => {
   const root = render('[bad](javascript:alert(1)) [good](https://example.com/a) see http://x.org/y');
   const hrefs = root.findAll('a').map((a) => a.attributes.get('href'));
-  assert.deepEqual(hrefs, ['https://example.com/a', 'http://x.org/y']);
+  assert.deepEqual(hrefs, ['https://example.com/a']);
+  assert.match(root.textContent, /see http:\/\/x\.org\/y/);
   assert.doesNotMatch(serialize(root), /href="javascript/);
 });
 
@@ -62,4 +63,24 @@ test('isSafeHref accepts only http(s), mailto and anchors', () => {
 test('a single line break in an answer stays a break, not a space', () => {
   const html = serialize(render('x is set to 500.\ny is 7\n\nnext paragraph'));
   assert.equal(html, '<div><p>x is set to 500.<br></br>y is 7</p><p>next paragraph</p></div>');
+});
+
+// A terminal hyperlink in a cell's output, an answer or an error: ESC ] 8 ; ; URL, then the label,
+// then ESC ] 8 ; ; to close, with ST (ESC \\) or BEL as the terminator. Both must show as text.
+const OSC8_ST = 'see \x1b]8;;http://evil.example/steal\x1b\\the docs\x1b]8;;\x1b\\ now';
+const OSC8_BEL = 'see \x1b]8;;https://evil.example/steal\x07the docs\x1b]8;;\x07 now';
+
+test('a terminal hyperlink (OSC 8, ST or BEL form) is never a link: its escapes show as text', () => {
+  for (const source of [OSC8_ST, OSC8_BEL]) {
+    const root = render(source);
+    assert.deepEqual(root.findAll('a'), [], `no link from ${JSON.stringify(source)}`);
+    assert.match(root.textContent, /\\x1b\]8;;https?:\/\/evil\.example\/steal/);
+    // eslint-disable-next-line no-control-regex -- no raw control character may reach the page
+    assert.doesNotMatch(root.textContent, /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  }
+});
+
+test('colour and cursor sequences and C1 controls show as escapes', () => {
+  const root = render('\x1b[31mred\x1b[0m \x1b[2J \x9b1m \u202eevil');
+  assert.equal(root.textContent, '\\x1b[31mred\\x1b[0m \\x1b[2J \\x9b1m \\u202eevil');
 });
