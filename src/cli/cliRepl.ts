@@ -18,6 +18,8 @@ interface CliReplOptions {
   ripgrepPath?: string;
   /** Keep a spare beside a running session only once a second one was needed (child runs); see ReplPool. */
   refillAfterFirst?: boolean;
+  /** --allow-weaker-sandbox: REPLs may run with fewer than two sandbox layers holding (sandboxStrength.ts). */
+  allowWeakerSandbox?: boolean;
   log?: (message: string) => void;
 }
 
@@ -30,6 +32,7 @@ export function createCliReplFactory(options: CliReplOptions): ReplPool {
         distDir: options.distDir,
         snapshotCacheDir,
         startSignal: stop,
+        ...(options.allowWeakerSandbox ? { allowWeakerSandbox: true } : {}),
         ...(options.contextLimitBytes !== undefined ? { contextLimitBytes: options.contextLimitBytes } : {}),
         ...(options.ripgrepPath ? { ripgrepPath: options.ripgrepPath } : {}),
         ...(options.log ? { log: options.log } : {}),

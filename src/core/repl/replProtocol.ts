@@ -32,6 +32,8 @@ export interface ReadyInfo {
   networkProbes: SandboxProbe[];
   /** Layer 4: what the process itself holds (its environment). */
   processProbes: SandboxProbe[];
+  /** Node's permission model, tried in the worker before layer 2 seals the file system (permissionProbe.ts). */
+  permissionProbes?: SandboxProbe[];
   /** Anything that could not be applied, in words. */
   notes: string[];
 }
@@ -54,6 +56,8 @@ export interface WeakenedLayers {
   python?: boolean;
   /** Skip the JS lockdown in the worker (module guards, stack-trace freeze, global removal). */
   runtime?: boolean;
+  /** Start without Node's permission model, as under an Electron that ignores it (host side only). */
+  permission?: boolean;
 }
 
 /**

@@ -26,6 +26,7 @@ export const engine: RlmEngine = {
           distDir: options.distDir,
           ...(options.snapshotCacheDir ? { snapshotCacheDir: options.snapshotCacheDir } : {}),
           ...(options.ripgrepPath ? { ripgrepPath: options.ripgrepPath } : {}),
+          ...(options.allowWeakerSandbox?.() ? { allowWeakerSandbox: true } : {}),
           ...(options.log ? { log: options.log } : {}),
         }),
       ...(options.log ? { onSpareError: (error: unknown) => options.log?.(`a spare REPL failed to start: ${error instanceof Error ? error.message : String(error)}`) } : {}),

@@ -21,6 +21,8 @@ interface ReplPoolOptions {
   snapshotCacheDir?: string;
   /** ripgrep for search() over a lazy folder (VS Code's own). */
   ripgrepPath?: string;
+  /** Asked at each REPL start: the user accepted a weaker sandbox for this workspace (rlm.sandbox.allowWeaker). */
+  allowWeakerSandbox?: () => boolean;
   log?: (message: string) => void;
 }
 

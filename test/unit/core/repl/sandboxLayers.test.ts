@@ -48,7 +48,7 @@ describe('control: with every layer off, the same attacks reach the host (so the
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { python: true, runtime: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { python: true, runtime: true }, osIsolation: false, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -69,7 +69,7 @@ describe('layer 1 alone: Python reaches no JS object, with the runtime lockdown 
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { runtime: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { runtime: true }, osIsolation: false, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -105,7 +105,7 @@ describe('layer 2 alone: JS in the REPL process opens no socket, with Python giv
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { python: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { python: true }, osIsolation: false, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -228,7 +228,7 @@ describe('layer 3 alone: the operating system gives the REPL process no network,
       s.destroy();
     });
     await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
-    session = await startSession({ weakenForTest: { python: true, runtime: true } });
+    session = await startSession({ weakenForTest: { python: true, runtime: true }, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -283,7 +283,7 @@ describe('layer 3 alone, with the REPL installed under /tmp: the rest of /tmp is
       s.destroy();
     });
     await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
-    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true } });
+    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true }, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
