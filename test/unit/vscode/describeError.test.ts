@@ -83,3 +83,16 @@ test('an error from the engine bundle (another copy of the classes) is still des
   const cancelled = Object.assign(new Error('Run cancelled: stopped by the user'), { errorKind: 'cancelled' });
   assert.equal(describeError(cancelled).severity, 'info');
 });
+
+test('a sandbox weaker than two layers is shown as its own sentence, with the settings to accept it', async () => {
+  const { WeakSandboxError } = await import('../../../src/core/repl/sandboxStrength');
+  const error = new WeakSandboxError(['for the network only layer 2 (the REPL runtime lockdown) holds (layer 3 is not in force)']);
+  const shown = describeError(error);
+  assert.equal(shown.text, error.message);
+  assert.match(shown.text, /rlm\.sandbox\.allowWeaker/);
+  assert.deepEqual(shown.steps, ['openSettings']);
+  assert.equal(shown.severity, 'warning');
+  // As the engine bundle's own copy of the class: recognised by name and kind, not instanceof.
+  const copy = Object.assign(new Error(error.message), { name: 'WeakSandboxError', errorKind: 'sandbox' });
+  assert.equal(describeError(copy).text, error.message);
+});
