@@ -15,7 +15,6 @@ import * as os from 'node:os';
 import { createRequire, isBuiltin, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { sealFileSystem } from './fileSystemSeal';
-
 import { decideBuiltin, ModuleDeniedError } from './lockdownPolicy';
 import type { LockdownPhase } from './lockdownPolicy';
 
