@@ -2,6 +2,7 @@
 // the operating-system wrapper that takes its network away (layer 3). Kept apart from the session logic
 // so each choice can be tested on its own.
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve, sep, win32 } from 'node:path';
 import { macosSandboxArgs } from './macosProfile';
 
@@ -43,6 +44,8 @@ export interface LaunchInputs {
   which?: (program: string) => string | undefined;
   /** The user's runtime folder (XDG_RUNTIME_DIR), hidden too when it exists. */
   runtimeDir?: string;
+  /** The user's home folder, emptied too on Linux (keys, shell start-up files): depth under layer 2. */
+  homeDir?: string;
 }
 
 export function defaultLaunchInputs(distDir: string, execPath = process.execPath): LaunchInputs {
@@ -56,6 +59,7 @@ export function defaultLaunchInputs(distDir: string, execPath = process.execPath
     platform: process.platform,
     execPath,
     runtimeDir: process.env.XDG_RUNTIME_DIR,
+    ...(homedir() ? { homeDir: homedir() } : {}),
   };
 }
 
@@ -136,11 +140,16 @@ export function planOsIsolation(inputs: LaunchInputs): OsIsolationPlan & { wrap?
     // What the REPL must still see: its bundle folder and the Node binary. When one lives under a socket
     // folder (a clone or an install under /tmp), that folder is still emptied, and only these paths are
     // bound back into the empty tmpfs, so nothing else in it (X11, VS Code or agent sockets) is reachable.
+    // Electron needs the files beside its binary (resources, libraries); Node only itself.
     const needed: KeptPath[] = [
       { path: resolve(inputs.distDir), kind: 'dir' },
-      { path: resolve(inputs.execPath), kind: 'file' },
+      inputs.isElectron ? { path: dirname(resolve(inputs.execPath)), kind: 'dir' } : { path: resolve(inputs.execPath), kind: 'file' },
     ];
-    const candidates = [...SOCKET_FOLDERS, ...(inputs.runtimeDir ? [inputs.runtimeDir] : [])].filter((folder) => existsSync(folder));
+    // The home folder holds keys and shell start-up files: emptied like the socket folders (only the
+    // REPL's own files bound back), so a read or write there finds nothing even if layer 2 were bypassed.
+    // Never `/` or the folder of all homes (a home that is unset or odd).
+    const home = inputs.homeDir && !['/', '/home', '/Users'].includes(resolve(inputs.homeDir)) ? [resolve(inputs.homeDir)] : [];
+    const candidates = [...SOCKET_FOLDERS, ...(inputs.runtimeDir ? [inputs.runtimeDir] : []), ...home].filter((folder) => existsSync(folder));
     const plain: string[] = [];
     const keeping: Array<{ folder: string; keep: KeptPath[] }> = [];
     const notes: string[] = [];

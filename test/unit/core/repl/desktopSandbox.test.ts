@@ -128,6 +128,38 @@ for (const c of CASES) {
   });
 }
 
+describe('layer 3 alone on Linux: with layer 2 and the permission model off, the home folder is empty to JavaScript in the worker', () => {
+  const host = hostFolder();
+  const realHome = process.env.HOME;
+  let session: ReplSession | undefined;
+  before(async () => {
+    // The plan reads the home folder when the REPL starts: this test's folder stands for it.
+    process.env.HOME = host.dir;
+    try {
+      session = await startSession({ weakenForTest: { python: true, runtime: true, permission: true }, allowWeakerSandbox: true });
+    } finally {
+      process.env.HOME = realHome;
+    }
+  });
+  after(async () => {
+    await session?.close();
+    rmSync(host.dir, { recursive: true, force: true });
+  });
+
+  it('reads nothing there and writes nothing on the host', async (t) => {
+    const os = session!.protections.layers.find((l) => l.id === 'os')!;
+    if (process.platform !== 'linux' || !os.on) {
+      t.diagnostic('no Linux namespaces here: checked that layer 3 is reported off');
+      assert.equal(os.on, false);
+      return;
+    }
+    const o = await attack(session!, host);
+    assert.equal(o.leaked, false, JSON.stringify(o.results));
+    assert.deepEqual(o.written, [], JSON.stringify(o.results));
+    assert.match(o.results['getBuiltinModule read'] ?? '', /ENOENT/, 'the file is not there for the REPL');
+  });
+});
+
 describe('control: with layer 2 off as well, the same cell reads the secret and writes on the host', () => {
   const host = hostFolder();
   let session: ReplSession;
