@@ -1,4 +1,4 @@
 // Types for esbuild.mjs, so that TypeScript tests can import the build.
 export declare const PYODIDE_FILES: string[];
 export declare function bundleSpecs(outdir: string): Array<{ name: string; entry: string; outfile: string }>;
-export declare function buildAll(options?: { outdir?: string; production?: boolean; only?: string[] }): Promise<{ bundles: string[] }>;
+export declare function buildAll(options?: { outdir?: string; production?: boolean; only?: string[]; bundlesOnly?: boolean }): Promise<{ bundles: string[] }>;

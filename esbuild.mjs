@@ -66,16 +66,18 @@ function esbuildOptions(spec, production) {
     // The REPL's Python (src/worker/python/*.py) is bundled as text; the build key hashes it.
     loader: { '.py': 'text' },
     // Only where asked: an injected shim adds an init call to every bundled module.
-    define: spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : undefined,
+    // __RLM_TEST_BUILD__: the REPL's test-only switches (a weakened layer) exist in development builds,
+    // which the tests run, and are compiled out of the production build that ships (a test checks).
+    define: { __RLM_TEST_BUILD__: production ? 'false' : 'true', ...(spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : {}) },
     inject: spec.importMetaShim ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,
   };
 }
 
 /** Builds all bundles into `outdir` (default `dist/`). Returns the names of the bundles built. */
-export async function buildAll({ outdir = join(root, 'dist'), production = false, only } = {}) {
+export async function buildAll({ outdir = join(root, 'dist'), production = false, only, bundlesOnly = false } = {}) {
   const specs = bundleSpecs(resolve(outdir)).filter((s) => !only || only.includes(s.name));
   await Promise.all(specs.map((spec) => esbuild.build(esbuildOptions(spec, production))));
-  await copyStaticAssets(resolve(outdir));
+  if (!bundlesOnly) await copyStaticAssets(resolve(outdir));
   return { bundles: specs.map((s) => s.name) };
 }
 

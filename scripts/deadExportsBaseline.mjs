@@ -15,7 +15,7 @@ export const KNOWN_DEAD_EXPORTS = {
   'src/core/repl/cellTracker.ts': ['CellArming'],
   'src/core/repl/childRequests.ts': ['BIND_MS_PER_MB'],
   'src/core/repl/replChild.ts': ['ChildListeners', 'ChildStartOptions'],
-  'src/core/repl/replLaunch.ts': ['OsIsolationKind', 'OsIsolationPlan', 'planOsIsolation'],
+  'src/core/repl/replLaunch.ts': ['OsIsolationPlan', 'planOsIsolation'],
   'src/core/repl/replPool.ts': ['ReplPoolOptions'],
   'src/core/repl/replTypes.ts': ['CellError'],
   'src/core/repl/sandboxProtections.ts': ['HostObservations', 'LAYER_ORDER', 'layerOf'],

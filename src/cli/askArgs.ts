@@ -21,6 +21,8 @@ export interface AskArgs {
   quiet: boolean;
   verbose: boolean;
   help: boolean;
+  /** --allow-weaker-sandbox: run even where fewer than two sandbox layers hold (recorded in the run). */
+  allowWeakerSandbox?: boolean;
 }
 
 export const ASK_OPTIONS = {
@@ -42,6 +44,7 @@ export const ASK_OPTIONS = {
   'refresh-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
   'cache-max-mb': { type: 'string' },
+  'allow-weaker-sandbox': { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
@@ -86,6 +89,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,
     help,
+    ...(v['allow-weaker-sandbox'] ? { allowWeakerSandbox: true } : {}),
   };
 }
 

@@ -98,6 +98,7 @@ export async function executeAsk(args: AskArgs, deps: AskDeps, say: (text: strin
   const repl = createCliReplFactory({
     distDir: deps.distDir,
     refillAfterFirst: true,
+    ...(args.allowWeakerSandbox ? { allowWeakerSandbox: true } : {}),
     ...(args.input.maxTotalBytes !== undefined ? { contextLimitBytes: args.input.maxTotalBytes } : {}),
     ...(args.input.replMemoryMb !== undefined ? { memoryCapMb: args.input.replMemoryMb } : {}),
     ...(ripgrep ? { ripgrepPath: ripgrep } : {}),

@@ -55,6 +55,11 @@ Input:
   Only regular files and folders are read: a device, FIFO or socket is refused (exit 2). Symlinks inside
   a folder are not followed; a link out of it, or a loop, is skipped and said.
 
+Sandbox:
+  --allow-weaker-sandbox        run model-written code even where fewer than two independent sandbox
+                                layers hold for host files or the network (without it such a run
+                                refuses, naming what is missing); the run's record says so
+
 Sub-call cache (an identical llm_query in the same folder is answered from disk: no request, no cost):
   --no-cache                    this run neither reads nor stores cached answers
   --refresh-cache               send every sub-call again and store the fresh answers

@@ -20,6 +20,8 @@ interface CliReplOptions {
   ripgrepPath?: string;
   /** Keep a spare beside a running session only once a second one was needed (child runs); see ReplPool. */
   refillAfterFirst?: boolean;
+  /** --allow-weaker-sandbox: REPLs may run with fewer than two sandbox layers holding (sandboxStrength.ts). */
+  allowWeakerSandbox?: boolean;
   log?: (message: string) => void;
 }
 
@@ -32,6 +34,7 @@ export function createCliReplFactory(options: CliReplOptions): ReplPool {
         distDir: options.distDir,
         snapshotCacheDir,
         startSignal: stop,
+        ...(options.allowWeakerSandbox ? { allowWeakerSandbox: true } : {}),
         ...(options.contextLimitBytes !== undefined ? { contextLimitBytes: options.contextLimitBytes } : {}),
         ...(options.memoryCapMb !== undefined ? { memoryCapMb: options.memoryCapMb } : {}),
         ...(options.ripgrepPath ? { ripgrepPath: options.ripgrepPath } : {}),

@@ -84,5 +84,7 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,
     help: false,
+    // Never taken from the record: only this command line may accept a weaker sandbox.
+    ...(v['allow-weaker-sandbox'] ? { allowWeakerSandbox: true } : {}),
   };
 }

@@ -28,6 +28,7 @@ export function describeEventForLog(record: EventRecord): string | undefined {
 /** "rlm: warning: sandbox layer 3 OFF (...)" when a layer of the run's REPL did not hold; undefined when all did. */
 export function sandboxWarningLine(raw: unknown): string | undefined {
   const protections = readProtections(raw);
-  if (!protections || protections.layers.every((l) => l.on)) return undefined;
+  // An accepted weaker sandbox is always said, even when every layer's own probes held.
+  if (!protections || (protections.layers.every((l) => l.on) && !protections.strength?.acceptedWeaker)) return undefined;
   return `rlm: warning: sandbox ${protectionsSummary(protections)} (see docs/security.md)`;
 }

@@ -17,6 +17,7 @@ import { RunRegistry } from './run/runRegistry';
 import { RunStatusBar } from './run/runStatusBar';
 import { readSettings } from './settings/readSettings';
 import type { TrajectoryViews } from './trajectory/registerTrajectoryViews';
+import { ALLOW_WEAKER_KEY, weakerSandboxAccepted } from './settings/weakerSandbox';
 
 /** Loads the engine bundle lazily; `require` of a computed path keeps it out of dist/extension.js. */
 function loadEngineBundle(extensionPath: string): RlmEngine {
@@ -137,6 +138,12 @@ export class RlmServices implements vscode.Disposable {
         snapshotCacheDir: join(this.context.globalStorageUri.fsPath, 'pyodide-snapshots'),
         ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
         ...(memoryCapMb !== undefined ? { memoryCapMb } : {}),
+        // The user's own value only (weakerSandbox.ts): a workspace cannot accept a weaker sandbox for itself.
+        allowWeakerSandbox: () =>
+          weakerSandboxAccepted(
+            vscode.workspace.getConfiguration('rlm').inspect(ALLOW_WEAKER_KEY)?.globalValue,
+            (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          ),
         log: (message) => this.log.debug(`[repl] ${message}`),
       });
     }

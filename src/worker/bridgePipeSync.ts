@@ -2,7 +2,11 @@
 // frame arrives, with no hop through the child's main thread. Frames are a 4-byte big-endian length and
 // UTF-8 JSON (src/core/repl/bridgePipe.ts is the host's end). An interrupt reaches a blocked call as a
 // `cancelled` frame, which the host writes once the child has set the interrupt buffer.
-import { readSync, writeSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+
+// Taken when this module loads: once cells may run, the fs module itself is emptied (fileSystemSeal.ts),
+// and the bridge pipe is the one descriptor the worker still reads and writes.
+const { readSync, writeSync } = nodeFs;
 
 export class BridgePipeClosedError extends Error {
   constructor() {

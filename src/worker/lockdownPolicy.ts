@@ -10,11 +10,20 @@
  */
 export type LockdownPhase = 'boot' | 'cells';
 
-/** Loaded lazily by Pyodide's file system, random source and path handling while cells run. */
-const CELL_BUILTINS = ['fs', 'fs/promises', 'path', 'url', 'crypto', 'util', 'buffer', 'events', 'stream', 'string_decoder', 'timers', 'perf_hooks'];
+/** Loaded lazily by Pyodide's random source and path handling while cells run: none touches a file. */
+const CELL_BUILTINS = ['path', 'url', 'crypto', 'util', 'buffer', 'events', 'stream', 'string_decoder', 'timers', 'perf_hooks'];
+
+/**
+ * The host file system. Pyodide reads its runtime and standard library while it boots (into its
+ * in-memory file system); after that the REPL process needs no host file, so once cells may run these
+ * are refused like the network modules, and the objects Pyodide already holds are emptied
+ * (runtimeLockdown.ts). Layer 2 then keeps host files out whether or not Node's permission model is in
+ * force (Electron may not honour it).
+ */
+export const FILE_BUILTINS = ['fs', 'fs/promises'];
 
 /** Needed only while Pyodide starts. */
-const BOOT_ONLY_BUILTINS = ['module', 'vm', 'os', 'v8', 'worker_threads', 'assert', 'path/posix', 'path/win32'];
+const BOOT_ONLY_BUILTINS = [...FILE_BUILTINS, 'module', 'vm', 'os', 'v8', 'worker_threads', 'assert', 'path/posix', 'path/win32'];
 
 /**
  * Handed a stub instead of the real module. Emscripten implements os.system() with

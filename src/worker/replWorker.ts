@@ -24,13 +24,16 @@ import { PythonChannel } from './pythonChannel';
 import { lockDownRuntime, shimProcessBinding } from './runtimeLockdown';
 import type { RuntimeLockdown } from './runtimeLockdown';
 import { probeRuntime } from './runtimeProbe';
+import { probePermissionModel } from './permissionProbe';
 import { createSyncHost } from './syncHost';
 import { TextTarget } from './textTarget';
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
 const port = parentPort;
 const boot = workerData as WorkerBootData & { bridgePort: MessagePort };
-const weaken = boot.config.weaken ?? {};
+// Test-only switches exist in development builds alone: the production build compiles them out, so the
+// shipped worker ignores any `weaken` it is sent (test/unit/build/testSwitches.test.ts).
+const weaken = __RLM_TEST_BUILD__ ? boot.config.weaken ?? {} : {};
 let outputsPosted = 0;
 const post = (message: WorkerToChild): void => {
   if (message.type === 'output') outputsPosted++;
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const indexDir = boot.config.indexURL.startsWith('file:') ? fileURLToPath(boot.config.indexURL) : boot.config.indexURL;
   // Layer 2 first: nothing Pyodide or anything after it loads may reach the network.
-  const lockdown: RuntimeLockdown | undefined = weaken.runtime ? undefined : lockDownRuntime({ esmHooksPath: join(__dirname, 'esmGuardHooks.mjs'), importableDir: dirname(join(indexDir, 'x')) });
+  const lockdown: RuntimeLockdown | undefined = __RLM_TEST_BUILD__ && weaken.runtime ? undefined : lockDownRuntime({ esmHooksPath: join(__dirname, 'esmGuardHooks.mjs'), importableDir: dirname(join(indexDir, 'x')) });
   if (!lockdown) shimProcessBinding();
   const timers = trackCellTimers();
   // Before Pyodide creates its heap: a cell that allocates past the cap gets a MemoryError (memoryCap.ts).
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
 
   const notes: string[] = [...(lockdown?.problems ?? []), ...bootNotes, `Python's heap is capped at ${Math.round(memoryCap.maxBytes / 1048576)} MB (a cell past it gets a MemoryError)`];
   let pythonProbes: SandboxProbe[];
-  if (weaken.python) {
+  if (__RLM_TEST_BUILD__ && weaken.python) {
     pyodide.registerJsModule('js', globalThis);
   } else {
     // Layer 1: no JS object left where Python can reach it.
@@ -133,9 +136,11 @@ async function main(): Promise<void> {
   }
   // From here on only what cells may use can be loaded. Layer 2's probe starts now: its import()
   // attempts are answered by Node's loader thread while this thread walks Python's object graph.
+  // Tried while files can still be opened, so that only the permission model can refuse (permissionProbe.ts).
+  const permissionProbes = probePermissionModel();
   lockdown?.enterCellPhase();
   const runtimeProbing = lockdown ? probeRuntime((specifier) => import(specifier)) : Promise.resolve(skipped('REPL process locked down'));
-  if (weaken.python) {
+  if (__RLM_TEST_BUILD__ && weaken.python) {
     pythonProbes = skipped('Python cut off from JavaScript');
   } else {
     pythonProbes = parseProbes(api.probe(JSON.stringify(DISABLED_BUILTINS)));
@@ -163,6 +168,7 @@ async function main(): Promise<void> {
     bridgeTransport: pipeProblem ? 'relay' : 'pipe',
     pythonProbes,
     runtimeProbes,
+    permissionProbes,
     networkProbes: [],
     processProbes: [],
     notes: pipeProblem ? [...notes, `sub-calls are relayed through the REPL process (slower): ${pipeProblem}`] : notes,

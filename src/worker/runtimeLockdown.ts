@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { createRequire, isBuiltin, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { sealFileSystem } from './fileSystemSeal';
 import { decideBuiltin, ModuleDeniedError } from './lockdownPolicy';
 import type { LockdownPhase } from './lockdownPolicy';
 
@@ -32,6 +33,12 @@ interface LockdownOptions {
   esmHooksPath?: string;
   /** Directory whose files import() may load (Pyodide's runtime). */
   importableDir: string;
+}
+
+function refuse(name: string): () => never {
+  return () => {
+    throw new ModuleDeniedError(name);
+  };
 }
 
 function freeze(target: object, key: string, value: unknown): void {
@@ -107,6 +114,9 @@ export function lockDownRuntime(options: LockdownOptions): RuntimeLockdown {
 
   freezeStackTraceApi();
 
+  // The fs module object itself, taken while loading it is allowed: emptied when cells may run.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object, not a bundler's copy
+  const fsModule = require('node:fs') as Parameters<typeof sealFileSystem>[0];
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS loader object itself
   const Module = require('node:module') as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
   const load = Module._load;
@@ -117,8 +127,9 @@ export function lockDownRuntime(options: LockdownOptions): RuntimeLockdown {
       return decision === 'stub' ? 'stub' : undefined;
     }
     if (request === 'ws') return 'stub';
-    // Files are governed by the permission model; other packages are not ours to load.
-    if (!/^(\.{0,2}\/|[A-Za-z]:[\\/]|file:)/.test(request)) throw new ModuleDeniedError(request);
+    // No file is loaded once cells may run (the bundle is one file; Pyodide's glue is loaded at boot);
+    // before that, files are governed by the permission model. Other packages are not ours to load.
+    if (phase === 'cells' || !/^(\.{0,2}\/|[A-Za-z]:[\\/]|file:)/.test(request)) throw new ModuleDeniedError(request);
     return undefined;
   };
   freeze(Module, '_load', function guardedLoad(this: unknown, request: string, parent: unknown, isMain: boolean): unknown {
@@ -132,13 +143,18 @@ export function lockDownRuntime(options: LockdownOptions): RuntimeLockdown {
     freeze(proc, 'getBuiltinModule', (id: string) => (check(String(id)) === 'stub' ? stubFor(String(id)) : getBuiltin.call(process, id)));
   }
   freeze(proc, 'binding', bindingShim());
-  for (const name of ['_linkedBinding', 'dlopen', 'kill', '_kill', '_debugProcess', 'openStdin']) {
+  // Routes to host files or programs that bypass the fs module: loadEnvFile reads any file into the
+  // environment, execve replaces the process (newer Node), report.writeReport writes a file wherever it is
+  // told; Electron registers its own bindings (asar archives, shell.openPath) under these names.
+  for (const name of ['_linkedBinding', 'dlopen', 'kill', '_kill', '_debugProcess', 'openStdin', 'loadEnvFile', 'execve', 'chdir', 'electronBinding', 'atomBinding']) {
     if (name in proc) {
       freeze(proc, name, () => {
         throw new ModuleDeniedError(`process.${name}`);
       });
     }
   }
+
+  if ('report' in proc) freeze(proc, 'report', Object.freeze({ writeReport: refuse('process.report.writeReport'), getReport: refuse('process.report.getReport') }));
 
   const globals = globalThis as Record<string, unknown>;
   // Pyodide's Node init leaves a `require` on globalThis that hands out its own module table.
@@ -172,6 +188,7 @@ export function lockDownRuntime(options: LockdownOptions): RuntimeLockdown {
     enterCellPhase() {
       phase = 'cells';
       Atomics.store(phaseWord, 0, 1);
+      problems.push(...sealFileSystem(fsModule));
     },
   };
 }

@@ -2,7 +2,9 @@
 // the operating-system wrapper that takes its network away (layer 3). Kept apart from the session logic
 // so each choice can be tested on its own.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve, sep, win32 } from 'node:path';
+import { macosSandboxArgs } from './macosProfile';
 
 export interface LaunchPlan {
   /** The program to spawn and its arguments (Node itself, or a sandbox wrapper around it). */
@@ -28,18 +30,22 @@ export interface OsIsolationPlan {
 
 export interface LaunchInputs {
   distDir: string;
-  /** false drops the permission model (used after a start failed because of it). */
+  /** false drops the permission model (only once the user accepted a weaker sandbox, or in tests). */
   usePermissionModel: boolean;
-  /** false starts without the OS wrapper (used after a start failed because of it). */
+  /** false starts without the OS wrapper (only once the user accepted a weaker sandbox, or for diagnosis). */
   useOsIsolation: boolean;
   nodeFlags: ReadonlySet<string>;
   isElectron: boolean;
+  /** process.versions.electron in the host, for the record. */
+  electronVersion?: string;
   platform: NodeJS.Platform;
   execPath: string;
   /** Finds a program; default: the usual system folders. */
   which?: (program: string) => string | undefined;
   /** The user's runtime folder (XDG_RUNTIME_DIR), hidden too when it exists. */
   runtimeDir?: string;
+  /** The user's home folder, emptied too on Linux (keys, shell start-up files): depth under layer 2. */
+  homeDir?: string;
 }
 
 export function defaultLaunchInputs(distDir: string, execPath = process.execPath): LaunchInputs {
@@ -49,9 +55,11 @@ export function defaultLaunchInputs(distDir: string, execPath = process.execPath
     useOsIsolation: true,
     nodeFlags: process.allowedNodeEnvironmentFlags,
     isElectron: typeof process.versions.electron === 'string',
+    ...(process.versions.electron ? { electronVersion: process.versions.electron } : {}),
     platform: process.platform,
     execPath,
     runtimeDir: process.env.XDG_RUNTIME_DIR,
+    ...(homedir() ? { homeDir: homedir() } : {}),
   };
 }
 
@@ -123,7 +131,7 @@ const inside = (path: string, folder: string): boolean => {
  */
 export function planOsIsolation(inputs: LaunchInputs): OsIsolationPlan & { wrap?: (program: string, args: string[]) => { command: string; args: string[] } } {
   const which = inputs.which ?? systemWhich;
-  if (!inputs.useOsIsolation) return { kind: 'none', hidden: [], notes: ['the operating-system sandbox was turned off because the REPL failed to start inside it'] };
+  if (!inputs.useOsIsolation) return { kind: 'none', hidden: [], notes: ['the operating-system sandbox was turned off (it failed to start and a weaker sandbox was accepted, or it was turned off for diagnosis)'] };
   if (inputs.platform === 'linux') {
     const unshare = which('unshare');
     const shell = which('sh');
@@ -132,11 +140,16 @@ export function planOsIsolation(inputs: LaunchInputs): OsIsolationPlan & { wrap?
     // What the REPL must still see: its bundle folder and the Node binary. When one lives under a socket
     // folder (a clone or an install under /tmp), that folder is still emptied, and only these paths are
     // bound back into the empty tmpfs, so nothing else in it (X11, VS Code or agent sockets) is reachable.
+    // Electron needs the files beside its binary (resources, libraries); Node only itself.
     const needed: KeptPath[] = [
       { path: resolve(inputs.distDir), kind: 'dir' },
-      { path: resolve(inputs.execPath), kind: 'file' },
+      inputs.isElectron ? { path: dirname(resolve(inputs.execPath)), kind: 'dir' } : { path: resolve(inputs.execPath), kind: 'file' },
     ];
-    const candidates = [...SOCKET_FOLDERS, ...(inputs.runtimeDir ? [inputs.runtimeDir] : [])].filter((folder) => existsSync(folder));
+    // The home folder holds keys and shell start-up files: emptied like the socket folders (only the
+    // REPL's own files bound back), so a read or write there finds nothing even if layer 2 were bypassed.
+    // Never `/` or the folder of all homes (a home that is unset or odd).
+    const home = inputs.homeDir && !['/', '/home', '/Users'].includes(resolve(inputs.homeDir)) ? [resolve(inputs.homeDir)] : [];
+    const candidates = [...SOCKET_FOLDERS, ...(inputs.runtimeDir ? [inputs.runtimeDir] : []), ...home].filter((folder) => existsSync(folder));
     const plain: string[] = [];
     const keeping: Array<{ folder: string; keep: KeptPath[] }> = [];
     const notes: string[] = [];
@@ -167,11 +180,23 @@ export function planOsIsolation(inputs: LaunchInputs): OsIsolationPlan & { wrap?
   }
   if (inputs.platform === 'darwin') {
     const sandboxExec = which('sandbox-exec');
-    if (!sandboxExec) return { kind: 'none', hidden: [], notes: ['`sandbox-exec` was not found, so the REPL process keeps the network'] };
-    const profile = '(version 1)(allow default)(deny network*)';
-    return { kind: 'macos-sandbox', hidden: [], notes: [], wrap: (program, args) => ({ command: sandboxExec, args: ['-p', profile, program, ...args] }) };
+    if (!sandboxExec) return { kind: 'none', hidden: [], notes: ['`sandbox-exec` was not found, so the operating system does not confine the REPL process'] };
+    const args = macosSandboxArgs({ distDir: resolve(inputs.distDir), execPath: inputs.execPath });
+    return {
+      kind: 'macos-sandbox',
+      hidden: [],
+      notes: ['the profile is not probed for files apart from the permission model: it is counted for files only where its network probes held'],
+      wrap: (program, rest) => ({ command: sandboxExec, args: [...args, program, ...rest] }),
+    };
   }
-  return { kind: 'none', hidden: [], notes: [`this platform (${inputs.platform}) offers no sandbox the REPL can use without privileges, so the REPL process keeps the network; layers 1 and 2 still hold`] };
+  if (inputs.platform === 'win32') {
+    // Said plainly: Windows' confinement (restricted tokens, AppContainers, job objects, firewall rules)
+    // needs native code or an administrator, and this extension ships neither. Files stay behind layer 2
+    // and the permission model; the network behind layer 2 alone, which the two-layer rule refuses unless
+    // the user accepts it.
+    return { kind: 'none', hidden: [], notes: ['Windows: no operating-system sandbox; Windows offers none a process can apply to itself without native code or an administrator, so the network is kept out by layer 2 alone'] };
+  }
+  return { kind: 'none', hidden: [], notes: [`this platform (${inputs.platform}) offers no sandbox the REPL can use without privileges, so the network is kept out by layer 2 alone`] };
 }
 
 export function planLaunch(inputs: LaunchInputs): LaunchPlan {
@@ -189,16 +214,18 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
   let permissionFlag: LaunchPlan['permissionFlag'];
   if (inputs.nodeFlags.has('--permission')) permissionFlag = '--permission';
   else if (inputs.nodeFlags.has('--experimental-permission')) permissionFlag = '--experimental-permission';
+  if (inputs.isElectron) notes.push(`the host runs on Electron${inputs.electronVersion ? ` ${inputs.electronVersion}` : ''}; the REPL runs it as Node (ELECTRON_RUN_AS_NODE), and whether the permission model holds there is probed at start, not assumed`);
   if (!inputs.usePermissionModel) {
-    notes.push('the Node permission model was turned off because the child failed to start with it');
+    notes.push('the Node permission model was turned off (it failed to start and a weaker sandbox was accepted, or a test turned it off)');
   } else if (!permissionFlag) {
     notes.push(`this Node (${process.version}) has no permission model: file system and child-process access are not blocked at the Node level`);
   } else {
+    const at = inputs.platform === 'win32' ? win32.join : join;
     const readable = [
-      join(inputs.distDir, 'replProcess.js'),
-      join(inputs.distDir, 'replWorker.js'),
-      join(inputs.distDir, 'esmGuardHooks.mjs'),
-      join(inputs.distDir, 'pyodide', '*'),
+      at(inputs.distDir, 'replProcess.js'),
+      at(inputs.distDir, 'replWorker.js'),
+      at(inputs.distDir, 'esmGuardHooks.mjs'),
+      at(inputs.distDir, 'pyodide', '*'),
     ];
     // One flag per path: this Node 20 reads a comma inside the value as part of the path.
     execArgv.push(permissionFlag, ...readable.map((p) => `--allow-fs-read=${p}`), '--allow-worker');
@@ -206,7 +233,7 @@ export function planLaunch(inputs: LaunchInputs): LaunchPlan {
     if (inputs.nodeFlags.has('--disable-warning')) execArgv.push('--disable-warning=ExperimentalWarning', '--disable-warning=SecurityWarning');
   }
   const os = planOsIsolation(inputs);
-  const nodeArgs = [...execArgv, join(inputs.distDir, 'replProcess.js')];
+  const nodeArgs = [...execArgv, (inputs.platform === 'win32' ? win32.join : join)(inputs.distDir, 'replProcess.js')];
   const wrapped = os.wrap ? os.wrap(inputs.execPath, nodeArgs) : { command: inputs.execPath, args: nodeArgs };
   return {
     command: wrapped.command,

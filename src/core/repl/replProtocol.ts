@@ -32,6 +32,8 @@ export interface ReadyInfo {
   networkProbes: SandboxProbe[];
   /** Layer 4: what the process itself holds (its environment). */
   processProbes: SandboxProbe[];
+  /** Node's permission model, tried in the worker before layer 2 seals the file system (permissionProbe.ts). */
+  permissionProbes?: SandboxProbe[];
   /** Anything that could not be applied, in words. */
   notes: string[];
 }
@@ -56,6 +58,8 @@ export interface WeakenedLayers {
   runtime?: boolean;
   /** Keep Python's GIL between cells, so JS armed by a cell can call Python then (pythonGate.ts). */
   betweenCells?: boolean;
+  /** Start without Node's permission model, as under an Electron that ignores it (host side only). */
+  permission?: boolean;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replPro
 import { sharedCanary } from './sandboxCanary';
 import type { SandboxCanary } from './sandboxCanary';
 import { blockingFailures, emptyProtections, protectionsFrom } from './sandboxProtections';
+import { sandboxStrength, WeakSandboxError } from './sandboxStrength';
 import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
 import { SnapshotCache } from './snapshotCache';
 import { LazyContextHost } from './lazyContextHost';
@@ -55,6 +56,12 @@ export interface ReplSessionOptions {
   canary?: SandboxCanary;
   /** false skips the OS layer (diagnosis only; the protections then say it is off). */
   osIsolation?: boolean;
+  /**
+   * The user accepted a sandbox with fewer than two independent layers for host files or the network
+   * (VS Code's rlm.sandbox.allowWeaker for this folder, the CLI's --allow-weaker-sandbox). Without it
+   * such a start fails with WeakSandboxError, and a layer that cannot start is never silently dropped.
+   */
+  allowWeakerSandbox?: boolean;
   /**
    * Only for the tests that prove one layer holds while another is bypassed. A session started with a
    * weakened layer reports it off, and is allowed to run only because the caller asked for exactly that.
@@ -137,11 +144,18 @@ class PyodideReplSession implements ReplSession {
         return;
       } catch (err) {
         if (!(err instanceof ReplStartError) || attempt >= 3 || this.options.startSignal?.aborted) throw err;
-        if (this.useOsIsolation && isOsIsolationRejection(err.stderr)) {
-          this.log(`REPL start failed inside the OS sandbox; retrying without it (reported as off): ${err.message}`);
+        // A layer that cannot start is dropped only when the user accepted a weaker sandbox; otherwise the
+        // start fails closed, naming the layer (the probes of the retried start then say what held).
+        const weakerLayer = this.useOsIsolation && isOsIsolationRejection(err.stderr) ? 'os' : this.usePermissionModel && isFlagRejection(err.stderr) ? 'permission' : undefined;
+        if (weakerLayer && !this.options.allowWeakerSandbox) {
+          const what = weakerLayer === 'os' ? 'layer 3 (the operating-system sandbox) failed to start' : "Node's permission model failed to start";
+          throw new WeakSandboxError([`because ${what} (${err.stderr.trim().split('\n').pop()?.slice(0, 160) ?? err.message})`]);
+        }
+        if (weakerLayer === 'os') {
+          this.log(`REPL start failed inside the OS sandbox; retrying without it, as the weaker sandbox was accepted: ${err.message}`);
           this.useOsIsolation = false;
-        } else if (this.usePermissionModel && isFlagRejection(err.stderr)) {
-          this.log(`REPL start failed under the permission model; retrying without it: ${err.message}`);
+        } else if (weakerLayer === 'permission') {
+          this.log(`REPL start failed under the permission model; retrying without it, as the weaker sandbox was accepted: ${err.message}`);
           this.usePermissionModel = false;
         } else if (err.timedOut && this.bridgeTransport === 'pipe') {
           // The worker's probe of the bridge pipe blocks if a platform's pipe never delivers the echo;
@@ -163,7 +177,7 @@ class PyodideReplSession implements ReplSession {
   private async launch(snapshotPath: string | undefined, began: number): Promise<void> {
     const plan = planLaunch({
       ...defaultLaunchInputs(this.distDir, this.options.execPath),
-      usePermissionModel: this.usePermissionModel,
+      usePermissionModel: this.usePermissionModel && !this.options.weakenForTest?.permission,
       useOsIsolation: this.useOsIsolation,
     });
     const generation = ++this.generation;
@@ -225,6 +239,16 @@ class PyodideReplSession implements ReplSession {
       await child.killAndWait();
       throw new SandboxError(failures);
     }
+    const strength = sandboxStrength(protections, plan.os.kind);
+    if (strength.missing.length) {
+      if (!this.options.allowWeakerSandbox) {
+        this.generation++;
+        await child.killAndWait();
+        throw new WeakSandboxError(strength.missing);
+      }
+      strength.acceptedWeaker = true;
+    }
+    protections.strength = strength;
     this.child = child;
     this.protections = protections;
     this.startup = {

@@ -34,6 +34,19 @@ export interface SandboxProtections {
   version: 2;
   layers: SandboxLayer[];
   notes: string[];
+  /** Which independent layers held for host files and for the network (sandboxStrength.ts). */
+  strength?: SandboxStrength;
+}
+
+/** What held, per kind of access; absent in records written before it was counted. */
+export interface SandboxStrength {
+  /** The independent layers that keep host files from the REPL's JavaScript. */
+  file: string[];
+  network: string[];
+  /** One phrase per kind of access with fewer than two; empty when the sandbox is complete. */
+  missing: string[];
+  /** The user accepted a weaker sandbox (setting or flag), and this run used one. */
+  acceptedWeaker?: boolean;
 }
 
 /** A synchronous call from Python out to the host, answered by the loop. */

@@ -7,8 +7,11 @@ import type { SandboxLayer, SandboxLayerId, SandboxProbe, SandboxProtections } f
 
 export const LAYER_ORDER: SandboxLayerId[] = ['python', 'runtime', 'os', 'process'];
 
-/** Layer-2 probes whose failure is reported but does not stop a run (see docs/security.md). */
-const NON_BLOCKING_RUNTIME_PROBES = /^(reading a host file|starting a host program)/;
+/**
+ * Layer-2 probes whose failure is reported but does not stop a run (see docs/security.md): the Node
+ * permission model's, which is depth under layer 2's own file lockdown and may be missing under Electron.
+ */
+const NON_BLOCKING_RUNTIME_PROBES = /^(permission model:|starting a host program)/;
 
 export function emptyProtections(note = 'the REPL has not started'): SandboxProtections {
   return { version: 2, layers: LAYER_ORDER.map((id) => ({ id, on: false, probes: [], notes: [] })), notes: [note] };
@@ -35,17 +38,28 @@ export function protectionsFrom(ready: ReadyInfo, host: HostObservations): Sandb
   if (plan.os.kind === 'macos-sandbox') osNotes.unshift('macOS sandbox-exec profile denying network access');
   const os = plan.os.kind === 'none' ? { id: 'os' as const, on: false, probes: networkProbes, notes: osNotes } : layer('os', networkProbes, osNotes);
   const processProbes = [...ready.processProbes, { name: 'used by no other run', held: host.fresh, detail: host.fresh ? 'started for this run, killed when it ends' : 'reused' }];
+  // Node's permission model is reported with layer 2 but does not decide it: layer 2's own lockdown keeps
+  // host files out whether or not the model is honoured (Electron may not), and sandboxStrength.ts counts
+  // the model as a separate layer only where its probes held.
+  const permissionProbes = ready.permissionProbes ?? [];
+  const runtime = layer('runtime', ready.runtimeProbes, [...plan.notes, ...permissionNotes(permissionProbes)]);
+  runtime.probes = [...ready.runtimeProbes, ...permissionProbes];
   const env = Object.keys(plan.env);
   return {
     version: 2,
     layers: [
       layer('python', ready.pythonProbes),
-      layer('runtime', ready.runtimeProbes, plan.notes),
+      runtime,
       os,
       layer('process', processProbes, env.length ? [`the environment holds only ${env.join(', ')} (needed to run Electron as Node)`] : []),
     ],
     notes: ready.notes,
   };
+}
+
+function permissionNotes(probes: SandboxProbe[]): string[] {
+  if (probes.length === 0) return ["Node's permission model was not probed"];
+  return [probes.every((p) => p.held) ? "Node's permission model is in force (probed: process.permission, a refused read and write)" : "Node's permission model is NOT in force; layer 2's file lockdown still holds"];
 }
 
 /** Why a run must not start in this REPL: layer 1 or the blocking part of layer 2 failed. Empty: it may. */

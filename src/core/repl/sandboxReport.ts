@@ -1,10 +1,10 @@
 // The sandbox record as people read it: layer titles, a one-line summary for the CLI, and the reading
 // of records written by earlier versions (flat booleans, claimed rather than probed).
-import type { SandboxLayer, SandboxLayerId, SandboxProbe, SandboxProtections } from './replTypes';
+import type { SandboxLayer, SandboxLayerId, SandboxProbe, SandboxProtections, SandboxStrength } from './replTypes';
 
 export const LAYER_TITLES: Record<SandboxLayerId, string> = {
   python: 'Layer 1 · Python reaches no JavaScript object',
-  runtime: 'Layer 2 · No network, process or stack-trace API in the REPL process',
+  runtime: 'Layer 2 · No network, host file, process or stack-trace API in the REPL process',
   os: 'Layer 3 · Operating system: no network for the REPL process',
   process: 'Layer 4 · A separate, fresh process for this run',
 };
@@ -13,6 +13,11 @@ const LAYER_NUMBER: Record<SandboxLayerId, number> = { python: 1, runtime: 2, os
 
 /** e.g. "all 4 layers on (probed at start)" or "layer 3 OFF (this platform ...); layers 1, 2, 4 on". */
 export function protectionsSummary(p: SandboxProtections): string {
+  const weaker = p.strength?.acceptedWeaker ? `WEAKER SANDBOX ACCEPTED (${p.strength.missing.join('; ')}); ` : '';
+  return weaker + layersSummary(p);
+}
+
+function layersSummary(p: SandboxProtections): string {
   const on = p.layers.filter((l) => l.on).map((l) => LAYER_NUMBER[l.id]);
   const off = p.layers.filter((l) => !l.on);
   if (off.length === 0) return `all ${on.length} layers on (probed at start)`;
@@ -35,6 +40,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const LEGACY_NOTE = 'recorded by an earlier version, which claimed these protections without probing them; its Python could still reach JavaScript';
 
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+/** The two-layer count of a record (sandboxStrength.ts); absent in records written before it. */
+function readStrength(raw: unknown): SandboxStrength | undefined {
+  if (!isObject(raw)) return undefined;
+  return { file: strings(raw.file), network: strings(raw.network), missing: strings(raw.missing), ...(raw.acceptedWeaker === true ? { acceptedWeaker: true } : {}) };
+}
+
 /**
  * Reads a trajectory's `protections` field: version 2 as written now, or version 1's flat booleans
  * (shown as claims, with layer 1 off). Anything else is undefined: "not recorded".
@@ -48,7 +61,8 @@ export function readProtections(raw: unknown): SandboxProtections | undefined {
       probes: Array.isArray(l.probes) ? l.probes.filter(isObject).map((p): SandboxProbe => ({ name: String(p.name ?? ''), held: p.held === true, detail: String(p.detail ?? '') })) : [],
       notes: Array.isArray(l.notes) ? l.notes.map(String) : [],
     }));
-    return { version: 2, layers, notes: Array.isArray(raw.notes) ? raw.notes.map(String) : [] };
+    const strength = readStrength(raw.strength);
+    return { version: 2, layers, notes: Array.isArray(raw.notes) ? raw.notes.map(String) : [], ...(strength ? { strength } : {}) };
   }
   if (typeof raw.separateProcess !== 'boolean') return undefined;
   const old = raw as unknown as LegacyProtections;

@@ -27,6 +27,7 @@ export const engine: RlmEngine = {
           ...(options.snapshotCacheDir ? { snapshotCacheDir: options.snapshotCacheDir } : {}),
           ...(options.ripgrepPath ? { ripgrepPath: options.ripgrepPath } : {}),
           ...(options.memoryCapMb !== undefined ? { memoryCapMb: options.memoryCapMb } : {}),
+          ...(options.allowWeakerSandbox?.() ? { allowWeakerSandbox: true } : {}),
           ...(options.log ? { log: options.log } : {}),
         }),
       ...(options.log ? { onSpareError: (error: unknown) => options.log?.(`a spare REPL failed to start: ${error instanceof Error ? error.message : String(error)}`) } : {}),

@@ -23,6 +23,8 @@ interface ReplPoolOptions {
   ripgrepPath?: string;
   /** The REPL's memory cap in MB (rlm.replMemoryMb). */
   memoryCapMb?: number;
+  /** Asked at each REPL start: the user accepted a weaker sandbox for this workspace (rlm.sandbox.allowWeaker). */
+  allowWeakerSandbox?: () => boolean;
   log?: (message: string) => void;
 }
 

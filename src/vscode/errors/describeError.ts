@@ -165,6 +165,9 @@ export function describeError(error: unknown): UserMessage {
   }
   if (error instanceof RunCancelledError || kind === 'cancelled') return { text: 'The run was stopped.', steps: [], severity: 'info' };
   if (kind === 'sandbox_violation') return SANDBOX_VIOLATION;
+  // The sandbox holds fewer than two layers (sandboxStrength.ts): its message is already the one sentence
+  // naming what is missing and the setting that accepts it.
+  if (kind === 'sandbox' && (error as { name?: unknown }).name === 'WeakSandboxError') return { text: (error as Error).message, steps: ['openSettings'], severity: 'warning' };
   if (error instanceof InvalidLimitError) return { text: `${error.message}. Fix it in the settings.`, steps: ['openSettings'], severity: 'error' };
   const message = error instanceof Error ? error.message : String(error);
   return { text: tidy(`Something went wrong: ${message.replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };

@@ -91,3 +91,16 @@ test('a sandbox violation is said plainly, as a possible escape attempt, thrown 
   const thrown = describeError(Object.assign(new Error('broke the protocol'), { errorKind: 'sandbox_violation' }));
   assert.equal(thrown.text, recorded.text);
 });
+
+test('a sandbox weaker than two layers is shown as its own sentence, with the settings to accept it', async () => {
+  const { WeakSandboxError } = await import('../../../src/core/repl/sandboxStrength');
+  const error = new WeakSandboxError(['for the network only layer 2 (the REPL runtime lockdown) holds (layer 3 is not in force)']);
+  const shown = describeError(error);
+  assert.equal(shown.text, error.message);
+  assert.match(shown.text, /rlm\.sandbox\.allowWeaker/);
+  assert.deepEqual(shown.steps, ['openSettings']);
+  assert.equal(shown.severity, 'warning');
+  // As the engine bundle's own copy of the class: recognised by name and kind, not instanceof.
+  const copy = Object.assign(new Error(error.message), { name: 'WeakSandboxError', errorKind: 'sandbox' });
+  assert.equal(describeError(copy).text, error.message);
+});

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isFlagRejection, isOsIsolationRejection, planLaunch } from '../../../../src/core/repl/replLaunch';
 import type { LaunchInputs } from '../../../../src/core/repl/replLaunch';
+import { join, resolve } from 'node:path';
 
 const base: LaunchInputs = {
   distDir: '/ext/dist', usePermissionModel: true, useOsIsolation: false, isElectron: false, platform: 'linux', execPath: '/usr/bin/node',
@@ -91,13 +92,13 @@ test('macOS uses sandbox-exec with a profile that denies the network; elsewhere,
   const windows = planLaunch({ ...base, useOsIsolation: true, platform: 'win32' });
   assert.equal(windows.os.kind, 'none');
   assert.equal(windows.command, '/usr/bin/node');
-  assert.match(windows.os.notes[0]!, /win32/);
+  assert.match(windows.os.notes[0]!, /Windows: no operating-system sandbox/);
   const noUnshare = planLaunch({ ...base, useOsIsolation: true, which: () => undefined });
   assert.equal(noUnshare.os.kind, 'none');
   assert.match(noUnshare.os.notes[0]!, /unshare/);
   const turnedOff = planLaunch(base);
   assert.equal(turnedOff.os.kind, 'none');
-  assert.match(turnedOff.os.notes[0]!, /turned off because the REPL failed to start inside it/);
+  assert.match(turnedOff.os.notes[0]!, /turned off \(it failed to start and a weaker sandbox was accepted/);
 });
 
 test('flag and sandbox rejections are recognised in the child stderr', () => {
@@ -106,4 +107,18 @@ test('flag and sandbox rejections are recognised in the child stderr', () => {
   assert.equal(isOsIsolationRejection('unshare: unshare failed: Operation not permitted'), true);
   assert.equal(isOsIsolationRejection('sandbox-exec: sandbox_apply: Operation not permitted'), true);
   assert.equal(isOsIsolationRejection('ReferenceError: x'), false);
+});
+
+test('Linux: the home folder is emptied too, with only the REPL files under it bound back; never `/` or the folder of all homes', () => {
+  // A real folder outside /tmp stands for the home (the plan only empties folders that exist).
+  const home = resolve(__dirname, '..', '..', '..', '..');
+  const installed = planLaunch({ ...base, useOsIsolation: true, homeDir: home, distDir: join(home, 'dist'), execPath: join(home, 'bin', 'node') });
+  assert.ok(installed.os.hidden.includes(home), JSON.stringify(installed.os));
+  const script = installed.args[7]!;
+  assert.ok(script.includes(`mount --bind '${join(home, 'dist')}'`), script);
+  assert.ok(script.includes(`: > '${join(home, 'bin', 'node')}'`) || script.includes(`&& : > '${join(home, 'bin', 'node')}'`), 'Node alone is kept as a file');
+  const electron = planLaunch({ ...base, useOsIsolation: true, isElectron: true, homeDir: home, distDir: join(home, 'dist'), execPath: join(home, 'VSCode-linux-x64', 'code') });
+  assert.ok(electron.args[7]!.includes(`mkdir -p '${join(home, 'VSCode-linux-x64')}'`), 'Electron keeps the folder beside its binary');
+  for (const homeDir of ['/', '/home', '/Users']) assert.ok(!planLaunch({ ...base, useOsIsolation: true, homeDir }).os.hidden.includes(homeDir), homeDir);
+  assert.ok(!planLaunch({ ...base, useOsIsolation: true }).os.hidden.includes(home), 'no home given, none emptied');
 });

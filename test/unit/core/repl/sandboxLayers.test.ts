@@ -50,7 +50,7 @@ describe('control: with every layer off, the same attacks reach the host (so the
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { python: true, runtime: true, betweenCells: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { python: true, runtime: true, betweenCells: true }, osIsolation: false, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -71,7 +71,7 @@ describe('layer 1 alone: Python reaches no JS object, with the runtime lockdown 
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { runtime: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { runtime: true }, osIsolation: false, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -107,7 +107,7 @@ describe('layer 2 alone: JS in the REPL process opens no socket, with Python giv
   let listener: HostListener;
   before(async () => {
     listener = await hostListener();
-    session = await startSession({ weakenForTest: { python: true, betweenCells: true }, osIsolation: false });
+    session = await startSession({ weakenForTest: { python: true, betweenCells: true }, osIsolation: false, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -230,7 +230,7 @@ describe('layer 3 alone: the operating system gives the REPL process no network,
       s.destroy();
     });
     await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
-    session = await startSession({ weakenForTest: { python: true, runtime: true, betweenCells: true } });
+    session = await startSession({ weakenForTest: { python: true, runtime: true, betweenCells: true }, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();
@@ -285,7 +285,7 @@ describe('layer 3 alone, with the REPL installed under /tmp: the rest of /tmp is
       s.destroy();
     });
     await new Promise<void>((resolve) => unixServer!.listen(socketPath, resolve));
-    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true, betweenCells: true } });
+    if (namespacesWork()) session = await startSession({ distDir: distCopy, execPath: nodeCopy, weakenForTest: { python: true, runtime: true, betweenCells: true }, allowWeakerSandbox: true });
   });
   after(async () => {
     await session?.close();

@@ -12,7 +12,7 @@ const held = (name: string) => ({ name, held: true, detail: 'held' });
 const ready: ReadyInfo = {
   loadMode: 'snapshot', loadMs: 1, pyodideVersion: '1', snapshotKey: '1+k', bridgeTransport: 'pipe', notes: ['from worker'],
   pythonProbes: [held('import js')],
-  runtimeProbes: [held("require('node:net')"), { name: 'reading a host file (the Node binary)', held: false, detail: 'opened' }],
+  runtimeProbes: [held("require('node:net')"), { name: 'the fs module Pyodide holds: reading a host file (the Node binary)', held: false, detail: 'opened' }],
   networkProbes: [held('TCP to the host')],
   processProbes: [held('empty environment')],
 };
@@ -25,7 +25,7 @@ test('a layer is on only when every probe held, and the failing probe is kept wi
   const p = protectionsFrom(ready, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
   assert.deepEqual(p.layers.map((l) => [l.id, l.on]), [['python', true], ['runtime', false], ['os', true], ['process', true]]);
   assert.deepEqual(p.notes, ['from worker']);
-  assert.match(protectionsSummary(p), /layer 2 OFF \(reading a host file \(the Node binary\): opened\); layers 1, 3, 4 on/);
+  assert.match(protectionsSummary(p), /layer 2 OFF \(the fs module Pyodide holds: reading a host file \(the Node binary\): opened\); layers 1, 3, 4 on/);
 });
 
 test("the host's own canary overrides a process that claims it had no network", () => {
@@ -39,16 +39,21 @@ test('without an OS sandbox, layer 3 is off with the reason; a reused process tu
   const p = protectionsFrom(ready, { plan: planLaunch({ ...inputs, platform: 'win32' }), canaryReached: false, fresh: false });
   const os = p.layers.find((l) => l.id === 'os')!;
   assert.equal(os.on, false);
-  assert.match(os.notes.join(' '), /win32.*offers no sandbox/);
+  assert.match(os.notes.join(' '), /Windows: no operating-system sandbox/);
   assert.equal(p.layers.find((l) => l.id === 'process')?.on, false);
 });
 
 test('a run may start only when layer 1 and the network and stack-trace part of layer 2 held', () => {
-  const ok = protectionsFrom(ready, { plan: planLaunch(inputs), canaryReached: true, fresh: true });
-  assert.deepEqual(blockingFailures(ok), [], 'a reachable host (layer 3) or host files without the permission model do not block');
+  const withoutPermission = { ...ready, runtimeProbes: [held("require('node:net')"), held('the fs module Pyodide holds: reading a host file')], permissionProbes: [{ name: 'permission model: process.permission present', held: false, detail: 'absent' }] };
+  const ok = protectionsFrom(withoutPermission, { plan: planLaunch(inputs), canaryReached: true, fresh: true });
+  assert.deepEqual(blockingFailures(ok), [], 'a reachable host (layer 3) or the permission model missing do not block here (the two-layer rule counts them)');
+  assert.equal(ok.layers.find((l) => l.id === 'runtime')?.on, true, "layer 2 is its lockdown's probes; the permission model is reported with it");
+  assert.match(ok.layers.find((l) => l.id === 'runtime')!.notes.join(' '), /permission model is NOT in force/);
+  // Layer 2's own file lockdown no longer leans on the permission model: its failure blocks.
+  assert.deepEqual(blockingFailures(protectionsFrom(ready, { plan: planLaunch(inputs), canaryReached: false, fresh: true })), ['runtime: the fs module Pyodide holds: reading a host file (the Node binary) (opened)']);
   const leaky = protectionsFrom({ ...ready, runtimeProbes: [{ name: "import('node:net')", held: false, detail: 'loaded' }] }, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
   assert.deepEqual(blockingFailures(leaky), ["runtime: import('node:net') (loaded)"]);
-  const bridged = protectionsFrom({ ...ready, pythonProbes: [{ name: 'no JS object reachable', held: false, detail: 'found JsProxy' }] }, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
+  const bridged = protectionsFrom({ ...withoutPermission, pythonProbes: [{ name: 'no JS object reachable', held: false, detail: 'found JsProxy' }] }, { plan: planLaunch(inputs), canaryReached: false, fresh: true });
   assert.deepEqual(blockingFailures(bridged), ['python: no JS object reachable (found JsProxy)']);
   assert.deepEqual(blockingFailures({ ...ok, layers: ok.layers.map((l) => ({ ...l, probes: [] })) }), ['python: not probed', 'runtime: not probed']);
 });
