@@ -41,7 +41,7 @@ const READY_INFO = obj(
     processProbes: PROBES,
     notes: arr(TEXT, 1000),
   },
-  { snapshotError: TEXT },
+  { snapshotError: TEXT, permissionProbes: PROBES },
 );
 
 const CELL_ERROR = obj({ type: SHORT, message: TEXT, traceback: TEXT });
@@ -68,7 +68,7 @@ const PROMPTS = arr(TEXT, MANY);
 
 /** What Python may ask of the host: the loop's sub-calls and a lazy context's reads and searches. */
 export const REPL_CALL: Check = variants('kind', {
-  llm_query: obj({ kind: literal('llm_query'), prompts: PROMPTS, batched: bool }, { model: oneOf(SHORT, literal(null)) }),
+  llm_query: obj({ kind: literal('llm_query'), prompts: PROMPTS, batched: bool }, { model: oneOf(SHORT, literal(null)), slices: arr(oneOf(arr(COUNT, 2), literal(null)), MANY) }),
   rlm_query: obj({ kind: literal('rlm_query'), prompts: PROMPTS, contexts: arr(json(64), MANY), batched: bool }),
   context_read: obj({ kind: literal('context_read'), paths: PATHS }),
   context_search: obj({ kind: literal('context_search'), pattern: TEXT, flags: matching(/^[isxa]*$/, 8), maxHits: num, paths: oneOf(PATHS, literal(null)) }),
