@@ -61,6 +61,7 @@ export const BATCH_BYTES = 1024 * 1024;
 export class RegexWorker {
   private readonly worker: Worker;
   private readonly online: Promise<void>;
+  private settleOnline: () => void = () => undefined;
   private nextId = 0;
   private failure: Error | undefined;
   private waiting: { id: number; resolve: (r: BatchResult) => void; reject: (e: Error) => void } | undefined;
@@ -74,7 +75,11 @@ export class RegexWorker {
   ) {
     // A small heap: the worker holds one batch's text and its hits, never a folder.
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: js, env: {}, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    this.online = new Promise((resolve) => this.worker.once('online', () => resolve()));
+    // Also settled when the worker fails first (an abort before it came up): run() must not wait for ever.
+    this.online = new Promise((resolve) => {
+      this.settleOnline = resolve;
+      this.worker.once('online', () => resolve());
+    });
     this.worker.on('message', (result: BatchResult & { id: number }) => {
       if (this.waiting?.id !== result.id) return;
       const { resolve } = this.waiting;
@@ -117,6 +122,7 @@ export class RegexWorker {
 
   private fail(error: Error): void {
     this.failure ??= error;
+    this.settleOnline();
     void this.worker.terminate();
     const waiting = this.waiting;
     this.waiting = undefined;

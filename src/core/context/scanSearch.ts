@@ -30,7 +30,8 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
   const scratch = new Uint8Array(options.maxFileBytes + 1);
   const staging = new Uint8Array(BATCH_BYTES);
   const slicer = new TimeSlicer();
-  const worker = new RegexWorker(js, pattern, options.patternTimeLimitMs, options.signal);
+  // Started with the first batch: a search whose files are all skipped costs no thread.
+  let worker: RegexWorker | undefined;
   const hits: SearchHit[] = [];
   let staged: Array<{ path: string; start: number; end: number }> = [];
   let used = 0;
@@ -51,6 +52,7 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
   /** Sends what is staged (after the batch before it came back: hits stay in plan order). */
   const send = async (bytes: Uint8Array): Promise<boolean> => {
     if (await settle()) return true;
+    worker ??= new RegexWorker(js, pattern, options.patternTimeLimitMs, options.signal);
     const batch = worker.run({ bytes, files: staged, maxHits: maxHits - hits.length });
     // Awaited by settle(); until then a rejection (time limit, abort) must not count as unhandled.
     batch.catch(() => undefined);
@@ -89,6 +91,6 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
     await settle();
     return { hits, truncated, engine: 'javascript' };
   } finally {
-    await worker.close();
+    await worker?.close();
   }
 }
