@@ -12,9 +12,10 @@
 //   A file swapped for a link, a device or a FIFO, or lying outside the folder, refuses the search
 //   (SearchRefusedFileError); a file that changed in between does too. So a file outside the folder
 //   never yields a hit, even when ripgrep read it.
-// - a batch still running after `sweepMs` has its files looked at (lstat) every `sweepMs`: a FIFO swapped
-//   in (which would block ripgrep's open for ever) or a link (which may lead to a device that never
-//   ends) ends the search at once with the same error. So a search never blocks on a swapped file.
+// - a batch still running after `sweepMs` has its files looked at (lstat), and again at doubling
+//   intervals: a FIFO swapped in (which would block ripgrep's open for ever) or a link (which may lead
+//   to a device that never ends) ends the search with the same error. So a search never blocks for
+//   long on a swapped file.
 import { spawn } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
@@ -185,10 +186,11 @@ async function swappedFile(files: readonly PlannedFile[], stop: AbortSignal): Pr
     if (stop.aborted) return undefined;
     let stat;
     try {
-      stat = lstatSync(file.abs);
+      stat = lstatSync(file.abs, { throwIfNoEntry: false });
     } catch {
       continue;
     }
+    if (!stat) continue;
     if (stat.isFile()) continue;
     return new SearchRefusedFileError(file.path, stat.isSymbolicLink() ? 'became a link while searched' : `became a ${specialKindOf(stat) ?? 'folder'} while searched`);
   }
@@ -253,19 +255,22 @@ function runRipgrep(binary: string, args: string[], cwd: string, cap: number, co
     const abort = (): void => {
       child.kill();
     };
-    const scheduleSweep = (): void => {
+    // The first look after sweepMs, then at doubling intervals: a batch slowed down by a busy machine
+    // is not made slower still by a look at every file each second, and a FIFO swapped in still ends
+    // the search within about as long as the batch had already run.
+    const scheduleSweep = (delay: number): void => {
       sweepTimer = setTimeout(() => {
         void control.sweep().then((error) => {
           if (error) {
             swapped ??= error;
             child.kill('SIGKILL');
           } else if (child.exitCode === null && child.signalCode === null) {
-            scheduleSweep();
+            scheduleSweep(delay * 2);
           }
         });
-      }, control.sweepMs);
+      }, delay);
     };
-    scheduleSweep();
+    scheduleSweep(control.sweepMs);
     signal?.addEventListener('abort', abort, { once: true });
     stop.addEventListener('abort', abort, { once: true });
     child.stdout.setEncoding('utf8');
