@@ -137,7 +137,7 @@ export async function ripgrepSearch(rg: { pattern: string; ignoreCase: boolean; 
   const found = results.flatMap((batch) => batch ?? []);
   found.sort((a, b) => a.index - b.index || a.byteStart - b.byteStart);
   if (found.length > maxHits) truncated = true;
-  const hits = verifiedHits(found.slice(0, maxHits), files, options);
+  const hits = await verifiedHits(found.slice(0, maxHits), files, options);
   return { hits, truncated, engine: 'ripgrep' };
 }
 
@@ -145,11 +145,15 @@ export async function ripgrepSearch(rg: { pattern: string; ignoreCase: boolean; 
  * The hits as the host reads them back: each file opened by the host as context[...] opens it, and
  * each line ripgrep reported must be the bytes there. Files are visited in plan order, each once.
  */
-function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFile[], options: RipgrepOptions): SearchHit[] {
+async function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFile[], options: RipgrepOptions): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
+  // Up to 10,000 files may be read back: in time slices, so the event loop (and an abort) is served.
+  const slicer = new TimeSlicer();
   const scratch = new Uint8Array(options.maxFileBytes + 1);
   const decoder = new TextDecoder('utf-8');
   for (let i = 0; i < kept.length; ) {
+    await slicer.yieldIfDue();
+    options.signal?.throwIfAborted();
     const index = kept[i]!.index;
     let end = i;
     while (end < kept.length && kept[end]!.index === index) end++;
