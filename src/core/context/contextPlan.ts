@@ -38,7 +38,7 @@ export interface ContextFs {
   /** The entries of a folder with their types (no stat per entry). */
   readdir(path: string): Entry[];
   /** Reads a file into `into`, refusing what is not a regular file (localFileReadSync.ts). */
-  readInto(path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean; plannedBytes?: number }): LocalReadInto;
+  readInto(path: string, into: Uint8Array, options?: { noFollow?: boolean; head?: boolean; plannedBytes?: number; within?: readonly string[] }): LocalReadInto;
 }
 
 export const nodeContextFs: ContextFs = {

@@ -31,13 +31,15 @@ async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRead, fil
 /**
  * Reads a planned file into `into` (a view the caller chose: a scratch buffer, or straight into the
  * frames being sent). `full` means the file did not fit: it grew, or `into` was smaller than the
- * per-file limit; the caller decides whether that is too large.
+ * per-file limit; the caller decides whether that is too large. With `within` (the real paths of what
+ * the user named), the open descriptor itself must be a regular file lying inside one of them: what a
+ * cell asks for is checked at read time, not at the walk.
  */
-export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs): { kind: 'read'; length: number } | { kind: 'full' } | { kind: 'skipped'; skipped: Skipped } {
+export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs, within?: readonly string[]): { kind: 'read'; length: number } | { kind: 'full' } | { kind: 'skipped'; skipped: Skipped } {
   let read;
   try {
     // The walk saw a regular file here (lstat); O_NOFOLLOW and the bounded read hold it to that.
-    read = fs.readInto(file.abs, into, { noFollow: true, plannedBytes: file.bytes });
+    read = fs.readInto(file.abs, into, { noFollow: true, plannedBytes: file.bytes, ...(within ? { within } : {}) });
   } catch {
     return { kind: 'skipped', skipped: { path: file.path, reason: 'unreadable' } };
   }
@@ -46,6 +48,8 @@ export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: Context
       return { kind: 'skipped', skipped: { path: file.path, reason: 'special', detail: `became a ${read.special} while read` } };
     case 'link':
       return { kind: 'skipped', skipped: { path: file.path, reason: 'link', detail: 'became a link while read' } };
+    case 'outside':
+      return { kind: 'skipped', skipped: { path: file.path, reason: 'link-outside', detail: read.real ? `now lies at ${read.real}, outside what was chosen` : 'was replaced or removed while read' } };
     case 'too-large':
       return { kind: 'full' };
     case 'read':

@@ -1,13 +1,13 @@
 // The host's side of a lazy `context` (a folder over the eager limit): answers the REPL's reads and
 // searches. The request comes from code the model wrote, so it is checked whole: only files of the
 // bound plan are served (a path not listed, `..`, an absolute path or an excluded file is simply not a
-// key), each read is bounded by the plan's per-file limit and refuses a file swapped for a link or a
-// device (planReader.ts), and the file's real folder must still lie inside what the user named. Every
-// file served is counted, so the cell's result and the trajectory say which files were read and how much.
-import { realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+// key), and each file is checked when it is read, on the descriptor the host holds (planReader.ts with
+// `within`): opened without following a link or blocking, a regular file (a FIFO or device swapped in
+// is refused with the reason), its real path inside what the user named, read up to the plan's per-file
+// limit. search() checks the files it reports the same way (hostSearch.ts). Every file served is
+// counted, so the cell's result and the trajectory say which files were read and how much.
+import { parse } from 'node:path';
 import { hostSearch } from '../context/hostSearch';
-import { isWithin } from '../context/pathContainment';
 import { readPlannedInto } from '../context/planReader';
 import type { ContextPlan, PlannedFile } from '../context/contextTypes';
 import { InvalidContextError } from './replErrors';
@@ -23,6 +23,8 @@ const PATHS_KEPT = 200;
 
 interface LazyHostOptions {
   ripgrepPath?: string;
+  /** The longest a search's RegExp may take over 1 MB (hostSearch.ts has the default). */
+  patternTimeLimitMs?: number;
 }
 
 export class LazyContextHost {
@@ -54,7 +56,9 @@ export class LazyContextHost {
     if (call.pattern.length > MAX_PATTERN_CHARS) throw new InvalidContextError(`search: the pattern is over ${MAX_PATTERN_CHARS} characters`);
     const outcome = await hostSearch({ pattern: call.pattern, flags: call.flags, maxHits: Math.min(MAX_SEARCH_HITS, call.maxHits) }, files, {
       ...(this.options.ripgrepPath ? { ripgrepPath: this.options.ripgrepPath } : {}),
+      ...(this.options.patternTimeLimitMs ? { patternTimeLimitMs: this.options.patternTimeLimitMs } : {}),
       maxFileBytes: this.plan.maxFileBytes,
+      within: this.within(),
       signal,
     });
     this.reads.searches += 1;
@@ -75,12 +79,12 @@ export class LazyContextHost {
     if (planned > MAX_READ_BYTES && files.length > 1) throw new InvalidContextError(`a context read asks for ${planned} bytes; at most ${MAX_READ_BYTES} at a time`);
     const texts: Array<string | null> = [];
     const errors: Array<string | null> = [];
+    const within = this.within();
     for (const file of files) {
-      const problem = this.outsideRoots(file);
-      const read = problem ? undefined : readPlannedInto(file, this.scratch);
-      if (problem || !read || read.kind !== 'read') {
+      const read = readPlannedInto(file, this.scratch, undefined, within);
+      if (read.kind !== 'read') {
         texts.push(null);
-        errors.push(problem ?? (read?.kind === 'skipped' ? `${read.skipped.reason}${read.skipped.detail ? ` (${read.skipped.detail})` : ''}` : 'grew past the per-file limit'));
+        errors.push(read.kind === 'skipped' ? `${read.skipped.reason}${read.skipped.detail ? ` (${read.skipped.detail})` : ''}` : 'grew past the per-file limit');
         continue;
       }
       texts.push(this.decoder.decode(this.scratch.subarray(0, read.length)));
@@ -92,18 +96,12 @@ export class LazyContextHost {
     return { texts, errors };
   }
 
-  /** A folder on the way swapped for a link since the walk: the file's real folder left the roots. */
-  private outsideRoots(file: PlannedFile): string | undefined {
-    const roots = this.plan.lazy?.roots;
-    if (!roots) return undefined;
-    let real: string;
-    try {
-      real = realpathSync.native(dirname(file.abs));
-    } catch {
-      return 'unreadable';
-    }
-    if (roots.some((root) => isWithin(real, root) || real === dirname(root))) return undefined;
-    return `link-outside (its folder now resolves to ${real}, outside what was chosen)`;
+  /**
+   * Where every file served must really lie: the real paths of what the user named. A plan without them
+   * (built by hand) still has each file's type checked on its descriptor; any place on its drive will do.
+   */
+  private within(): readonly string[] {
+    return this.plan.lazy?.roots ?? [...new Set(this.plan.files.slice(0, 1).map((f) => parse(f.abs).root))];
   }
 }
 

@@ -1,11 +1,12 @@
 // A folder over the eager limit, bound lazily through the real REPL: the mapping's behaviour (keys,
 // order, len, in, get, items, values, read-only), texts fetched when read and counted per cell, the
 // budget error of an operation that needs everything at once, confinement (a symlink out, `..`, an
-// excluded file, a folder swapped for a link after the walk), host search (ripgrep and the scan) and
-// the Python fallback for patterns only Python runs.
+// excluded file, a folder swapped for a link after the walk, a file swapped for a link out or a FIFO),
+// host search (ripgrep and the scan), a pattern that backtracks without end, and the Python fallback
+// for patterns only Python runs.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planPaths } from '../../../../src/core/context/contextPlan';
@@ -154,5 +155,46 @@ describe('REPL session: lazy folder context', () => {
     symlinkSync(join(dir, 'elsewhere'), join(sub, 'a'));
     const r = await session.execute("try:\n    print(context['proj2/a/f.txt'])\nexcept KeyError as e:\n    print('left out', 'link-outside' in str(e))\nprint(len(context))");
     assert.equal(r.stdout, 'left out True\n1\n');
+  });
+
+  it('a listed file swapped for a link out: search() and context[...] refuse it, never the outside line', async () => {
+    const sub = join(dir, 'proj3');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'code.txt'), 'the code is 1111-INSIDE\n');
+    writeFileSync(join(sub, 'pad.txt'), 'y'.repeat(4 * KB));
+    const plan3 = await planPaths(['proj3'], { cwd: dir, maxTotalBytes: 1 * KB });
+    await session.bindContext({ kind: 'plan', plan: plan3 });
+    const control = await session.execute("print(search(r'code is \\d+')[0]['text'])");
+    assert.equal(control.stdout, 'the code is 1111-INSIDE\n');
+    await session.bindContext({ kind: 'plan', plan: plan3 });
+    unlinkSync(join(sub, 'code.txt'));
+    symlinkSync(join(dir, 'outside.txt'), join(sub, 'code.txt'));
+    const r = await session.execute(
+      "try:\n    print(search(r'code is \\d+'))\nexcept OSError as e:\n    print('refused:', e)\ntry:\n    print(context['proj3/code.txt'])\nexcept KeyError as e:\n    print('left out:', e)",
+    );
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.doesNotMatch(r.stdout, /OUTSIDE/);
+    assert.match(r.stdout, /^refused: context: invalid_context: search: proj3\/code\.txt became a link/);
+    assert.match(r.stdout, /left out: .*link/);
+  });
+
+  it('a pattern that backtracks without end stops with a clear Python error, the host turning all along', async () => {
+    const sub = join(dir, 'proj4');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'as.txt'), `${'a'.repeat(40)}\n`);
+    writeFileSync(join(sub, 'pad.txt'), 'y'.repeat(4 * KB));
+    await session.bindContext({ kind: 'plan', plan: await planPaths(['proj4'], { cwd: dir, maxTotalBytes: 1 * KB }) });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const started = performance.now();
+    const r = await session.execute("try:\n    search('(a+)+(?=b)')\nexcept OSError as e:\n    print(e)");
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.match(r.stdout, /^context: timeout: pattern took too long: "\(a\+\)\+\(\?=b\)" ran over 2\.0 s on proj4\/as\.txt (and 1 more )?and was stopped; simplify it/);
+    assert.ok(ms < 6000, `ended in ${Math.round(ms)} ms (limit 2 s)`);
+    assert.ok(ticks >= ms / 10 / 4, `${ticks} timer ticks in ${Math.round(ms)} ms`);
+    const after = await session.execute("print(len(search('y+', max_hits=3)))");
+    assert.equal(after.stdout, '1\n', 'the REPL and the host go on');
   });
 });
