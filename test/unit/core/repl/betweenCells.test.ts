@@ -36,7 +36,7 @@ print(len(armed), 'armed;', len(ran), 'ran in the cell')
 `;
 
 async function attack(weaken: WeakenedLayers): Promise<{ armed: string; later: number[]; restarted: boolean }> {
-  const session: ReplSession = await startSession({ weakenForTest: weaken, osIsolation: false });
+  const session: ReplSession = await startSession({ weakenForTest: weaken, osIsolation: false, allowWeakerSandbox: true });
   try {
     const armed = await session.execute(ARM, { timeoutMs: 20_000 });
     assert.equal(armed.error, undefined, armed.error?.message);

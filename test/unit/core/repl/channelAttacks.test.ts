@@ -1,5 +1,5 @@
-// The REPL process as the attacker: with layer 1 weakened (weakenForTest.python gives a cell `import js`,
-// the route issue 30 found through JsException), a cell takes the worker's `process` and writes raw
+// The REPL process as the attacker: with layers 1 and 2 weakened (weakenForTest.python gives a cell `import js`,
+// the route issue 30 found through JsException; runtime leaves `fs` unsealed), a cell takes the worker's `process` and writes raw
 // bytes to each stream the host reads: the control channel, the bridge pipe, the context pipe, stdout
 // and stderr. The host process must survive every one, kill the REPL process, and report a
 // SandboxViolationError (kind `sandbox_violation`); floods of well-formed output stay within the cap.
@@ -23,7 +23,8 @@ afterEach(async () => {
 });
 
 async function attacker(options: Parameters<typeof startSession>[0] = {}): Promise<ReplSession> {
-  session = await startSession({ weakenForTest: { python: true }, ...options });
+  // Layers 1 and 2 both bypassed: the cell holds the worker's `process` and its `fs`, as the attack did.
+  session = await startSession({ weakenForTest: { python: true, runtime: true }, allowWeakerSandbox: true, ...options });
   const armed = await session.execute(ATTACKER);
   assert.equal(armed.error, undefined, JSON.stringify(armed.error));
   return session;
