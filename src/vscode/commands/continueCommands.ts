@@ -51,8 +51,9 @@ async function pickRecord(arg: unknown): Promise<vscode.Uri | undefined> {
 }
 
 /** The open workspace's folders on disk: the only places a record's input may be read again from. */
-function workspaceFolderPaths(): string[] {
-  return firstWorkspaceFolders().filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+function onDiskWorkspaceFolders(): { folders: string[]; folderNames: string[] } {
+  const local = firstWorkspaceFolders().filter((f) => f.uri.scheme === 'file');
+  return { folders: local.map((f) => f.uri.fsPath), folderNames: local.map((f) => f.name) };
 }
 
 async function confirmModal(message: string, detail: string, accept: string): Promise<boolean> {
@@ -83,7 +84,7 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
     if (mode !== 'session' || run.turns.length === 0) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds a run that has not finished: continue it once it has ended.`);
   }
   // A record outside the workspace is refused before any question is asked (see continuePlan.ts).
-  const deps = { folders: workspaceFolderPaths(), confirm: confirmModal };
+  const deps = { ...onDiskWorkspaceFolders(), confirm: confirmModal };
   locateRecordedInput(run, deps);
   const fork = mode === 'fork';
   const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : mode === 'session' ? undefined : options.fromTurn;

@@ -16,6 +16,8 @@ import type { RlmSettings } from '../settings/rlmSettings';
 interface ContinuePlanDeps {
   /** The open workspace's folders on disk (file scheme), in order. */
   folders: readonly string[];
+  /** Their names as VS Code shows them (aligned with `folders`): a workspace run records these as its paths. */
+  folderNames?: readonly string[];
   /** A modal the user must accept; false when they dismiss it. */
   confirm(message: string, detail: string, accept: string): Promise<boolean>;
   fs?: RecordedInputFs;
@@ -31,13 +33,13 @@ const EXPLICIT_INPUT = 'open the folder that holds it as a workspace folder, or 
  * Where the record's input lies in this workspace, or a refusal naming the path (TargetRefusedError,
  * one sentence). Only realpath and stat are used: nothing is read.
  */
-export function locateRecordedInput(run: RunNode, deps: Pick<ContinuePlanDeps, 'folders' | 'fs'>): ReboundInput {
+export function locateRecordedInput(run: RunNode, deps: Pick<ContinuePlanDeps, 'folders' | 'folderNames' | 'fs'>): ReboundInput {
   if (!run.target?.paths.length || run.target.kind === 'text') {
     throw new TargetRefusedError('the recorded input', 'unreadable', 'This run\'s input was not a file or folder on disk (an unsaved buffer or a selection), so it cannot be read again.');
   }
   if (!deps.folders.length) throw new TargetRefusedError(run.target.paths.join(', '), 'no-workspace', `This run's input (${run.target.paths.join(', ')}) is read again only from an open workspace folder: ${EXPLICIT_INPUT}.`);
   try {
-    return rebindRecordedInput(run.target.paths, deps.folders, deps.fs);
+    return rebindRecordedInput(workspaceLabelsAsPaths(run, deps), deps.folders, deps.fs);
   } catch (error) {
     if (error instanceof RecordedInputOutsideError) {
       const where = error.why === 'climbs' ? 'climbs out of the workspace with ..' : error.why === 'malformed' ? 'is not a usable path' : `lies outside the workspace folders${error.real && error.real !== error.path ? ` (it leads to ${error.real})` : ''}`;
@@ -47,6 +49,31 @@ export function locateRecordedInput(run: RunNode, deps: Pick<ContinuePlanDeps, '
     if (error instanceof RecordedInputUnnamedError) throw new TargetRefusedError('the recorded input', 'unreadable', `This run does not name its input as files or folders on disk: ${EXPLICIT_INPUT}.`);
     throw error;
   }
+}
+
+/**
+ * A run over the whole workspace records its folder's name ("myproject"), and in a multi-root workspace
+ * every folder run records "name/sub/path": those labels name a workspace folder, not a path under it.
+ * They become that folder's path (the containment check that follows still applies to it); any other
+ * path is left as recorded.
+ */
+function workspaceLabelsAsPaths(run: RunNode, deps: Pick<ContinuePlanDeps, 'folders' | 'folderNames'>): string[] {
+  const paths = run.target?.paths ?? [];
+  const names = deps.folderNames ?? [];
+  const labelled = run.target?.kind === 'workspace' || (run.target?.kind === 'folder' && deps.folders.length > 1);
+  if (!labelled || names.length !== deps.folders.length) return paths;
+  return paths.map((p) => {
+    for (const [i, name] of names.entries()) {
+      const folder = deps.folders[i];
+      if (folder === undefined) continue;
+      if (run.target?.kind === 'workspace' && p === name) return folder;
+      if (p.startsWith(`${name}/`)) {
+        const rest = p.slice(name.length + 1);
+        return rest === '' ? folder : `${folder}/${rest}`;
+      }
+    }
+    return p;
+  });
 }
 
 /** The modal's text: what will be read, and whose models go on. */
@@ -62,7 +89,7 @@ function confirmationText(run: RunNode, input: ReboundInput, settings: Pick<RlmS
   const recorded = describeRecordedModels(run.config);
   const cells = run.turns.reduce((n, t) => n + t.cells.length, 0);
   return {
-    message: `${action}: read these ${entries.length === 1 ? 'path' : `${entries.length} paths`} again from ${input.folder}?`,
+    message: `${action}: read ${entries.length === 1 ? 'this path' : `these ${entries.length} paths`} again from ${input.folder}?`,
     detail: [
       ...listed,
       '',

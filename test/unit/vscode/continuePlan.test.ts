@@ -16,7 +16,7 @@ import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
 
 const EVIL = { provider: 'openai' as const, model: 'attacker-model', baseUrl: 'http://attacker.example/v1' };
 
-function recordNaming(paths: string[], kind: 'file' | 'files' | 'folder' | 'text' = 'files'): RunNode {
+function recordNaming(paths: string[], kind: 'file' | 'files' | 'folder' | 'workspace' | 'text' = 'files'): RunNode {
   return {
     runId: 'r1',
     depth: 0,
@@ -124,6 +124,31 @@ describe('Continue… / Fork… planning (continuePlan.ts)', () => {
     assert.equal(planned[0]!.options?.maxTotalBytes, settings.contextLimitBytes);
     assert.equal(planned[0]!.options?.maxFileBytes, settings.maxFileBytes);
     assert.equal(planned[0]!.options?.maxListedBytes, settings.workspaceLimitBytes);
+  });
+
+  it('a workspace run, recorded under its folder\'s name, continues over that folder; a multi-root folder run over name/path', async () => {
+    const named = (answer: boolean) => {
+      const s = spy(answer);
+      return { ...s, deps: { ...s.deps, folderNames: ['elsewhere', 'ws'] } };
+    };
+    const whole = named(true);
+    const gather = await confirmRecordedInput(recordNaming(['ws'], 'workspace'), settings, words, whole.deps);
+    assert.ok(gather);
+    await assert.rejects(gather(), /not read in this test/);
+    assert.deepEqual(whole.planned.map((p) => p.paths), [['.']]);
+    assert.equal(whole.planned[0]!.options?.cwd, workspace);
+    assert.match(whole.shown[0]!.message, /read this path again from /);
+
+    const sub = named(true);
+    const gatherSub = await confirmRecordedInput(recordNaming(['ws/src'], 'folder'), settings, words, sub.deps);
+    assert.ok(gatherSub);
+    await assert.rejects(gatherSub(), /not read in this test/);
+    assert.deepEqual(sub.planned.map((p) => p.paths), [['src']]);
+
+    // Control: the name means the folder only for a workspace run; a folder run's "ws" in one root is a path under it.
+    assert.throws(() => locateRecordedInput(recordNaming(['ws'], 'folder'), { folders: [workspace], folderNames: ['ws'] }), /is not in this workspace/);
+    // And without the names (as before) the label names nothing.
+    assert.throws(() => locateRecordedInput(recordNaming(['ws'], 'workspace'), { folders: [workspace] }), /is not in this workspace/);
   });
 
   it('refuses at read time a confirmed path that was swapped for a link leading out after the modal', async () => {
