@@ -31,9 +31,9 @@ before(async () => {
     if (turnOf(request) === 0) return fence(question.includes('attack') ? ATTACK : HARMLESS);
     return fence('FINAL("done")');
   });
-  // Layer 1 weakened, as if a cell had reached JS: the route issue 30 found.
+  // Layers 1 and 2 weakened, as if a cell had reached JS and the worker's `fs`: the route issue 30 found.
   pool = new ReplPool({
-    create: (bridge) => createReplSession({ bridge, distDir: join(repoRoot, 'dist'), snapshotCacheDir: join(tmpdir(), 'rlm-loop-test-snapshots'), weakenForTest: { python: true } }),
+    create: (bridge) => createReplSession({ bridge, distDir: join(repoRoot, 'dist'), snapshotCacheDir: join(tmpdir(), 'rlm-loop-test-snapshots'), weakenForTest: { python: true, runtime: true }, allowWeakerSandbox: true }),
     createBridgeRouter,
     spares: 0,
   });

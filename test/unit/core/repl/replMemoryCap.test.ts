@@ -17,7 +17,7 @@ async function run(session: ReplSession, code: string): Promise<{ out: string; e
 describe('a REPL capped at 256 MB', () => {
   let session: ReplSession;
   before(async () => {
-    session = await startSession({ osIsolation: false, memoryCapMb: 256 });
+    session = await startSession({ osIsolation: false, allowWeakerSandbox: true, memoryCapMb: 256 });
   });
   after(async () => {
     await session?.close();
@@ -46,7 +46,7 @@ describe('a REPL capped at 256 MB', () => {
 describe('control: a REPL capped at 2048 MB', () => {
   let session: ReplSession;
   before(async () => {
-    session = await startSession({ osIsolation: false, memoryCapMb: 2048 });
+    session = await startSession({ osIsolation: false, allowWeakerSandbox: true, memoryCapMb: 2048 });
   });
   after(async () => {
     await session?.close();
@@ -62,7 +62,7 @@ const JS_ALLOCATION = "import js\nbufs = []\nfor i in range(8):\n    bufs.append
 
 describe("the second layer: the REPL process's RSS watch ends a process past its hard bound", () => {
   it('reports the cell as lost to out-of-memory, and the next cell runs in a fresh REPL', async () => {
-    const session = await startSession({ osIsolation: false, memoryCapMb: 128, weakenForTest: { python: true } });
+    const session = await startSession({ osIsolation: false, allowWeakerSandbox: true, memoryCapMb: 128, weakenForTest: { python: true } });
     try {
       const r = await session.execute(JS_ALLOCATION, { timeoutMs: 60_000 });
       assert.equal(r.restarted?.reason, 'out-of-memory', JSON.stringify(r.restarted ?? r.stdout));
@@ -74,7 +74,7 @@ describe("the second layer: the REPL process's RSS watch ends a process past its
   });
 
   it('control: under a bound above the allocation, the same cell completes', async () => {
-    const session = await startSession({ osIsolation: false, memoryCapMb: 2048, weakenForTest: { python: true } });
+    const session = await startSession({ osIsolation: false, allowWeakerSandbox: true, memoryCapMb: 2048, weakenForTest: { python: true } });
     try {
       assert.equal((await run(session, JS_ALLOCATION)).out, 'allocated 8');
     } finally {
