@@ -13,9 +13,9 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startFakeModelServer } from '../../src/eval/fakeServers/fakeModelServer.ts';
-import type { FakeModelRequest } from '../../src/eval/fakeServers/fakeServerTypes.ts';
-import { median } from '../benchTypes.ts';
+import { startFakeModelServer } from '../../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest } from '../../src/eval/fakeServers/fakeServerTypes';
+import { median } from '../benchTypes';
 
 const here = resolve(import.meta.dirname);
 const repo = resolve(here, '../..');

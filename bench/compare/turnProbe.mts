@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 
 const [repo, protocol] = [process.argv[2], process.argv[3]];
 if (!repo || (protocol !== 'openai' && protocol !== 'anthropic')) throw new Error('usage: turnProbe.ts <repo> openai|anthropic');
-const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(repo, path)).href)) as T;
+const load = async <T,>(path: string): Promise<T> => (await import(pathToFileURL(join(repo, path)).href)) as T;
 
 type Respond = () => string;
 const { startFakeModelServer } = await load<{ startFakeModelServer(o: { protocol: string; respond: Respond }): Promise<{ baseUrl: string; close(): Promise<void> }> }>('src/eval/fakeServers/fakeModelServer.ts');
