@@ -45,7 +45,7 @@ const SWEEP_MS = 1000;
 export async function hostSearch(request: PythonPattern & { maxHits: number }, files: readonly PlannedFile[], options: SearchOptions): Promise<SearchOutcome> {
   const translated = translatePythonRegex(request);
   const maxHits = Math.max(0, Math.floor(request.maxHits));
-  if (maxHits === 0) return { hits: [], truncated: false, engine: 'javascript' };
+  if (maxHits === 0) return { hits: [], truncated: false, engine: 'javascript', changed: [] };
   const common = { maxFileBytes: options.maxFileBytes, ...(options.within ? { within: options.within } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.fs ? { fs: options.fs } : {}) };
   if (options.ripgrepPath && !('unsupported' in translated.rg)) {
     const viaRg = await ripgrepSearch(translated.rg, files, maxHits, { ...common, binary: options.ripgrepPath, batching: { ...RG_BATCHING, ...options.ripgrepBatches }, sweepMs: options.sweepMs ?? SWEEP_MS });

@@ -137,16 +137,20 @@ export async function ripgrepSearch(rg: { pattern: string; ignoreCase: boolean; 
   const found = results.flatMap((batch) => batch ?? []);
   found.sort((a, b) => a.index - b.index || a.byteStart - b.byteStart);
   if (found.length > maxHits) truncated = true;
-  const hits = await verifiedHits(found.slice(0, maxHits), files, options);
-  return { hits, truncated, engine: 'ripgrep' };
+  const { hits, changed } = await verifiedHits(found.slice(0, maxHits), files, options);
+  return { hits, truncated, engine: 'ripgrep', changed };
 }
 
 /**
  * The hits as the host reads them back: each file opened by the host as context[...] opens it, and
- * each line ripgrep reported must be the bytes there. Files are visited in plan order, each once.
+ * each line ripgrep reported must be the bytes there. Files are visited in plan order, each once. A
+ * file whose bytes changed in between (an ordinary rewrite: a `git checkout`, a log rotated) has all
+ * its hits left out and is named in `changed`; only a file that stopped being a regular file inside the
+ * folder refuses the search.
  */
-async function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFile[], options: RipgrepOptions): Promise<SearchHit[]> {
+async function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFile[], options: RipgrepOptions): Promise<{ hits: SearchHit[]; changed: string[] }> {
   const hits: SearchHit[] = [];
+  const changed: string[] = [];
   // Up to 10,000 files may be read back: in time slices, so the event loop (and an abort) is served.
   const slicer = new TimeSlicer();
   const scratch = new Uint8Array(options.maxFileBytes + 1);
@@ -163,14 +167,25 @@ async function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFil
       const { reason, detail } = read.skipped;
       if (reason === 'link' || reason === 'special' || reason === 'link-outside') throw new SearchRefusedFileError(file.path, detail ?? reason);
     }
-    if (read.kind !== 'read') throw new SearchRefusedFileError(file.path, 'changed while searched (it is no longer readable as listed)');
+    if (read.kind !== 'read') {
+      changed.push(file.path);
+      i = end;
+      continue;
+    }
     const bytes = scratch.subarray(0, read.length);
     let codePoints = 0;
     let countedTo = 0;
+    const fileHits = hits.length;
     for (; i < end; i++) {
       const hit = kept[i]!;
       const lineEnd = hit.lineStart + hit.lineBytes.byteLength;
-      if (lineEnd > bytes.byteLength || Buffer.compare(hit.lineBytes, bytes.subarray(hit.lineStart, lineEnd)) !== 0) throw new SearchRefusedFileError(file.path, 'changed while searched');
+      if (lineEnd > bytes.byteLength || Buffer.compare(hit.lineBytes, bytes.subarray(hit.lineStart, lineEnd)) !== 0) {
+        // What ripgrep read is not what is there now: none of this file's hits can be trusted.
+        hits.length = fileHits;
+        changed.push(file.path);
+        i = end;
+        break;
+      }
       for (; countedTo < hit.byteStart; countedTo++) if ((bytes[countedTo]! & 0xc0) !== 0x80) codePoints++;
       let nl = bytes.indexOf(0x0a, hit.lineStart);
       if (nl < 0) nl = bytes.byteLength;
@@ -179,7 +194,7 @@ async function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFil
       hits.push({ path: file.path, line: hit.line, start: codePoints, text: clipLine(lineText, Math.min(column, lineText.length)) });
     }
   }
-  return hits;
+  return { hits, changed };
 }
 
 /**

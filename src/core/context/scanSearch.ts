@@ -38,6 +38,8 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
   let lastStaged = -1;
   let pending: Pending | undefined;
   let truncated = false;
+  /** Listed files no longer as listed (deleted, grown past the size limit): left out, and said. */
+  const changed: string[] = [];
   /** Takes the batch in flight; true when it filled maxHits (the search is over). */
   const settle = async (): Promise<boolean> => {
     if (!pending) return false;
@@ -71,15 +73,19 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
         const { reason, detail } = read.skipped;
         // What the walk listed is no longer a regular file inside the folder: said, never read as ''.
         if (reason === 'link' || reason === 'special' || reason === 'link-outside') throw new SearchRefusedFileError(file.path, detail ?? reason);
+        changed.push(file.path);
         continue;
       }
-      if (read.kind === 'full') continue;
-      if (used + read.length > staging.length && staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript' };
+      if (read.kind === 'full') {
+        changed.push(file.path);
+        continue;
+      }
+      if (used + read.length > staging.length && staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript', changed };
       if (read.length > staging.length) {
         // A file larger than a batch goes alone, in its own buffer.
         staged = [{ path: file.path, start: 0, end: read.length }];
         lastStaged = i;
-        if (await send(scratch.slice(0, read.length))) return { hits, truncated, engine: 'javascript' };
+        if (await send(scratch.slice(0, read.length))) return { hits, truncated, engine: 'javascript', changed };
         continue;
       }
       staging.set(scratch.subarray(0, read.length), used);
@@ -87,9 +93,9 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
       used += read.length;
       lastStaged = i;
     }
-    if (staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript' };
+    if (staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript', changed };
     await settle();
-    return { hits, truncated, engine: 'javascript' };
+    return { hits, truncated, engine: 'javascript', changed };
   } finally {
     await worker?.close();
   }

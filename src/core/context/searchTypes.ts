@@ -8,4 +8,10 @@ export interface SearchHit {
   text: string;
 }
 
-export type SearchOutcome = { hits: SearchHit[]; truncated: boolean; engine: 'ripgrep' | 'javascript' } | { fallback: string };
+/**
+ * `changed`: listed files that were still regular files inside the folder but whose bytes were no longer
+ * what the search read (rewritten, truncated, grown past the size limit, or deleted while searched):
+ * their hits are left out, and Python says so. A file that became a link, a FIFO or a device, or leads
+ * out of the folder, refuses the whole search instead (SearchRefusedFileError).
+ */
+export type SearchOutcome = { hits: SearchHit[]; truncated: boolean; engine: 'ripgrep' | 'javascript'; changed: string[] } | { fallback: string };

@@ -556,6 +556,11 @@ def _rlm_install():
             sys.stderr.write('[rlm] search: %s; scanning the files in Python instead (slower)\n' % out['fallback'])
             rx = re.compile(source, flags)
             return _scan(rx, ctx.items() if names is None else ((p, ctx[p]) for p in names), max_hits, False)
+        changed = out.get('changed') or []
+        if changed:
+            shown = ', '.join(changed[:5]) + (' and %d more' % (len(changed) - 5) if len(changed) > 5 else '')
+            sys.stderr.write('[rlm] search: %d file(s) changed on disk while searched and were left out: %s; '
+                             'search them again with paths=[...] once the folder stops changing\n' % (len(changed), shown))
         if out.get('truncated'):
             sys.stderr.write('[rlm] search: stopped at %d hits (max_hits); narrow the pattern or pass paths=[...] for the rest\n' % max_hits)
         return out['hits']

@@ -178,6 +178,22 @@ describe('REPL session: lazy folder context', () => {
     assert.match(r.stdout, /left out: .*link/);
   });
 
+  it('a listed file that grew past the per-file limit while bound: search() keeps the other hits and says which file it left out', async () => {
+    const sub = join(dir, 'proj5');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'a.txt'), 'the code is 1111\n');
+    writeFileSync(join(sub, 'b.txt'), 'the code is 2222\n');
+    writeFileSync(join(sub, 'pad.txt'), 'y'.repeat(4 * KB));
+    const plan5 = await planPaths(['proj5'], { cwd: dir, maxTotalBytes: 1 * KB });
+    await session.bindContext({ kind: 'plan', plan: plan5 });
+    // A log rotated or a checkout in between: still a regular file in the folder, other bytes now.
+    writeFileSync(join(sub, 'a.txt'), `the code is 1111\n${'z'.repeat(plan5.maxFileBytes + 1)}\n`);
+    const r = await session.execute("print([h['text'] for h in search(r'code is \\d+')])");
+    assert.equal(r.error, undefined, r.error?.traceback);
+    assert.equal(r.stdout, "['the code is 2222']\n");
+    assert.match(r.stderr, /search: 1 file\(s\) changed on disk while searched and were left out: proj5\/a\.txt; search them again/);
+  });
+
   it('a pattern that backtracks without end stops with a clear Python error, the host turning all along', async () => {
     const sub = join(dir, 'proj4');
     mkdirSync(sub);
