@@ -279,6 +279,37 @@ def _rlm_install():
         def cut(self):
             return self.total_chars > len(self)
 
+    class NoStdin:
+        """sys.stdin of the REPL. Nobody is at a keyboard, so reading says so in words the model can act
+        on (input(), help() and sys.stdin all read through it), instead of Pyodide's bare
+        "OSError: [Errno 29] I/O error"."""
+        encoding = 'utf-8'
+        errors = 'strict'
+        closed = False
+
+        def _refuse(self, *args, **kwargs):
+            raise EOFError('no input: the RLM REPL runs with nobody at a keyboard, so input() and sys.stdin '
+                           'have nothing to read; the question is in your prompt and the data in `context`')
+        read = readline = readlines = _refuse
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            self._refuse()
+
+        def isatty(self):
+            return False
+
+        def readable(self):
+            return True
+
+        def fileno(self):
+            raise OSError('the RLM REPL has no stdin')
+
+    no_stdin = NoStdin()
+    sys.stdin = no_stdin
+
     class Capture:
         """One stream of one cell. It keeps three things apart: what the host is sent live (the first
         `cap` characters, the display limit), the head and tail the host gets with the result (so the
@@ -1003,7 +1034,7 @@ def _rlm_install():
         state['final'] = None
         error, interrupted = None, False
         _harden()
-        sys.stdout, sys.stderr = out, err
+        sys.stdout, sys.stderr, sys.stdin = out, err, no_stdin
         try:
             linecache.cache[fname] = (len(code), None, code.splitlines(True), fname)
             tree = ast.parse(code, fname, 'exec')

@@ -150,6 +150,15 @@ _out[${first.outIndex}]`);
     assert.equal(bad.error?.type, 'TypeError');
   });
 
+  it('input() and sys.stdin say there is nobody at a keyboard, as an EOFError a cell can catch', async () => {
+    const r = await session.execute('answer_was = input("Proceed? ")');
+    assert.match(r.error?.traceback ?? '', /EOFError: no input: the RLM REPL runs with nobody at a keyboard/);
+    assert.equal(r.stdout, 'Proceed? ');
+    const caught = await session.execute('import sys\ntry:\n    sys.stdin.read()\nexcept EOFError as e:\n    print("caught", "keyboard" in str(e))\nprint(sys.stdin.isatty())');
+    assert.equal(caught.error, undefined, caught.error?.traceback);
+    assert.equal(caught.stdout, 'caught True\nFalse\n');
+  });
+
   it('time.sleep still sleeps, and SHOW_VARS lists user variables only', async () => {
     const r = await session.execute('import time\nt = time.monotonic(); time.sleep(0.3); print(0.3 <= time.monotonic() - t < 5)\nSHOW_VARS()');
     assert.equal(r.error, undefined, r.error?.traceback);
