@@ -1,4 +1,4 @@
-// `npm run bench:compare -- --ref <commit> [--rounds N]`: the figures a change must not make worse,
+// `npm run bench:compare -- --ref <commit> [--rounds N]`: writes bench/COMPARE.md with the figures a change must not make worse,
 // measured for an older build and for this one side by side. Each sample is a fresh process, the two
 // builds alternate (ABBA, so a drift in the machine's load falls on both), and every figure is given as
 // min / median / max over the rounds with the load average, as the user would feel it: a whole turn
@@ -27,7 +27,7 @@ interface Side {
 type Samples = Record<string, number[]>;
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run bench:compare -- --ref <commit> [--rounds N]`);
+  console.error(`${message}\nusage: npm run bench:compare -- --ref <commit> [--rounds N]   (writes bench/COMPARE.md)`);
   process.exit(2);
 }
 
@@ -150,7 +150,9 @@ try {
       return `| ${name} | ${stat(a)} | ${stat(b)} | ${change >= 0 ? '+' : ''}${change.toFixed(1)} % |`;
     }),
   ];
-  console.log(lines.join('\n'));
+  const table = lines.join('\n');
+  console.log(table);
+  writeFileSync(join(here, '..', 'COMPARE.md'), `# Comparison with an older build\n\nWritten by \`npm run bench:compare -- --ref ${values.ref} --rounds ${rounds}\` (bench/compare/compareBuilds.mts) on ${new Date().toISOString()}.\n\n${table}\n`);
 } finally {
   if (sides[0]) removeTree(sides[0].root);
   rmSync(scratch, { recursive: true, force: true });
