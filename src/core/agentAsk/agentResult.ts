@@ -21,6 +21,8 @@ export interface AgentFigures {
   outputTokens: number;
   /** null when a model's price is unknown. */
   costUsd: number | null;
+  /** Paid by the user's plan (a VS Code language model): said so, never "$0.00". */
+  includedInPlan?: boolean;
   wallTimeMs: number;
 }
 
@@ -65,6 +67,7 @@ export function agentAnswerOf(result: RunResult, trajectory: string | undefined,
       inputTokens: totals.inputTokens,
       outputTokens: totals.outputTokens,
       costUsd: totals.costUsd,
+      ...(totals.includedInPlan ? { includedInPlan: true } : {}),
       wallTimeMs: totals.wallTimeMs,
     },
     ...(trajectory ? { trajectory } : {}),
@@ -97,7 +100,7 @@ export function renderAgentAnswer(shaped: AgentAnswer): string {
   if (shaped.references.length) parts.push(`References:\n${shaped.references.map((r) => `- ${r.path}:${r.line}${r.endLine !== undefined ? `-${r.endLine}` : ''}: ${r.text}`).join('\n')}`);
   const f = shaped.figures;
   const notes = [
-    `${plural(f.turns, 'turn')}, ${plural(f.subCalls, 'sub-call')}, ${formatTokenCount(f.inputTokens + f.outputTokens)} tokens, ${formatCost(f.costUsd)}, ${formatDuration(f.wallTimeMs)}`,
+    `${plural(f.turns, 'turn')}, ${plural(f.subCalls, 'sub-call')}, ${formatTokenCount(f.inputTokens + f.outputTokens)} tokens, ${formatCost(f.costUsd, false, f.includedInPlan === true)}, ${formatDuration(f.wallTimeMs)}`,
     shaped.unresolvedCitations ? `${plural(shaped.unresolvedCitations, 'citation')} not found in the input` : undefined,
     shaped.truncated ? 'cut to fit; the trajectory holds it whole' : undefined,
     shaped.trajectory ? `trajectory: ${shaped.trajectory}` : undefined,

@@ -53,6 +53,7 @@ export const AGENT_TOOL_OUTPUT_SCHEMA = {
         inputTokens: { type: 'integer' },
         outputTokens: { type: 'integer' },
         costUsd: { type: ['number', 'null'] },
+        includedInPlan: { type: 'boolean' },
         wallTimeMs: { type: 'number' },
       },
       required: ['turns', 'subCalls', 'inputTokens', 'outputTokens', 'costUsd', 'wallTimeMs'],
