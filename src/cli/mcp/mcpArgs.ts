@@ -29,7 +29,7 @@ export interface McpArgs {
 
 const { question: _question, json: _json, quiet: _quiet, verbose: _verbose, trajectory: _trajectory, ...SHARED } = ASK_OPTIONS;
 
-export const MCP_OPTIONS = {
+const MCP_OPTIONS = {
   ...SHARED,
   root: { type: 'string' },
   'trajectory-dir': { type: 'string' },

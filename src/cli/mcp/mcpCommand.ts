@@ -18,7 +18,7 @@ import { parseMcpArgs } from './mcpArgs';
 import type { McpArgs } from './mcpArgs';
 import { createMcpServer } from './mcpServer';
 
-export interface McpDeps {
+interface McpDeps {
   env: Record<string, string | undefined>;
   cwd: string;
   stdin: NodeJS.ReadableStream;
@@ -50,7 +50,7 @@ export async function runMcp(argv: string[], deps: McpDeps): Promise<number> {
   }
   let models: { root: ModelConfig; sub: ModelConfig } | { missing: string };
   try {
-    models = args.models ? modelsOf(args.models, deps.env) : { missing: 'No model is configured for rlm mcp: add --model NAME to its command line in your MCP settings (with the key in OPENAI_API_KEY or ANTHROPIC_API_KEY, or --base-url for a local server such as Ollama), then restart the server.' };
+    models = args.models ? modelsOf(args.models, deps.env) : { missing: 'No model is configured for rlm mcp, and this client offers no sampling to lend its own: add --model NAME to its command line in your MCP settings (with the key in OPENAI_API_KEY or ANTHROPIC_API_KEY, or --base-url for a local server such as Ollama), then restart the server.' };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     deps.stderr.write(`rlm mcp: ${error.message}\n`);
@@ -85,7 +85,7 @@ export async function runMcp(argv: string[], deps: McpDeps): Promise<number> {
     deps.stdin.once('end', () => void server.close());
   });
   await server.connect(transport);
-  deps.stderr.write(`rlm mcp: serving ${root}${'missing' in models ? ' (no model configured: calls will say how to add one)' : ` with ${models.root.provider} ${models.root.model}`}\n`);
+  deps.stderr.write(`rlm mcp: serving ${root}${'missing' in models ? ' (no model configured: the client\'s own through sampling where it offers it; otherwise calls say how to add one)' : ` with ${models.root.provider} ${models.root.model}`}\n`);
   await closed;
   await pool?.dispose();
   return 0;

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CreateMessageResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { AgentAskError } from '../../core/agentAsk/agentAskErrors';
@@ -26,8 +26,9 @@ import type { ReplPool } from '../../core/repl/replPool';
 import type { SubCallCacheUse } from '../../core/loop/loopTypes';
 import { defaultTrajectoryPath } from '../askCommand';
 import type { McpArgs } from './mcpArgs';
+import { SamplingModelClient } from './samplingModelClient';
 
-export interface McpServerDeps {
+interface McpServerDeps {
   args: McpArgs;
   /** Resolved: the folder served. */
   root: string;
@@ -74,7 +75,10 @@ export function createMcpServer(deps: McpServerDeps): Server {
 
 async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Server, deps: McpServerDeps): Promise<CallToolResult> {
   const input = parseAgentToolInput(rawArgs);
-  if ('missing' in deps.models) return toolError(deps.models.missing);
+  const clientName = server.getClientVersion()?.name?.slice(0, 100);
+  // No model of its own: the client's, through sampling, when it offers that; else say what to add.
+  const sampling = 'missing' in deps.models && server.getClientCapabilities()?.sampling !== undefined;
+  if ('missing' in deps.models && !sampling) return toolError(deps.models.missing);
   const now = deps.now ?? Date.now;
   const progress = progressSender(extra);
   const plan = await planAgentPaths(input.paths, { root: deps.root, ...deps.args.input });
@@ -82,12 +86,19 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
   await progress(describeAgentPlan(summary));
   if (extra.signal.aborted) return toolError('The call was cancelled before the run started.');
 
-  const rootClient = deps.createModelClient(deps.models.root);
-  const subClient = deps.models.sub === deps.models.root ? rootClient : deps.createModelClient(deps.models.sub);
-  const secrets = [deps.models.root.apiKey, deps.models.sub.apiKey].filter((k): k is string => !!k);
+  let rootClient: ModelClient;
+  let subClient: ModelClient;
+  let secrets: string[] = [];
+  if ('missing' in deps.models) {
+    // Related to this call (extra.sendRequest), so the client can tie each request to the tool call.
+    rootClient = subClient = new SamplingModelClient({ clientName: clientName ?? '', createMessage: (params, options) => extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, options) });
+  } else {
+    rootClient = deps.createModelClient(deps.models.root);
+    subClient = deps.models.sub === deps.models.root ? rootClient : deps.createModelClient(deps.models.sub);
+    secrets = [deps.models.root.apiKey, deps.models.sub.apiKey].filter((k): k is string => !!k);
+  }
   const trajectoryPath = resolve(deps.root, deps.args.trajectoryDir ? join(deps.args.trajectoryDir, defaultTrajectoryPath(now()).split(/[\\/]/).pop()!) : defaultTrajectoryPath(now()));
   keepOutOfReads(dirname(trajectoryPath));
-  const client = server.getClientVersion()?.name;
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(extra.signal.reason);
   extra.signal.addEventListener('abort', onAbort, { once: true });
@@ -107,7 +118,7 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
       ...(cache ? { subCallCache: cache } : {}),
       onRecord: (record: EventRecord) => {
         if (!writer && record.type === 'run.started' && record.depth === 0) {
-          writer = openTrajectoryWriter(trajectoryPath, { ...headerFromRunStarted(record, deps.toolVersion), askedBy: { kind: 'agent', via: 'mcp', ...(client ? { client: client.slice(0, 100) } : {}) } }, { secrets });
+          writer = openTrajectoryWriter(trajectoryPath, { ...headerFromRunStarted(record, deps.toolVersion), askedBy: { kind: 'agent', via: 'mcp', ...(clientName ? { client: clientName } : {}) } }, { secrets });
         }
         writer?.write(record);
       },

@@ -3,7 +3,7 @@
 // limits than a person's by default, each raisable by the server's flags or the extension's settings.
 import type { RunLimits } from '../loop/loopTypes';
 
-export const AGENT_DEFAULT_LIMITS = Object.freeze({
+const AGENT_DEFAULT_LIMITS = Object.freeze({
   /** Dollars per run: enough for a sweep of a large codebase with a small sub model, not a runaway. */
   maxCostUsd: 0.5,
   /** Five minutes: an agent's tool call that takes longer is usually abandoned by its client. */

@@ -16,11 +16,11 @@ import { isWithin } from '../context/pathContainment';
 import { AgentAskError } from './agentAskErrors';
 
 /** More named paths than this is not a question about "these files" any more: name a folder instead. */
-export const MAX_AGENT_PATHS = 200;
+const MAX_AGENT_PATHS = 200;
 /** A glob matching more files than this is refused: the agent should name the folder (read lazily if large). */
-export const MAX_GLOB_MATCHES = 20_000;
+const MAX_GLOB_MATCHES = 20_000;
 
-export interface AgentPlanOptions extends Pick<PlanOptions, 'maxFileBytes' | 'maxTotalBytes' | 'maxListedBytes'> {
+interface AgentPlanOptions extends Pick<PlanOptions, 'maxFileBytes' | 'maxTotalBytes' | 'maxListedBytes'> {
   /** The folder served: every path is confined to it. */
   root: string;
   fs?: ContextFs;

@@ -4,7 +4,7 @@ import type { ContextPlan } from '../context/contextTypes';
 import type { RunLimits } from '../loop/loopTypes';
 import { formatBytes, formatDuration, plural } from '../../shared/format';
 
-export interface AgentPlanSummary {
+interface AgentPlanSummary {
   fileCount: number;
   totalBytes: number;
   /** Read when used (a folder over the eager limit) rather than bound whole. */

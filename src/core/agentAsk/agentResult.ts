@@ -6,7 +6,7 @@ import type { RunResult } from '../loop/loopTypes';
 import { estimateTokens } from '../models/tokenEstimate';
 import { formatCost, formatDuration, formatTokenCount, plural } from '../../shared/format';
 
-export interface AgentReference {
+interface AgentReference {
   path: string;
   line: number;
   endLine?: number;
@@ -14,7 +14,7 @@ export interface AgentReference {
   text: string;
 }
 
-export interface AgentFigures {
+interface AgentFigures {
   turns: number;
   subCalls: number;
   inputTokens: number;
@@ -45,7 +45,7 @@ export interface AgentAnswer {
 }
 
 /** Without a budget from the caller: about 4,000 tokens, far below any agent's limit on a tool result. */
-export const DEFAULT_AGENT_TOKEN_BUDGET = 4000;
+const DEFAULT_AGENT_TOKEN_BUDGET = 4000;
 const REFERENCE_TEXT_CHARS = 160;
 const MAX_REFERENCES = 50;
 /** Below this the result is the status line and a cut answer: no references at all. */

@@ -6,14 +6,14 @@ import type { ReplFactory, RlmRun, RunLimits, RunOptions, RunResult, SubCallCach
 import type { ModelClient } from '../models/modelTypes';
 import type { EventRecord } from '../trajectory/events';
 
-export interface AgentProgress {
+interface AgentProgress {
   turns: number;
   subCalls: number;
   /** What the run is doing now, in a few words. */
   activity: string;
 }
 
-export interface AgentRunOptions {
+interface AgentRunOptions {
   question: string;
   plan: ContextPlan;
   root: ModelClient;

@@ -64,13 +64,13 @@ export const AGENT_TOOL_OUTPUT_SCHEMA = {
   required: ['status', 'references', 'unresolvedCitations', 'figures', 'truncated'],
 } as const;
 
-export interface AgentToolInput {
+interface AgentToolInput {
   question: string;
   paths: unknown[];
 }
 
 /** Longer than this is not a question but pasted content: RLM's point is to pass paths instead. */
-export const MAX_QUESTION_CHARS = 8000;
+const MAX_QUESTION_CHARS = 8000;
 
 export function parseAgentToolInput(raw: unknown): AgentToolInput {
   if (typeof raw !== 'object' || raw === null) throw new AgentAskError('bad-input', 'The input must be an object with "question" and optionally "paths".');

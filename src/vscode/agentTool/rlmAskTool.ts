@@ -73,9 +73,8 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
       return { invocationMessage: `RLM cannot run: ${sentenceOf(error)}` };
     }
     const text = describeAgentPlan(summarizeAgentPlan(planned.plan, agentToolLimits()));
-    const message = new vscode.MarkdownString();
-    message.appendText(`Question: ${planned.question}\n\n${text}\n\n`);
-    message.appendText('The files stay in RLM\'s sandbox; the model reads what its code extracts.');
+    // Plain text: the question is the agent's (any text it read may have shaped it), shown, never rendered.
+    const message = `Question: ${planned.question}\n\n${text}\n\nThe files stay in RLM's sandbox; the model reads what its code extracts.`;
     const invocationMessage = `Asking RLM about ${planned.plan.target.paths.length === 1 ? planned.plan.target.paths[0] : `${planned.plan.target.fileCount} files`}`;
     if (vscode.workspace.getConfiguration('rlm.agentTool').get<boolean>('confirm') === false) return { invocationMessage };
     return {
@@ -114,7 +113,10 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
       const result = await run.result;
       this.services.log.info(`Agent run ${run.runId} ended: ${result.status}`);
       if (token.isCancellationRequested) return 'The run was stopped.';
-      return renderAgentAnswer(agentAnswerOf(result, run.trajectoryPath, options.tokenizationOptions?.tokenBudget));
+      // The run's result carries what run.finished does; its resolved citations come in their own record.
+      const cited = run.records().find((r) => r.type === 'references' && r.runId === run.runId);
+      const withReferences = cited?.type === 'references' ? { ...result, references: cited.references, unresolvedReferences: cited.unresolved } : result;
+      return renderAgentAnswer(agentAnswerOf(withReferences, run.trajectoryPath, options.tokenizationOptions?.tokenBudget));
     } catch (error) {
       return sentenceOf(error);
     } finally {

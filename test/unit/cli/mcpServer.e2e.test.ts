@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startFakeModelServer } from '../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeModelServer, FakeResponse } from '../../../src/eval/fakeServers/fakeServerTypes';
@@ -49,7 +49,7 @@ interface Session {
   close: () => Promise<void>;
 }
 
-async function connect(root: string, extra: string[], home: string): Promise<Session> {
+async function connect(root: string, extra: string[], home: string, withClient?: (client: Client) => void): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--root', root, ...extra],
@@ -59,7 +59,8 @@ async function connect(root: string, extra: string[], home: string): Promise<Ses
   });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: 'rlm-test-agent', version: '1.0.0' });
+  const client = new Client({ name: 'rlm-test-agent', version: '1.0.0' }, withClient ? { capabilities: { sampling: {} } } : {});
+  withClient?.(client);
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
@@ -237,12 +238,41 @@ describe('rlm mcp (dist/cli.js) with the SDK client over stdio', () => {
     assert.equal(finished.status, 'cancelled');
   });
 
+  it('without a model, uses the client\'s own through sampling when the client offers it', async () => {
+    const sampled: string[] = [];
+    const lending = await connect(root, [], dir, (client) =>
+      client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+        const { systemPrompt, messages, maxTokens } = request.params;
+        assert.ok(maxTokens > 0);
+        const asked = { system: systemPrompt, messages: messages.map((m) => ({ role: m.role, content: (Array.isArray(m.content) ? m.content : [m.content]).map((c) => (c.type === 'text' ? c.text : '')).join('') })) } as FakeModelRequest;
+        const reply = findNeedle(asked);
+        sampled.push(asked.messages.at(-1)?.content ?? '');
+        return { role: 'assistant' as const, model: 'client-model-1', content: { type: 'text' as const, text: typeof reply === 'string' ? reply : (reply.text ?? '') }, stopReason: 'endTurn' };
+      }),
+    );
+    try {
+      const result = (await lending.client.callTool({ name: 'rlm_ask', arguments: { question: 'Where is the needle?', paths: ['notes.txt'] } }, CallToolResultSchema, { timeout: 60_000 })) as CallToolResult;
+      assert.equal(result.isError, undefined, textOf(result));
+      const content = result.structuredContent as unknown as AgentAnswer;
+      assert.equal(content.answer, 'The needle is at notes.txt:3.');
+      assert.equal(content.figures.includedInPlan, true);
+      assert.match(textOf(result), /included in your plan/);
+      // Two root turns and the sub-call, all through the client.
+      assert.equal(sampled.length, 3, sampled.join(' | '));
+      assert.ok(sampled.includes('say hi'), sampled.join(' | '));
+      const started = JSON.parse(readFileSync(content.trajectory!, 'utf8').split('\n')[1]!) as { config: { root: { provider: string; model: string } } };
+      assert.deepEqual(started.config.root, { provider: 'mcp', model: 'rlm-test-agent (sampling)', baseUrl: 'mcp.sampling' });
+    } finally {
+      await lending.close();
+    }
+  });
+
   it('starts without a model and answers each call with what to add', async () => {
     const bare = await connect(root, [], dir);
     try {
       const result = (await bare.client.callTool({ name: 'rlm_ask', arguments: { question: 'q', paths: ['notes.txt'] } })) as CallToolResult;
       assert.equal(result.isError, true);
-      assert.match(textOf(result), /No model is configured for rlm mcp: add --model NAME/);
+      assert.match(textOf(result), /No model is configured for rlm mcp, and this client offers no sampling to lend its own: add --model NAME/);
     } finally {
       await bare.close();
     }

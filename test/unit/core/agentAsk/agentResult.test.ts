@@ -43,7 +43,7 @@ describe('agentAnswerOf', () => {
   });
 
   it('says why there is no answer and keeps the partial findings apart', () => {
-    const shaped = agentAnswerOf(result({ status: 'limit', forced: false, error: { kind: 'limit', message: 'the cost limit of $0.50 was reached', limit: 'cost' }, partial: 'found 3 of 5', references: [] }), undefined);
+    const shaped = agentAnswerOf(result({ status: 'limit', forced: false, error: { kind: 'limit', message: 'the cost limit of $0.50 was reached', limit: 'costUsd' }, partial: 'found 3 of 5', references: [] }), undefined);
     assert.equal(shaped.answer, undefined);
     const text = renderAgentAnswer(shaped);
     assert.match(text, /^No answer \(limit\): the cost limit of \$0\.50 was reached\n\nPartial findings \(the run's last output, not an answer\):\nfound 3 of 5/);
