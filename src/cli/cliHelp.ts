@@ -113,8 +113,8 @@ RLM run, and returns the answer, its path:line references, the run's figures and
                                 must lie inside it: "..", absolute paths outside and symlinks out are refused
   --trajectory-dir DIR          where runs are recorded (default <root>/.rlm/runs)
   -m, --model NAME, --provider, --base-url, --api-key-env, --sub-model, ...
-                                the models, as for rlm ask. Without --model the server still starts, and
-                                each call answers with an error saying what to add
+                                the models, as for rlm ask. Without --model, a client that offers MCP
+                                sampling lends its own model; other clients get an error saying what to add
   --max-cost USD                per run; default 0.50 for an agent's run (rlm ask has none)
   --timeout SECONDS             per run; default 300
   --max-iterations N            per run; default 20

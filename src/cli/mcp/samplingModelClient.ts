@@ -8,7 +8,7 @@ import type { ChatMessage, CompleteOptions, Completion, ModelClient } from '../.
 import { estimateMessagesTokens, estimateTokens } from '../../core/models/tokenEstimate';
 
 /** What the adapter needs of the MCP server: its createMessage, with the request's signal. */
-export type CreateMessage = (params: CreateMessageRequest['params'], options: { signal?: AbortSignal; timeout?: number }) => Promise<CreateMessageResult>;
+type CreateMessage = (params: CreateMessageRequest['params'], options: { signal?: AbortSignal; timeout?: number }) => Promise<CreateMessageResult>;
 
 interface SamplingClientOptions {
   createMessage: CreateMessage;
