@@ -9,6 +9,7 @@ Usage:
   rlm export <file.rlm.jsonl> --to ipynb|md     export a recorded run
   rlm eval ...                                  long-context benchmarks (rlm eval --help)
   rlm cache info|clear                          the sub-call cache of this folder
+  rlm mcp [--root DIR] [--model NAME ...]       serve rlm_ask to agents over MCP (stdio)
   rlm <command> --help                          options of one command
 
 The input is loaded into a sandboxed Python REPL; the model explores it with code and sub-calls,
@@ -100,3 +101,25 @@ A recorded file is treated as untrusted: the models, endpoints, keys and limits 
 again only when every path, symlinks resolved, lies inside the working folder; cells are replayed in
 the sandbox.
 --json adds {parent: {trajectory, runId, mode, fromTurn}}.`;
+
+
+export const MCP_HELP = `Usage: rlm mcp [--root DIR] [model, limit, input and cache options of rlm ask]
+
+Serves one MCP tool, rlm_ask {question, paths}, on stdin/stdout, for agents (Claude Code, Cline,
+Cursor, VS Code): it answers a question about files, folders or globs under the served folder with an
+RLM run, and returns the answer, its path:line references, the run's figures and its trajectory file.
+
+  --root DIR                    the folder served (default: the working folder). Every path a call names
+                                must lie inside it: "..", absolute paths outside and symlinks out are refused
+  --trajectory-dir DIR          where runs are recorded (default <root>/.rlm/runs)
+  -m, --model NAME, --provider, --base-url, --api-key-env, --sub-model, ...
+                                the models, as for rlm ask. Without --model, a client that offers MCP
+                                sampling lends its own model; other clients get an error saying what to add
+  --max-cost USD                per run; default 0.50 for an agent's run (rlm ask has none)
+  --timeout SECONDS             per run; default 300
+  --max-iterations N            per run; default 20
+  --max-sub-calls N             per run; default 200
+  --max-depth, --max-tokens, --cell-timeout, --context-limit-mb, --max-file-kb, --no-cache, ...
+                                as for rlm ask
+
+Progress notifications are sent when the client asks for them; a cancelled call stops its run.`;

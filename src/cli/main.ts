@@ -7,6 +7,7 @@ import { runShow } from './commands/show';
 import { runCache } from './commands/cacheCommand';
 import { runAsk } from './askCommand';
 import { runContinue } from './continueCommand';
+import { runMcp } from './mcp/mcpCommand';
 import { MAIN_HELP } from './cliHelp';
 import { visibleControls } from '../shared/untrustedText';
 
@@ -44,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       return runShow(rest, io);
     case 'export':
       return runExport(rest, io);
+    case 'mcp':
+      return runMcp(rest, { env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, distDir: __dirname, toolVersion: version });
     case 'cache':
       return runCache(rest, { ...io, env: process.env, cwd: process.cwd() });
     case '--version':

@@ -126,7 +126,7 @@ export function modelConfig(choice: ModelChoice, env: Record<string, string | un
 }
 
 /** The providers the CLI can reach: it runs outside VS Code, so never "vscode". */
-type HttpProvider = Exclude<ProviderKind, 'vscode'>;
+type HttpProvider = Exclude<ProviderKind, 'vscode' | 'mcp'>;
 
 function providerOf(value: string, flag: string): HttpProvider {
   if (value === 'openai' || value === 'anthropic') return value;

@@ -79,6 +79,8 @@ export interface HistoryItem {
   answerPreview?: string;
   /** The chat conversation the run belonged to; follow-ups share it. */
   conversationId?: string;
+  /** "an agent (MCP: claude-code)": the run was asked by an agent through a tool, not by a person. */
+  askedBy?: string;
 }
 
 export interface HistoryState {

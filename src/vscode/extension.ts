@@ -2,6 +2,7 @@
 // REPL host) loads from dist/engine.js on the first run, and the webviews load when shown.
 import { moduleLoadStartedAt } from './activationClock';
 import * as vscode from 'vscode';
+import { registerAgentTool } from './agentTool/rlmAskTool';
 import { registerChatParticipant } from './chat/rlmChatParticipant';
 import { registerAskCommands } from './commands/askCommands';
 import { registerContinueCommands } from './commands/continueCommands';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerCacheCommands(services),
     ...registerSidebar(services),
     ...registerChatParticipant(services),
+    ...registerAgentTool(services),
   );
   const ended = performance.now();
   const activationMs = ended - moduleLoadStartedAt;

@@ -16,6 +16,7 @@ function itemView(item: HistoryItem, host: HostChannel, now: number, followUp: b
   const menuContext = JSON.stringify({ webviewSection: 'historyItem', trajectoryPath: item.path, preventDefaultContextMenuItems: true });
   return el('div', { className: `history-item${followUp ? ' follow-up' : ''}`, attrs: { role: 'listitem', 'data-testid': 'history-item', 'data-vscode-context': menuContext } }, [
     followUp ? el('div', { className: 'follow-up-mark' }, [icon('reply'), ' Follow-up']) : null,
+    item.askedBy ? el('div', { className: 'follow-up-mark', attrs: { 'data-testid': 'history-asked-by', title: `Asked by ${item.askedBy}, not typed by a person` } }, [icon('robot'), ` Asked by ${item.askedBy}`]) : null,
     title,
     el('div', { className: 'history-meta' }, [running ? spinner() : null, `${running ? ' ' : ''}${relativeTime(item.startedAt, now)} · ${statusText({ status: item.status })}${item.targetLabel ? ` · ${item.targetLabel}` : ''}`]),
     item.answerPreview ? el('div', { className: 'history-preview', text: item.answerPreview, title: item.answerPreview }) : null,

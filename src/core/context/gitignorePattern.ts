@@ -55,7 +55,8 @@ function isEscaped(text: string, index: number): boolean {
 }
 
 /** A regular expression source for the pattern, or undefined where git's wildmatch matches nothing. */
-function wildmatchSource(pattern: string): string | undefined {
+/** A wildmatch pattern as a regular expression's source (no anchors), or undefined when it can match nothing. */
+export function wildmatchSource(pattern: string): string | undefined {
   let out = '';
   let i = 0;
   while (i < pattern.length) {

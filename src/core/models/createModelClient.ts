@@ -34,6 +34,9 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {
   if (provider === 'vscode') {
     throw new ModelConfigError(VSCODE_PROVIDER_OUTSIDE_EDITOR, { provider, endpoint: OFFICIAL_BASE_URLS.vscode, model: String(config.model) });
   }
+  if (provider === 'mcp') {
+    throw new ModelConfigError('the "mcp" provider is the model of the MCP client that started rlm mcp, reached through MCP sampling; it exists only inside rlm mcp.', { provider, endpoint: OFFICIAL_BASE_URLS.mcp, model: String(config.model) });
+  }
   if (provider !== 'openai' && provider !== 'anthropic') {
     throw new ModelConfigError(`unknown provider "${String(provider)}"; use "openai" (also for OpenAI-compatible servers) or "anthropic"`, {
       provider: 'openai',

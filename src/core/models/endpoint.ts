@@ -8,6 +8,8 @@ export const OFFICIAL_BASE_URLS: Record<ProviderKind, string> = {
   anthropic: 'https://api.anthropic.com',
   // Not a URL: VS Code's Language Model API is reached in-process, never over HTTP from here.
   vscode: 'vscode.lm',
+  // Not a URL either: the MCP client's own model, asked over the MCP session (sampling/createMessage).
+  mcp: 'mcp.sampling',
 };
 
 export interface ResolvedEndpoint {

@@ -19,7 +19,7 @@ export interface ModelErrorInfo {
   cause?: unknown;
 }
 
-const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI-compatible', anthropic: 'Anthropic', vscode: 'VS Code language' };
+const PROVIDER_NAMES: Record<ProviderKind, string> = { openai: 'OpenAI-compatible', anthropic: 'Anthropic', vscode: 'VS Code language', mcp: 'MCP client sampling' };
 
 export abstract class ModelError extends Error implements KindedError {
   abstract readonly kind: ModelErrorKind;

@@ -5,7 +5,11 @@
  * 'vscode' is a model VS Code offers through its Language Model API (Copilot's or another extension's):
  * its client lives in src/vscode/ and exists only inside the editor; the core only names it.
  */
-export type ProviderKind = 'openai' | 'anthropic' | 'vscode';
+/**
+ * 'mcp' is the model of the MCP client that started `rlm mcp`, reached through MCP sampling (the client
+ * asks its user and runs its own model): its client lives in src/cli/mcp/ and exists only there.
+ */
+export type ProviderKind = 'openai' | 'anthropic' | 'vscode' | 'mcp';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

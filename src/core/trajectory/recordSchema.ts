@@ -177,6 +177,7 @@ const HEADER_FIELDS: Fields = {
   protections: opt('any'),
   runId: opt('string'),
   conversationId: opt('string'),
+  askedBy: opt({ object: { kind: 'string', via: 'string', client: opt('string') } }),
 };
 
 function describe(value: unknown): string {

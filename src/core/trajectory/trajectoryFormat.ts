@@ -27,6 +27,16 @@ interface TrajectoryHeaderV1 {
   runId?: string;
   /** The chat conversation the run was asked in (VS Code): a question and its follow-ups share it. */
   conversationId?: string;
+  /** Set when an agent asked the question through a tool (VS Code's rlm_ask, `rlm mcp`), not a person. */
+  askedBy?: AskedBy;
+}
+
+/** Who asked a run started by an agent: through which surface, and the client's own name when it gave one. */
+export interface AskedBy {
+  kind: 'agent';
+  via: 'vscode-tool' | 'mcp';
+  /** The MCP client's name (e.g. "claude-code") as it announced itself: untrusted text, shown only. */
+  client?: string;
 }
 
 export type TrajectoryHeader = TrajectoryHeaderV1;

@@ -33,6 +33,15 @@ function parseJson(line: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The mark of a run an agent asked (header `askedBy`); the client name is the file's text, kept short and plain. */
+function askedByOf(value: unknown): Pick<HistoryItem, 'askedBy'> {
+  if (typeof value !== 'object' || value === null || (value as { kind?: unknown }).kind !== 'agent') return {};
+  const { via, client } = value as { via?: unknown; client?: unknown };
+  const name = typeof client === 'string' ? client.replace(/[^\w .@/-]/g, '').trim().slice(0, 40) : '';
+  const surface = via === 'mcp' ? 'MCP' : via === 'vscode-tool' ? 'chat tool' : 'tool';
+  return { askedBy: `an agent (${surface}${name ? `: ${name}` : ''})` };
+}
+
 /** Reads one trajectory's summary; undefined for files that are not rlm trajectories. */
 export async function readHistoryItem(path: string): Promise<HistoryItem | undefined> {
   const info = await fsp.stat(path);
@@ -53,6 +62,7 @@ export async function readHistoryItem(path: string): Promise<HistoryItem | undef
     status: 'incomplete',
     ...(paths.length ? { targetLabel: paths.length === 1 ? paths[0] : `${paths[0]} and ${paths.length - 1} more` } : {}),
     ...(typeof header.conversationId === 'string' ? { conversationId: header.conversationId } : {}),
+    ...askedByOf(header.askedBy),
   };
   const tailStart = Math.max(0, info.size - TAIL_BYTES);
   const tail = tailStart === 0 ? head : await readSlice(path, tailStart, info.size - tailStart);

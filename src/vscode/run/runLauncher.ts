@@ -7,6 +7,7 @@ import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import { RequestGate } from '../models/requestGate';
 import type { ReplayInput } from '../../core/loop/replayer';
+import type { AskedBy } from '../../core/trajectory/trajectoryFormat';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
@@ -42,6 +43,8 @@ export interface RunRequest {
   fallbackRoot?: (gate: RequestGate) => ModelClient;
   /** Replay a recorded run's cells first (Continue this run / Fork from this turn). */
   replay?: ReplayInput;
+  /** Set when an agent asked (the rlm_ask language model tool): recorded in the trajectory's header. */
+  askedBy?: AskedBy;
   /** `refresh`: every sub-call is sent again and its answer replaces the cached one (Ask again without cache). */
   cache?: 'use' | 'refresh';
 }
@@ -56,7 +59,7 @@ interface RunLauncherDeps {
   apiKey: (setting: ModelSetting) => Promise<string | undefined>;
   /** Absent where VS Code's Language Model API is not available (unit tests of other providers). */
   vscodeModel?: VscodeModelFactory;
-  openSink: (runId: string, secrets: Array<string | undefined>, about: { question: string; conversationId?: string }) => TrajectorySink | undefined;
+  openSink: (runId: string, secrets: Array<string | undefined>, about: { question: string; conversationId?: string; askedBy?: AskedBy }) => TrajectorySink | undefined;
   /** This workspace's folder of cached sub-call answers (never another workspace's). */
   subCallCacheDir: () => string;
   now: () => number;
@@ -158,7 +161,7 @@ export class RunLauncher {
         ...(sessionOptions ?? {}),
         ...(request.replay ? { replay: request.replay } : {}),
       }));
-      const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
+      const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}), ...(request.askedBy ? { askedBy: request.askedBy } : {}) });
       const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, holdRecord: true, ...(sink ? { sink } : {}) });
       const subCallCache = cache ? { cache, mode: request.cache ?? 'use' as const } : undefined;
       const conversation = request.conversation;

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventRecord } from '../../core/trajectory/events';
 import { TRAJECTORY_EXTENSION } from '../../core/trajectory/trajectoryFormat';
+import type { AskedBy } from '../../core/trajectory/trajectoryFormat';
 import { headerFromRunStarted } from '../../core/trajectory/trajectoryHeader';
 import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
@@ -19,6 +20,8 @@ interface TrajectorySinkOptions {
   question?: string;
   /** The chat conversation, recorded in the header so History groups follow-ups under it. */
   conversationId?: string;
+  /** Set for a run an agent asked through the language model tool: recorded in the header, marked in History. */
+  askedBy?: AskedBy;
   now: () => number;
   /** Told once when the file cannot be written; the run goes on (its events still reach the UI). */
   onError: (error: unknown) => void;
@@ -75,7 +78,7 @@ export class FileTrajectorySink implements TrajectorySink {
       if (!this.writer) {
         if (record.type !== 'run.started' || record.runId !== this.options.runId) return;
         mkdirSync(this.options.directory, { recursive: true });
-        const header = { ...headerFromRunStarted(record, this.options.toolVersion), ...(this.options.conversationId ? { conversationId: this.options.conversationId } : {}) };
+        const header = { ...headerFromRunStarted(record, this.options.toolVersion), ...(this.options.conversationId ? { conversationId: this.options.conversationId } : {}), ...(this.options.askedBy ? { askedBy: this.options.askedBy } : {}) };
         this.writer = openTrajectoryWriter(this.path, header, {
           secrets: this.options.secrets,
           now: this.options.now,

@@ -102,3 +102,20 @@ test('the trajectory directory: explicit setting, .rlm/runs in the workspace, el
   assert.equal(resolveTrajectoryDirectory({ setting: '', inWorkspace: true, globalStorage: '/g' }), '/g/runs');
   assert.throws(() => resolveTrajectoryDirectory({ setting: 'rel', inWorkspace: false, globalStorage: '/g' }), TrajectoryDirectoryError);
 });
+
+test('a run an agent asked is recorded with askedBy and marked in History; a hostile client name is kept plain and short', async () => {
+  await withDir(async (dir) => {
+    const sink = new FileTrajectorySink({ directory: join(dir, 'runs'), runId: 'run-agent', toolVersion: '0.1.0', secrets: [], askedBy: { kind: 'agent', via: 'vscode-tool' }, now: () => Date.UTC(2026, 11, 2, 14, 0, 0), onError: (e) => assert.fail(String(e)) });
+    sink.write(record(runStarted('run-agent', 'Where is auth?'), 1));
+    sink.write(record(finished('run-agent', 'In auth.ts.'), 2));
+    await sink.close();
+    const header = JSON.parse((await readFile(sink.path, 'utf8')).split('\n')[0]!) as { askedBy?: unknown };
+    assert.deepEqual(header.askedBy, { kind: 'agent', via: 'vscode-tool' });
+    const hostile = JSON.stringify({ format: 'rlm-trajectory', version: 1, question: 'q', runId: 'run-mcp', askedBy: { kind: 'agent', via: 'mcp', client: '<img src=x>\u202e' + 'x'.repeat(100) } });
+    await writeFile(join(dir, 'runs', 'mcp.rlm.jsonl'), `${hostile}\n`);
+    const items = await listHistory(join(dir, 'runs'));
+    const byId = Object.fromEntries(items.map((i) => [i.runId, i]));
+    assert.equal(byId['run-agent']?.askedBy, 'an agent (chat tool)');
+    assert.equal(byId['run-mcp']?.askedBy, `an agent (MCP: img srcx${'x'.repeat(32)})`);
+  });
+});

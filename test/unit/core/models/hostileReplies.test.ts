@@ -17,7 +17,7 @@ const LIMIT = 30_000;
 const HUNDRED_MB = 100 * 1024 * 1024;
 
 async function failure(
-  provider: Exclude<ProviderKind, 'vscode'>,
+  provider: Exclude<ProviderKind, 'vscode' | 'mcp'>,
   behaviour: HostileBehaviour,
   config: Partial<ModelConfig>,
   options: CompleteOptions,

@@ -5,10 +5,10 @@ import type { ModelClient, ModelConfig, ProviderKind } from '../../../../src/cor
 import { startFakeModelServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelServer, FakeServerOptions } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
-export const PROVIDERS: Array<Exclude<ProviderKind, 'vscode'>> = ['openai', 'anthropic'];
+export const PROVIDERS: Array<Exclude<ProviderKind, 'vscode' | 'mcp'>> = ['openai', 'anthropic'];
 
 export async function withClient(
-  provider: Exclude<ProviderKind, 'vscode'>,
+  provider: Exclude<ProviderKind, 'vscode' | 'mcp'>,
   serverOptions: Omit<FakeServerOptions, 'protocol'>,
   config: Partial<ModelConfig>,
   body: (client: ModelClient, server: FakeModelServer) => Promise<void>,

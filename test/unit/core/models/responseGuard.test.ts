@@ -17,7 +17,7 @@ const ask: ChatMessage[] = [{ role: 'user', content: 'question' }];
 const LIMIT = 30_000;
 
 async function withHostile(
-  provider: Exclude<ProviderKind, 'vscode'>,
+  provider: Exclude<ProviderKind, 'vscode' | 'mcp'>,
   behaviour: HostileBehaviour,
   config: Partial<ModelConfig>,
   body: (client: ModelClient, server: HostileServer) => Promise<void>,
