@@ -3,7 +3,8 @@
 // final root reply) to the event, on this machine, as min / median / max over the runs, with the load
 // average beside it. Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder (a worktree of main)
 // to run the same figures for it too, interleaved run by run (A B A B …), so a busy machine slows both
-// alike; RLM_BENCH_RUNS sets the runs per figure (default 5).
+// alike; RLM_BENCH_DIST measures another build than this checkout's dist/ (a copy, so a rebuild during
+// the bench changes nothing); RLM_BENCH_RUNS sets the runs per figure (default 5).
 //   - the first root request after the command starts: 1 KB file, 200 MB file, 20,000-file folder
 //   - the answer on stdout after the final root reply: 200 MB file, 20,000-file folder
 //   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
@@ -60,7 +61,7 @@ export async function run(): Promise<BenchFigure[]> {
     mkdirSync(home);
     builds.push({ label, cli, home });
   };
-  addBuild('new', join(repo, 'dist'));
+  addBuild('new', resolve(process.env.RLM_BENCH_DIST ?? join(repo, 'dist')));
   if (process.env.RLM_BENCH_BASELINE_DIST) addBuild('old', resolve(process.env.RLM_BENCH_BASELINE_DIST));
   let scenario: Scenario = 'twoTurns';
   let firstAt = 0;
