@@ -35,7 +35,7 @@ export async function run(): Promise<BenchFigure[]> {
   }
 }
 
-export interface Inputs {
+interface Inputs {
   small: string;
   big: string;
   /** The same log with one line that is not ASCII, at the start (only when asked for). */

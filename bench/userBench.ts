@@ -11,7 +11,7 @@
 //     the time from rlm_query to the child's first cell (from the trajectory the command wrote)
 //   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './benchTypes';
