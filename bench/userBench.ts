@@ -4,7 +4,7 @@
 // average beside it. Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder (a worktree of main)
 // to run the same figures for it too, interleaved run by run (A B A B …), so a busy machine slows both
 // alike; RLM_BENCH_DIST measures another build than this checkout's dist/ (a copy, so a rebuild during
-// the bench changes nothing); RLM_BENCH_RUNS sets the runs per figure (default 5).
+// the bench changes nothing); RLM_BENCH_RUNS sets the runs per figure (default 5); RLM_BENCH_ONLY a subset.
 //   - the first root request after the command starts: 1 KB file, 200 MB file, 20,000-file folder
 //   - the answer on stdout after the final root reply: 200 MB file, 20,000-file folder
 //   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
@@ -24,6 +24,8 @@ const GROUP = 'What the user waits for (rlm ask, spawned, from outside)';
 const repo = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RLM_BENCH_RUNS ?? 5);
 const TIME = '/usr/bin/time';
+/** RLM_BENCH_ONLY=small,big,folder,cpu,children: a subset of the figures (a busy machine, a 20-minute module limit). */
+const ONLY = process.env.RLM_BENCH_ONLY?.split(',').map((s) => s.trim());
 
 interface Build {
   label: 'new' | 'old';
@@ -105,7 +107,6 @@ export async function run(): Promise<BenchFigure[]> {
     // Interleaved: each round runs every build once, in alternating order.
     const rounds = async (path: string, how: { scenario: Scenario; cpu?: boolean }): Promise<Map<Build['label'], Sample[]>> => {
       const samples = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
-      for (const build of builds) await askOnce(build, path, how); // warm: snapshot and page caches, as a second question finds them
       for (let i = 0; i < RUNS; i++) {
         const order = i % 2 ? [...builds].reverse() : builds;
         for (const build of order) samples.get(build.label)!.push(await askOnce(build, path, how));
@@ -133,19 +134,27 @@ export async function run(): Promise<BenchFigure[]> {
     const pick = (samples: Map<Build['label'], Sample[]>, of: (s: Sample) => number | undefined): Map<Build['label'], number[]> =>
       new Map([...samples].map(([label, list]) => [label, list.map(of).filter((v): v is number => v !== undefined)]));
 
+    // Warm once per build: the snapshot cache and the page cache, as a user's second question finds them.
+    for (const build of builds) await askOnce(build, inputs.small, { scenario: 'twoTurns' });
+    const wanted = (part: string): boolean => !ONLY || ONLY.includes(part);
     for (const [label, path, goal] of [['1 KB file', inputs.small, 300], ['200 MB file', inputs.big, 300], ['20,000-file folder (100 MB)', inputs.folder, 500]] as const) {
+      if (!wanted(label === '1 KB file' ? 'small' : label === '200 MB file' ? 'big' : 'folder')) continue;
       const samples = await rounds(path, { scenario: 'twoTurns' });
       add(`first root request after the command starts, ${label}`, 'ms', pick(samples, (s) => s.firstRequestMs), { max: goal, text: `≤ ${goal} ms` }, 'from spawn to the request at the fake server');
       if (label !== '1 KB file') add(`answer on stdout after the final root reply, ${label}`, 'ms', pick(samples, (s) => s.answerAfterFinalMs), { max: 100, text: '≤ 100 ms' }, 'from the fake server handing out the FINAL reply to the first byte on stdout');
     }
-    const cpu = await rounds(inputs.small, { scenario: 'twoTurns', cpu: true });
-    add('CPU of a whole two-turn run, 1 KB file, all processes', 's', pick(cpu, (s) => s.cpuS), { max: 1.2, text: '≤ 1.2 s' }, 'user + system seconds of rlm and its REPL process tree (/usr/bin/time)');
-    add('a whole two-turn run, 1 KB file, command start to exit', 'ms', pick(cpu, (s) => s.wallMs), { max: Infinity, text: '—' }, 'wall time, instant model');
-    const children = await rounds(inputs.small, { scenario: 'children' });
-    // One value per child, not per command: every child of every run.
-    const perChild = (of: (c: { firstCellMs: number; wallMs: number }) => number): Map<Build['label'], number[]> => new Map([...children].map(([label, list]) => [label, list.flatMap((s) => (s.children ?? []).map(of))]));
-    add('a child run (rlm_query), 4 sequential, instant model, wall time each', 'ms', perChild((c) => c.wallMs), { max: 500, text: '≤ 500 ms' }, 'child.started to child.finished in the trajectory, every child of every run');
-    add('rlm_query to the child\'s first cell', 'ms', perChild((c) => c.firstCellMs), { max: 50, text: '≤ 50 ms' }, 'child.started to the child\'s first cell.started');
+    if (wanted('cpu')) {
+      const cpu = await rounds(inputs.small, { scenario: 'twoTurns', cpu: true });
+      add('CPU of a whole two-turn run, 1 KB file, all processes', 's', pick(cpu, (s) => s.cpuS), { max: 1.2, text: '≤ 1.2 s' }, 'user + system seconds of rlm and its REPL process tree (/usr/bin/time)');
+      add('a whole two-turn run, 1 KB file, command start to exit', 'ms', pick(cpu, (s) => s.wallMs), { max: Infinity, text: '—' }, 'wall time, instant model');
+    }
+    if (wanted('children')) {
+      const children = await rounds(inputs.small, { scenario: 'children' });
+      // One value per child, not per command: every child of every run.
+      const perChild = (of: (c: { firstCellMs: number; wallMs: number }) => number): Map<Build['label'], number[]> => new Map([...children].map(([label, list]) => [label, list.flatMap((s) => (s.children ?? []).map(of))]));
+      add('a child run (rlm_query), 4 sequential, instant model, wall time each', 'ms', perChild((c) => c.wallMs), { max: 500, text: '≤ 500 ms' }, 'child.started to child.finished in the trajectory, every child of every run');
+      add('rlm_query to the child\'s first cell', 'ms', perChild((c) => c.firstCellMs), { max: 50, text: '≤ 50 ms' }, 'child.started to the child\'s first cell.started');
+    }
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
