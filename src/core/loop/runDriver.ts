@@ -50,6 +50,11 @@ export interface RunInput {
   onAnswer?: (answer: FinalRunAnswer) => void;
 }
 
+/** How often a folder walk that has found nothing yet is asked again for what it found, before the first request. */
+const FIRST_FILES_POLL_MS = 20;
+
+const delay = (ms: number): Promise<undefined> => new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
+
 /** Longest output kept as the partial findings of a run that ends without an answer (never an answer). */
 const PARTIAL_MAX_CHARS = 4000;
 /** Prose-only replies are kept in the history, clipped, so the model sees what it said. */
@@ -168,7 +173,7 @@ class RunDriver {
 
   /**
    * The first request's view of a folder still being walked: the whole plan if the walk ends before
-   * `previewDue`, else what it found so far (or, if it found nothing yet, the plan when it ends).
+   * `previewDue`, else what it found so far (if it found nothing yet: its first files, or the plan if it ends first).
    */
   private async previewPending(pending: PendingContext): Promise<ContextMetadata> {
     const { signal } = this.input;
@@ -176,9 +181,14 @@ class RunDriver {
     pending.ready.catch(() => undefined);
     const first = await raceAbort(Promise.race([pending.ready, pending.previewDue.then(() => undefined)]), signal, () => undefined);
     if (first) return this.resolved(first);
-    const soFar = pending.soFar();
-    if (soFar) return soFar;
-    return this.resolved(await raceAbort(pending.ready, signal, () => undefined));
+    // Nothing found yet (a slow start, a loaded machine): the first files found are enough, not the
+    // whole walk, which for a big folder takes seconds.
+    for (;;) {
+      const soFar = pending.soFar();
+      if (soFar) return soFar;
+      const ended = await raceAbort(Promise.race([pending.ready, delay(FIRST_FILES_POLL_MS)]), signal, () => undefined);
+      if (ended) return this.resolved(ended);
+    }
   }
 
   /** Keeps what is bound (and its target), and returns the metadata the root may be shown before binding. */
