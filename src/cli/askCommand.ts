@@ -9,7 +9,7 @@ import type { ContextPlan, ContextSource, PendingContext, PlanProgress } from '.
 import type { SkipReason, TargetDescription } from '../core/context/contextTypes';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, partialPreview } from '../core/repl/contextEncoding';
 import { LoopError } from '../core/loop/loopErrors';
-import type { RunResult } from '../core/loop/loopTypes';
+import type { FinalRunAnswer, RunResult } from '../core/loop/loopTypes';
 import { createRlmRun } from '../core/loop/rlmRun';
 import { createModelClient } from '../core/models/createModelClient';
 import type { ModelClient } from '../core/models/modelTypes';
@@ -56,12 +56,15 @@ export interface AskDeps {
 const EXIT = { ok: 0, error: 1, usage: 2, limit: 3, cancelled: 130 } as const;
 /**
  * The root's first request leaves by this time after the command started, even while a large folder
- * is still being walked (with the figures found so far, marked partial); a walk that ends sooner is
- * waited for. At least FIRST_REQUEST_MIN_WALK_MS of walking is always allowed, so a small folder is
- * described whole however slowly the process started.
+ * is still being walked: it then carries the figures found so far, marked partial, and the root gets
+ * the whole figures with its first observation (prompts.boundNote). A walk that ends sooner is waited
+ * for. The request is what the user waits on; the walk goes on beside it, so a folder of 20,000 files
+ * no longer holds the request back for its whole walk (0.7-1.0 s at load 2.5). At least
+ * FIRST_REQUEST_MIN_WALK_MS of walking is always allowed, so a small folder is described whole
+ * however slowly the process started.
  */
-const FIRST_REQUEST_BY_MS = 1200;
-const FIRST_REQUEST_MIN_WALK_MS = 500;
+const FIRST_REQUEST_BY_MS = 250;
+const FIRST_REQUEST_MIN_WALK_MS = 60;
 /** The walk's time slice once the first request is going out beside it (see PlanProgress.sliceMs). */
 const WALK_SLICE_MS_WHILE_SENDING = 1;
 /** The issue allows 2 s from Ctrl-C to exit; the loop normally needs well under one. */
@@ -190,6 +193,14 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
   });
 
   let result: RunResult;
+  // The answer goes to stdout the moment it is final; the run's bookkeeping (citations, coverage)
+  // and the trajectory follow, and the exit code waits for them.
+  let printed = false;
+  const onAnswer = (answer: FinalRunAnswer): void => {
+    if (args.json || !succeeded(answer.status)) return;
+    deps.stdout.write(answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`);
+    printed = true;
+  };
   try {
     const subCallCache = cliCacheUse({ ...args.cache, ...(args.cache.dir ? { dir: resolve(deps.cwd, args.cache.dir) } : {}) }, deps.cwd, { env: deps.env, platform: deps.platform ?? process.platform, home: deps.home ?? homedir() });
     const run = createRlmRun({
@@ -203,6 +214,7 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       signal: controller.signal,
       ...(subCallCache ? { subCallCache } : {}),
       ...(replay ? { replay } : {}),
+      onAnswer,
     });
     for await (const record of run) {
       if (!writer && !writeError && record.type === 'run.started') {
@@ -254,11 +266,11 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
     deps.stderr.write(`rlm ask: the run was stopped because its trajectory could not be written: ${oneLine(writeError)}\n`);
     return EXIT.error;
   }
-  return report(args, result, trajectoryPath, deps, say, replay);
+  return report(args, result, trajectoryPath, deps, say, replay, printed);
 }
 
-function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void, replay: ReplayInput | undefined): number {
-  const code = result.status === 'completed' || result.status === 'forced' ? EXIT.ok : result.status === 'limit' ? EXIT.limit : result.status === 'cancelled' ? EXIT.cancelled : EXIT.error;
+function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskDeps, say: (text: string) => void, replay: ReplayInput | undefined, printed: boolean): number {
+  const code = succeeded(result.status) ? EXIT.ok : result.status === 'limit' ? EXIT.limit : result.status === 'cancelled' ? EXIT.cancelled : EXIT.error;
   if (args.json) {
     const { totals } = result;
     const json = {
@@ -283,7 +295,7 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
       ...(replay ? { parent: { trajectory: replay.from.trajectory ?? null, runId: replay.from.runId, mode: replay.from.mode, ...(replay.from.fromTurn ? { fromTurn: replay.from.fromTurn } : {}) } } : {}),
     };
     deps.stdout.write(`${inertJson(json, 2)}\n`);
-  } else if (code === EXIT.ok && result.answer !== undefined) {
+  } else if (code === EXIT.ok && result.answer !== undefined && !printed) {
     deps.stdout.write(result.answer.endsWith('\n') ? result.answer : `${result.answer}\n`);
   }
   const unresolved = result.unresolvedReferences ?? [];
@@ -297,6 +309,11 @@ function report(args: AskArgs, result: RunResult, trajectory: string, deps: AskD
     }
   } else if (args.verbose) say(`rlm: trajectory: ${trajectory}`);
   return code;
+}
+
+/** A run that ends with exit code 0, its answer on stdout. */
+function succeeded(status: RunResult['status']): boolean {
+  return status === 'completed' || status === 'forced';
 }
 
 function walkFailed(error: unknown, deps: AskDeps): number {

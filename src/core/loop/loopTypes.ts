@@ -74,10 +74,24 @@ export interface RunOptions {
   replay?: ReplayInput;
   /** The sub-call cache of this workspace, and how this run uses it; absent: every sub-call is sent. */
   subCallCache?: SubCallCacheUse;
+  /**
+   * Called once, the moment the root run's answer is final, before the bookkeeping that follows it
+   * (citations resolved and the coverage strip, which read the input again): a caller shows the answer
+   * at once, and run() still resolves only once the trajectory is complete.
+   */
+  onAnswer?: (answer: FinalRunAnswer) => void;
   /** Injected clock for tests; default Date.now. */
   now?: () => number;
   /** Injected id generator for tests. */
   newId?: () => string;
+}
+
+/** The root's answer as RunOptions.onAnswer gets it: the run's status is already decided. */
+export interface FinalRunAnswer {
+  runId: string;
+  status: RunStatus;
+  text: string;
+  forced: boolean;
 }
 
 /**

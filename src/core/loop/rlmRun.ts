@@ -66,6 +66,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
       ...(options.session ? { session: options.session } : {}),
       ...(options.sessionBridge ? { sessionBridge: options.sessionBridge } : {}),
       ...(options.replay ? { replay: options.replay } : {}),
+      ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
     }).finally(() => {
       clearTimeout(wallTimer);
       release();

@@ -11,7 +11,7 @@ import type { Cited } from './answerEvidence';
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
-import type { BridgeRouter, RunResult } from './loopTypes';
+import type { BridgeRouter, FinalRunAnswer, RunResult } from './loopTypes';
 import { buildObservation, isErrorCell } from './observation';
 import { parseReply } from './parseResponse';
 import type { ProseFinal } from './parseResponse';
@@ -46,7 +46,14 @@ export interface RunInput {
   parent?: { runId: string; cellId: string; callId: string };
   /** Re-run a recorded run's cells before the first turn (root runs only; see replayer.ts). */
   replay?: ReplayInput;
+  /** Root runs only: told the answer before the bookkeeping after it (RunOptions.onAnswer). */
+  onAnswer?: (answer: FinalRunAnswer) => void;
 }
+
+/** How often a folder walk that has found nothing yet is asked again for what it found, before the first request. */
+const FIRST_FILES_POLL_MS = 20;
+
+const delay = (ms: number): Promise<undefined> => new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
 
 /** Longest output kept as the partial findings of a run that ends without an answer (never an answer). */
 const PARTIAL_MAX_CHARS = 4000;
@@ -144,19 +151,29 @@ class RunDriver {
     // Printed output is never an answer: it is kept, labelled, as the run's partial findings.
     const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
     let cited: Cited = {};
-    if (answer && this.context) {
-      this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
-      cited = await recordAnswerEvidence(this.tree.events, runId, answer.text, this.context, this.coverage);
+    // The REPL is not needed for what follows: it is released beside the bookkeeping, not after it.
+    const closing = this.close();
+    closing.catch(() => undefined); // awaited below; not unhandled meanwhile
+    if (answer) {
+      if (this.context) this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
+      // The answer first: citations and the coverage strip read the input again, and only the
+      // trajectory waits for them.
+      try {
+        this.input.onAnswer?.({ runId, status: outcome.status, text: answer.text, forced });
+      } catch {
+        // The caller's display failed; the run and its trajectory still end as they should.
+      }
     }
+    if (answer && this.context) cited = await recordAnswerEvidence(this.tree.events, runId, answer.text, this.context, this.coverage);
     const totals = this.input.meter.totals(this.tree.now());
     this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
-    await this.close();
+    await closing;
     return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, ...cited, totals };
   }
 
   /**
    * The first request's view of a folder still being walked: the whole plan if the walk ends before
-   * `previewDue`, else what it found so far (or, if it found nothing yet, the plan when it ends).
+   * `previewDue`, else what it found so far (if it found nothing yet: its first files, or the plan if it ends first).
    */
   private async previewPending(pending: PendingContext): Promise<ContextMetadata> {
     const { signal } = this.input;
@@ -164,9 +181,14 @@ class RunDriver {
     pending.ready.catch(() => undefined);
     const first = await raceAbort(Promise.race([pending.ready, pending.previewDue.then(() => undefined)]), signal, () => undefined);
     if (first) return this.resolved(first);
-    const soFar = pending.soFar();
-    if (soFar) return soFar;
-    return this.resolved(await raceAbort(pending.ready, signal, () => undefined));
+    // Nothing found yet (a slow start, a loaded machine): the first files found are enough, not the
+    // whole walk, which for a big folder takes seconds.
+    for (;;) {
+      const soFar = pending.soFar();
+      if (soFar) return soFar;
+      const ended = await raceAbort(Promise.race([pending.ready, delay(FIRST_FILES_POLL_MS)]), signal, () => undefined);
+      if (ended) return this.resolved(ended);
+    }
   }
 
   /** Keeps what is bound (and its target), and returns the metadata the root may be shown before binding. */

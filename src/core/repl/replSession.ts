@@ -22,7 +22,7 @@ import type { SandboxCanary } from './sandboxCanary';
 import { blockingFailures, emptyProtections, protectionsFrom } from './sandboxProtections';
 import { sandboxStrength, WeakSandboxError } from './sandboxStrength';
 import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
-import { SnapshotCache } from './snapshotCache';
+import { distStamp, SnapshotCache } from './snapshotCache';
 import { LazyContextHost } from './lazyContextHost';
 
 export interface ReplSessionOptions {
@@ -86,6 +86,8 @@ export async function createReplSession(options: ReplSessionOptions): Promise<Re
 class PyodideReplSession implements ReplSession {
   private readonly distDir: string;
   private readonly cache?: SnapshotCache;
+  /** This REPL build's name in the snapshot cache's index (distStamp). */
+  private readonly build?: string;
   private readonly dispatcher: BridgeDispatcher;
   private readonly listeners = new Set<(event: ReplOutputEvent) => void>();
   private readonly requests = new ChildRequests();
@@ -115,6 +117,7 @@ class PyodideReplSession implements ReplSession {
   constructor(private readonly options: ReplSessionOptions) {
     this.distDir = options.distDir ?? (typeof __dirname === 'string' ? __dirname : process.cwd());
     this.cache = options.snapshotCacheDir ? new SnapshotCache(options.snapshotCacheDir) : undefined;
+    this.build = this.cache ? distStamp(this.distDir) : undefined;
     this.dispatcher = new BridgeDispatcher(options.bridge, () => (this.lazy ? (call, signal) => this.lazy!.answer(call, signal) : undefined));
     this.bridgeTransport = options.bridgeTransport ?? 'pipe';
     this.useOsIsolation = options.osIsolation ?? true;
@@ -135,7 +138,7 @@ class PyodideReplSession implements ReplSession {
         throw new ReplStartError(`the REPL files are missing: ${join(this.distDir, file)} does not exist (build with \`npm run build\` or pass distDir)`, '', null);
       }
     }
-    let snapshotPath = this.cache ? await this.cache.find(this.knownKey) : undefined;
+    let snapshotPath = this.cache ? await this.cache.find(this.knownKey, this.build) : undefined;
     let snapshotFailure: string | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -279,7 +282,7 @@ class PyodideReplSession implements ReplSession {
         // Only a process that has run no cell may seed the cache (ReplChild drops later ones too).
         if (!this.untouched) break;
         this.cache
-          ?.store(message.key, message.bytes)
+          ?.store(message.key, message.bytes, this.build)
           .then((path) => this.log(`stored Pyodide snapshot ${path}`))
           .catch((err: unknown) => this.log(`could not store the Pyodide snapshot: ${String(err)}`));
         break;

@@ -114,6 +114,33 @@ describe('a folder still being walked', () => {
     assert.match(first, /It begins with: "export const v0/);
   });
 
+  it('a walk that has found nothing when the preview is due is not waited for whole: its first files go out', async () => {
+    const model = await startModel('openai', (req) => (turnOf(req) === 0 ? fence('print(len(context))') : fence('FINAL("done")')));
+    models.push(model);
+    const plan = await planPaths(['proj'], { cwd: dir });
+    const ready = gate<ContextPlan>();
+    const progress: PlanProgress = { fileCount: 0, totalBytes: 0, firstFiles: [] };
+    const context: PendingContext = {
+      kind: 'pending',
+      ready: ready.promise.then((p) => ({ context: { kind: 'plan', plan: p }, target: p.target })),
+      previewDue: Promise.resolve(),
+      soFar: () => partialPreview(progress, 256 * 1024 * 1024),
+    };
+    const running = runCollect({ question: 'How many files?', context, root: model.client, repl });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(model.server.requests.length, 0, 'nothing found yet: nothing to describe');
+    // The walk finds its first two files; it has not ended.
+    progress.fileCount = 2;
+    progress.totalBytes = plan.files[0]!.bytes + plan.files[1]!.bytes;
+    progress.firstFiles = plan.files.slice(0, 2);
+    await until(() => model.server.requests.length === 1);
+    assert.match(model.server.requests[0]!.parsed!.messages[0]!.content, /still being listed when this was sent: so far 2 files/);
+    ready.resolve(plan);
+    const { result } = await running;
+    assert.equal(result.answer, 'done');
+    assert.match(lastUser(model.server.requests[1]!.parsed!), /in 6 files/, 'the full figures with the first observation');
+  });
+
   it('a walk that fails after the first request left ends the run with its error, recorded', async () => {
     const model = await startModel('openai', () => fence('print(1)'), {}, 200);
     models.push(model);

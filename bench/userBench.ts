@@ -1,0 +1,198 @@
+// What a user of `rlm ask` waits for, timed from outside as the user sees it: each figure is a spawned
+// dist/cli.js against a fake OpenAI server that answers at once, from the command's start (or from the
+// final root reply) to the event, on this machine, as min / median / max over the runs, with the load
+// average beside it. Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder (a worktree of main)
+// to run the same figures for it too, interleaved run by run (A B A B …), so a busy machine slows both
+// alike; RLM_BENCH_DIST measures another build than this checkout's dist/ (a copy, so a rebuild during
+// the bench changes nothing); RLM_BENCH_RUNS sets the runs per figure (default 5); RLM_BENCH_ONLY a subset.
+//   - the first root request after the command starts: 1 KB file, 200 MB file, 20,000-file folder
+//   - the answer on stdout after the final root reply: 200 MB file, 20,000-file folder
+//   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
+//     the time from rlm_query to the child's first cell (from the trajectory the command wrote)
+//   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { median } from './benchTypes';
+import type { BenchFigure } from './benchTypes';
+import { makeInputs } from './startupBench';
+import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
+import type { FakeModelRequest, FakeResponse } from '../src/eval/fakeServers/fakeServerTypes';
+
+const GROUP = 'What the user waits for (rlm ask, spawned, from outside)';
+const repo = resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.RLM_BENCH_RUNS ?? 5);
+const TIME = '/usr/bin/time';
+/** RLM_BENCH_ONLY=small,big,folder,cpu,children: a subset of the figures (a busy machine, a 20-minute module limit). */
+const ONLY = process.env.RLM_BENCH_ONLY?.split(',').map((s) => s.trim());
+
+interface Build {
+  label: 'new' | 'old';
+  cli: string;
+  /** Its own HOME: builds share no snapshot cache, so neither evicts the other's snapshot. */
+  home: string;
+}
+
+interface Sample {
+  firstRequestMs?: number;
+  answerAfterFinalMs?: number;
+  children?: Array<{ firstCellMs: number; wallMs: number }>;
+  cpuS?: number;
+  wallMs: number;
+}
+
+type Scenario = 'twoTurns' | 'children';
+
+/** The root looks, then answers; or it asks four children in a row, each answering in its first turn. */
+function reply(scenario: Scenario, request: FakeModelRequest): FakeResponse {
+  const question = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
+  const turn = request.messages.filter((m) => m.role === 'assistant').length;
+  if (/child \d: say ok/.test(question)) return '```repl\nFINAL("ok")\n```';
+  if (scenario === 'children' && turn === 0) return '```repl\nfor i in range(4):\n    print(rlm_query(f"child {i}: say ok"))\n```';
+  return turn === 0 ? '```repl\nn = len(context)\nprint(n)\n```' : '```repl\nFINAL(str(n))\n```';
+}
+
+export async function run(): Promise<BenchFigure[]> {
+  const builds: Build[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'rlm-user-bench-'));
+  const addBuild = (label: Build['label'], dist: string): void => {
+    const cli = join(dist, 'cli.js');
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: build it first (npm run build)`);
+    const home = join(dir, `home-${label}`);
+    mkdirSync(home);
+    builds.push({ label, cli, home });
+  };
+  addBuild('new', resolve(process.env.RLM_BENCH_DIST ?? join(repo, 'dist')));
+  if (process.env.RLM_BENCH_BASELINE_DIST) addBuild('old', resolve(process.env.RLM_BENCH_BASELINE_DIST));
+  let scenario: Scenario = 'twoTurns';
+  let firstAt = 0;
+  let finalAt = 0;
+  const server = await startFakeModelServer({
+    protocol: 'openai',
+    respond: (request) => {
+      firstAt ||= performance.now();
+      const text = reply(scenario, request);
+      if (typeof text === 'string' && text.includes('FINAL(str(n))')) finalAt = performance.now();
+      return text;
+    },
+  });
+  const loadStart = loadavg()[0]!;
+  const figures: BenchFigure[] = [];
+  try {
+    const inputs = makeInputs(dir, false);
+    const askOnce = async (build: Build, path: string, how: { scenario: Scenario; cpu?: boolean }): Promise<Sample> => {
+      scenario = how.scenario;
+      firstAt = 0;
+      finalAt = 0;
+      const trajectory = join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
+      const cpuFile = join(dir, 'cpu.txt');
+      const args = [build.cli, 'ask', path, '-q', 'How long is it?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', trajectory];
+      const [command, argv] = how.cpu ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
+      const started = performance.now();
+      const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: build.home } });
+      let stderr = '';
+      let stdoutAt = 0;
+      child.stdout.on('data', () => (stdoutAt ||= performance.now()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      const wallMs = performance.now() - started;
+      if (code !== 0) throw new Error(`${build.label}: rlm ask ${path} exited ${code}: ${stderr.trim().slice(-2000)}`);
+      const sample: Sample = { wallMs, firstRequestMs: firstAt - started };
+      if (finalAt && stdoutAt) sample.answerAfterFinalMs = stdoutAt - finalAt;
+      if (how.cpu) sample.cpuS = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number).reduce((a, b) => a + b, 0);
+      if (how.scenario === 'children') sample.children = childTimes(trajectory);
+      return sample;
+    };
+    // Interleaved: each round runs every build once, in alternating order.
+    const rounds = async (path: string, how: { scenario: Scenario; cpu?: boolean }): Promise<Map<Build['label'], Sample[]>> => {
+      const samples = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
+      for (let i = 0; i < RUNS; i++) {
+        const order = i % 2 ? [...builds].reverse() : builds;
+        for (const build of order) samples.get(build.label)!.push(await askOnce(build, path, how));
+      }
+      return samples;
+    };
+    const add = (name: string, unit: 'ms' | 's', values: Map<Build['label'], number[]>, target: { max: number; text: string }, note: string): void => {
+      for (const build of builds) {
+        const list = values.get(build.label) ?? [];
+        if (!list.length) continue;
+        const value = median(list);
+        const digits = unit === 's' ? 100 : 1;
+        figures.push({
+          group: GROUP,
+          name: `${name}${builds.length > 1 ? ` [${build.label}]` : ''}`,
+          value: Math.round(value * digits) / digits,
+          unit,
+          runs: list.length,
+          target: target.text,
+          met: value <= target.max,
+          note: `min ${fmt(Math.min(...list), unit)}, max ${fmt(Math.max(...list), unit)}; ${note}`,
+        });
+      }
+    };
+    const pick = (samples: Map<Build['label'], Sample[]>, of: (s: Sample) => number | undefined): Map<Build['label'], number[]> =>
+      new Map([...samples].map(([label, list]) => [label, list.map(of).filter((v): v is number => v !== undefined)]));
+
+    // Warm once per build: the snapshot cache and the page cache, as a user's second question finds them.
+    for (const build of builds) await askOnce(build, inputs.small, { scenario: 'twoTurns' });
+    const wanted = (part: string): boolean => !ONLY || ONLY.includes(part);
+    for (const [label, path, goal] of [['1 KB file', inputs.small, 300], ['200 MB file', inputs.big, 300], ['20,000-file folder (100 MB)', inputs.folder, 500]] as const) {
+      if (!wanted(label === '1 KB file' ? 'small' : label === '200 MB file' ? 'big' : 'folder')) continue;
+      const samples = await rounds(path, { scenario: 'twoTurns' });
+      add(`first root request after the command starts, ${label}`, 'ms', pick(samples, (s) => s.firstRequestMs), { max: goal, text: `≤ ${goal} ms` }, 'from spawn to the request at the fake server');
+      if (label !== '1 KB file') add(`answer on stdout after the final root reply, ${label}`, 'ms', pick(samples, (s) => s.answerAfterFinalMs), { max: 100, text: '≤ 100 ms' }, 'from the fake server handing out the FINAL reply to the first byte on stdout');
+    }
+    if (wanted('cpu')) {
+      const cpu = await rounds(inputs.small, { scenario: 'twoTurns', cpu: true });
+      add('CPU of a whole two-turn run, 1 KB file, all processes', 's', pick(cpu, (s) => s.cpuS), { max: 1.2, text: '≤ 1.2 s' }, 'user + system seconds of rlm and its REPL process tree (/usr/bin/time)');
+      add('a whole two-turn run, 1 KB file, command start to exit', 'ms', pick(cpu, (s) => s.wallMs), { max: Infinity, text: '—' }, 'wall time, instant model');
+    }
+    if (wanted('children')) {
+      const children = await rounds(inputs.small, { scenario: 'children' });
+      // One value per child, not per command: every child of every run.
+      const perChild = (of: (c: { firstCellMs: number; wallMs: number }) => number): Map<Build['label'], number[]> => new Map([...children].map(([label, list]) => [label, list.flatMap((s) => (s.children ?? []).map(of))]));
+      add('a child run (rlm_query), 4 sequential, instant model, wall time each', 'ms', perChild((c) => c.wallMs), { max: 500, text: '≤ 500 ms' }, 'child.started to child.finished in the trajectory, every child of every run');
+      add('rlm_query to the child\'s first cell', 'ms', perChild((c) => c.firstCellMs), { max: 50, text: '≤ 50 ms' }, 'child.started to the child\'s first cell.started');
+    }
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const loadEnd = loadavg()[0]!;
+  for (const figure of figures) figure.note = `${figure.note}; load average ${loadStart.toFixed(1)} → ${loadEnd.toFixed(1)}`;
+  return figures;
+}
+
+function fmt(value: number, unit: 'ms' | 's'): string {
+  return unit === 's' ? `${value.toFixed(2)} s` : `${Math.round(value)} ms`;
+}
+
+/** Each child run of the trajectory: rlm_query to its first cell, and to its end. */
+function childTimes(trajectory: string): Array<{ firstCellMs: number; wallMs: number }> {
+  const started = new Map<string, number>();
+  const firstCell = new Map<string, number>();
+  const times: Array<{ firstCellMs: number; wallMs: number }> = [];
+  for (const line of readFileSync(trajectory, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const record = JSON.parse(line) as { type: string; ts: number; runId: string; childRunId?: string };
+    if (record.type === 'child.started') started.set(record.childRunId!, record.ts);
+    else if (record.type === 'cell.started' && started.has(record.runId) && !firstCell.has(record.runId)) firstCell.set(record.runId, record.ts);
+    else if (record.type === 'child.finished') {
+      const at = started.get(record.childRunId!)!;
+      times.push({ firstCellMs: (firstCell.get(record.childRunId!) ?? record.ts) - at, wallMs: record.ts - at });
+    }
+  }
+  if (times.length !== 4) throw new Error(`expected 4 child runs in ${trajectory}, found ${times.length}`);
+  return times;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  run().then(
+    (figures) => figures.forEach((figure) => console.log(JSON.stringify(figure))),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}
