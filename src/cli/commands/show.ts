@@ -66,7 +66,7 @@ export async function runShow(argv: string[], given: CommandIo): Promise<number>
   return 0;
 }
 
-export /** What the run read, with its original format (a .gz, a rotated set): from the header, when it has one. */
+/** What the run read, with its original format (a .gz, a rotated set): from the header, when it has one. */
 function inputLine(s: TrajectorySummary): string | undefined {
   const header = s.header;
   const context = header && 'context' in header ? (header.context as ContextMetadata | undefined) : undefined;
