@@ -78,13 +78,16 @@ describe('rlm ask on compressed and rotated logs (dist/cli.js)', () => {
 
   it('reads a rotated set oldest first, decompressing the old parts, and says it is one log in several parts', async () => {
     const since = server.completionRequests.length;
-    const out = await runCli(['ask', 'logs', '-q', 'what happened?', ...model()], dir, {}, undefined, 60_000);
+    const out = await runCli(['ask', 'logs', '-q', 'what happened?', ...model(), '--trajectory', 'rotated.rlm.jsonl'], dir, {}, undefined, 60_000);
     assert.equal(out.code, 0, out.stderr);
     assert.equal(out.stdout.trim(), "['logs/app.log.10.gz', 'logs/app.log.2.gz', 'logs/app.log.1', 'logs/app.log', 'logs/other.txt']|oldest line;older line;previous line;newest line;not a log;");
     const told = firstRequest(since);
     assert.match(told, /Rotated logs: each of these is one log in several parts/);
     assert.match(told, /logs\/app\.log: 4 parts/);
     assert.match(told, /2 of the files were read decompressed/);
+    const shown = await runCli(['show', 'rotated.rlm.jsonl'], dir, {}, undefined, 30_000);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Input: +dict, [\d,]+ characters in 5 files, 2 files read decompressed; rotated logs read oldest first: logs\/app\.log \(4 parts\)/);
   });
 
   it('refuses a gzip bomb past the limit with one sentence, before any model is asked', async () => {
