@@ -5,7 +5,9 @@ import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { ConversationRunSummary, TrajectorySummary } from '../../core/trajectory/trajectorySummary';
 import { describeSession } from '../../core/trajectory/conversationText';
 import { LAYER_TITLES, protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
-import { formatCost, formatDuration, formatTokenCount, formatTokenPair } from '../../shared/format';
+import { formatCost, formatCount, formatDuration, formatTokenCount, formatTokenPair } from '../../shared/format';
+import { describeInputFormat } from '../../core/context/inputFormatText';
+import type { ContextMetadata } from '../../core/context/contextTypes';
 import { parseArgs } from 'node:util';
 import { UsageError, usageErrorFrom } from '../modelArgs';
 import type { CommandIo } from './commandIo';
@@ -64,6 +66,15 @@ export async function runShow(argv: string[], given: CommandIo): Promise<number>
   return 0;
 }
 
+/** What the run read, with its original format (a .gz, a rotated set): from the header, when it has one. */
+function inputLine(s: TrajectorySummary): string | undefined {
+  const header = s.header;
+  const context = header && 'context' in header ? (header.context as ContextMetadata | undefined) : undefined;
+  if (!context || typeof context !== 'object' || typeof context.totalChars !== 'number') return undefined;
+  const format = describeInputFormat(context.format);
+  return `${context.type === 'str' ? 'str' : 'dict'}, ${formatCount(context.totalChars)} characters${context.type === 'dict' ? ` in ${formatCount(context.fileCount)} files` : ''}${format ? `, ${format}` : ''}`;
+}
+
 export function formatSummary(path: string, s: TrajectorySummary, problemsShown: number): string {
   const lines: string[] = [];
   const source = s.format === 'rlm-python-jsonl' ? ' (imported from the Python rlm log format)' : '';
@@ -72,6 +83,8 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   if (!conversation && s.question) lines.push(`Question:   ${oneLine(s.question, 200)}`);
   const models = modelsOf(s);
   if (models) lines.push(`Models:     ${models}`);
+  const input = inputLine(s);
+  if (input) lines.push(`Input:      ${input}`);
   if (conversation) {
     lines.push(`Conversation: ${s.runs.length} questions, each after the first a follow-up`);
     s.runs.forEach((run, i) => lines.push(...conversationRun(run, i, s.runs.length)));

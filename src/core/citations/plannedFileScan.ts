@@ -3,6 +3,7 @@
 // read in one synchronous call into a reused buffer, as the plan reader does (a few system calls, not
 // four trips through the thread pool: a 20,000-file folder is scanned in a fraction of a second), in
 // time slices so the event loop still turns; a big one is streamed through one 1 MiB buffer.
+import { readCompressed } from '../context/compressedRead';
 import type { PlannedFile } from '../context/contextTypes';
 import { streamLocalFile } from '../context/localFileRead';
 import { readLocalFileInto } from '../context/localFileReadSync';
@@ -18,6 +19,8 @@ export function plannedFileScanner(): PlannedFileScan {
   const slicer = new TimeSlicer();
   return async (file, maxBytes, onChunk) => {
     try {
+      // A compressed file is cited in the lines of its text, so it is scanned decompressed.
+      if (file.compression) return (await readCompressed(file.abs, file.compression, { maxBytes, noFollow: true }, onChunk)).kind === 'done';
       if (file.bytes <= SMALL_FILE_BYTES) {
         await slicer.yieldIfDue();
         scratch ??= new Uint8Array(SMALL_FILE_BYTES + 1);

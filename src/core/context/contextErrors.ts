@@ -68,3 +68,36 @@ export class NoReadableFilesError extends ContextReadError {
     );
   }
 }
+
+/**
+ * A compressed file expands past the limit, or at a ratio no log has (a decompression bomb). Decoding
+ * stopped as soon as it passed; nothing of it was sent anywhere.
+ */
+export class DecompressionBombError extends ContextReadError {
+  override readonly errorKind: ErrorKind = 'context_too_large';
+  constructor(
+    readonly path: string,
+    readonly why: 'limit' | 'ratio',
+    /** Decompressed bytes seen when decoding stopped (a lower bound). */
+    readonly bytesSeen: number,
+    /** Compressed bytes read by then. */
+    readonly storedBytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      why === 'ratio'
+        ? `${path} expands more than ${Math.floor(bytesSeen / Math.max(1, storedBytes))}-fold (over ${formatBytes(bytesSeen)} from ${formatBytes(storedBytes)}), as a decompression bomb does and no log does, so it was refused before anything was sent.`
+        : `${path} expands to more than the ${formatBytes(limit)} limit (over ${formatBytes(bytesSeen)} from ${formatBytes(storedBytes)} compressed), so it was refused before anything was sent; decompress a part of it yourself, or raise the limit.`,
+    );
+  }
+}
+
+/** A file named as compressed (.gz, .bz2, .xz, .zst) that does not decode: damaged, or not that format. */
+export class CorruptCompressedFileError extends ContextReadError {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${path} cannot be decompressed: ${detail}. Check the file (e.g. \`gzip -t\`), or rename it if it is not compressed.`);
+  }
+}

@@ -13,9 +13,13 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
+import { compressionOf } from './compressedFormats';
+import { planCompressedFile, plannedCompressed } from './compressedPlan';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
-import type { ContextPlan, PlannedFile, PlanProgress, SkipReason, TargetDescription } from './contextTypes';
+import { LOG_SETS_MAX } from './contextTypes';
+import type { ContextPlan, InputFormat, PlannedFile, PlanProgress, SkipReason, TargetDescription } from './contextTypes';
+import { orderRotatedLogs } from './rotatedLogs';
 import { specialKindOf } from './localFileRead';
 import type { SpecialKind } from './localFileRead';
 import { readLocalFileInto } from './localFileReadSync';
@@ -143,6 +147,9 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   if (walk.files.length === 0) throw new NoReadableFilesError(paths, walk.skipped.length);
   walk.files.sort(byPath);
   walk.skipped.sort(byPath);
+  const rotated = orderRotatedLogs(walk.files);
+  walk.files = rotated.files;
+  const format = inputFormat(walk.files, rotated.sets);
   const first = walk.files[0]!;
   const head = readHeadOrEmpty(fs, first.abs);
   return {
@@ -154,12 +161,25 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
     maxTotalBytes: walk.maxTotalBytes,
     ...(lazy ? { lazy: { listLimitBytes: listLimit, roots: named.map((n) => fs.realpath(n.abs)) } } : {}),
     target: { kind: named.length === 1 ? 'folder' : 'files', paths: named.map((n) => displayPath(cwd, n.abs)), totalBytes: walk.totalBytes, fileCount: walk.files.length, skipped: walk.skipped },
+    ...(format ? { format } : {}),
+  };
+}
+
+/** The metadata's word on compressed files and rotated sets in a folder, or undefined when there are none. */
+function inputFormat(files: readonly PlannedFile[], sets: ReadonlyArray<{ log: string; parts: number }>): InputFormat | undefined {
+  const compressedFiles = files.reduce((n, f) => n + (f.compression ? 1 : 0), 0);
+  if (compressedFiles === 0 && sets.length === 0) return undefined;
+  return {
+    ...(compressedFiles ? { compressedFiles } : {}),
+    ...(sets.length ? { logSets: sets.slice(0, LOG_SETS_MAX), ...(sets.length > LOG_SETS_MAX ? { logSetsOmitted: sets.length - LOG_SETS_MAX } : {}) } : {}),
   };
 }
 
 async function planSingleFile(walk: Walk, abs: string, size: number): Promise<ContextPlan> {
   const shown = displayPath(walk.cwd, abs);
   if (size > walk.maxTotalBytes) throw new ContextTooLargeError(size, walk.maxTotalBytes, [{ path: shown, bytes: size }]);
+  const compression = compressionOf(shown);
+  if (compression) return planCompressedFile(shown, abs, compression, walk.maxTotalBytes);
   // The head decides binary now, so a binary file is refused before anything is sent anywhere.
   const head = readHead(walk.fs, abs);
   if (head.kind === 'special') throw new SpecialFileError(shown, head.special);
@@ -216,7 +236,8 @@ function planFile(walk: Walk, abs: string, shown: string, real: string): void {
     if (walk.seen.has(real)) return;
     walk.seen.add(real);
   }
-  if (hasBinaryExtension(shown)) {
+  const compression = compressionOf(shown);
+  if (!compression && hasBinaryExtension(shown)) {
     walk.skipped.push({ path: shown, reason: 'binary' });
     return;
   }
@@ -232,11 +253,12 @@ function planFile(walk: Walk, abs: string, shown: string, real: string): void {
     walk.skipped.push({ path: shown, reason: st.isSymbolicLink() ? 'link' : 'special', detail: st.isSymbolicLink() ? 'became a link while the folder was read' : (specialKindOf(st) ?? 'special file') });
     return;
   }
+  // A compressed file larger than the per-file limit on disk decodes to more than it: too large either way.
   if (st.size > walk.maxFileBytes) {
     walk.skipped.push({ path: shown, reason: 'too-large', bytes: st.size });
     return;
   }
-  addFile(walk, { path: shown, abs, bytes: st.size });
+  addFile(walk, compression ? plannedCompressed(shown, abs, compression, st.size) : { path: shown, abs, bytes: st.size });
 }
 
 /** How many files the first request may list before the walk ends (as many as the metadata shows). */

@@ -1,5 +1,6 @@
 // The shapes that describe what is bound as `context` in the REPL. The text itself never reaches the
 // root model; only ContextMetadata does.
+import type { Compression } from './compressedFormats';
 
 /** One file of a multi-file context. `path` is workspace-relative, POSIX separators. */
 export interface ContextFile {
@@ -50,7 +51,14 @@ export interface PlanProgress {
 export interface PlannedFile {
   path: string;
   abs: string;
+  /** For a compressed file, the DECOMPRESSED size: exact when `exact`, else an estimate. */
   bytes: number;
+  /** Set for a log or text compressed with one of these: read decompressed (compressedRead.ts). */
+  compression?: Compression;
+  /** A compressed file's size on disk. */
+  storedBytes?: number;
+  /** A compressed file's `bytes` were counted by decoding it whole when planned. */
+  exact?: boolean;
 }
 
 /**
@@ -78,7 +86,23 @@ export interface ContextPlan {
   };
   /** What was found and left out, as the target shows it; binaries found while reading are added at bind. */
   target: TargetDescription;
+  /** Compressed files and rotated log sets, when there are any. */
+  format?: InputFormat;
 }
+
+/** What the input is when it is more than plain text files, for the root's metadata (constant size). */
+export interface InputFormat {
+  /** A `str` read decompressed from a file compressed this way. */
+  compression?: Compression;
+  /** Entries of a dict read decompressed (.gz, .bz2, .xz, .zst). */
+  compressedFiles?: number;
+  /** Rotated logs: each one log in several parts, its parts oldest first in `context`'s order (at most 20 listed). */
+  logSets?: Array<{ log: string; parts: number }>;
+  logSetsOmitted?: number;
+}
+
+/** Rotated log sets listed in the metadata, at most. */
+export const LOG_SETS_MAX = 20;
 
 interface ContextFileMeta {
   path: string;
@@ -117,6 +141,8 @@ export interface ContextMetadata {
   listing?: 'partial';
   /** Files of the source left out while binding (found binary or unreadable when read). */
   leftOut?: TargetDescription['skipped'];
+  /** Set when the input is more than plain text files: compressed, or rotated logs. */
+  format?: InputFormat;
 }
 
 /** What the user pointed at, described without contents: for headers, confirmations and history. */

@@ -47,7 +47,10 @@ export async function hostSearch(request: PythonPattern & { maxHits: number }, f
   const maxHits = Math.max(0, Math.floor(request.maxHits));
   if (maxHits === 0) return { hits: [], truncated: false, engine: 'javascript', changed: [] };
   const common = { maxFileBytes: options.maxFileBytes, ...(options.within ? { within: options.within } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.fs ? { fs: options.fs } : {}) };
-  if (options.ripgrepPath && !('unsupported' in translated.rg)) {
+  // ripgrep would search the compressed bytes: a folder holding compressed logs is scanned by the host,
+  // which reads each one decompressed as context[...] does.
+  const anyCompressed = files.some((f) => f.compression !== undefined);
+  if (options.ripgrepPath && !anyCompressed && !('unsupported' in translated.rg)) {
     const viaRg = await ripgrepSearch(translated.rg, files, maxHits, { ...common, binary: options.ripgrepPath, batching: { ...RG_BATCHING, ...options.ripgrepBatches }, sweepMs: options.sweepMs ?? SWEEP_MS });
     if (viaRg) return viaRg;
   }

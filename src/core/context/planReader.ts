@@ -7,6 +7,7 @@ import { ContextTooLargeError, NoReadableFilesError } from './contextErrors';
 import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescription } from './contextTypes';
 import { nodeContextFs } from './contextPlan';
 import type { ContextFs } from './contextPlan';
+import { countCompressed, isCompressed, readCompressedInto } from './compressedPlan';
 import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];
@@ -23,7 +24,8 @@ async function readPlannedFiles(plan: ContextPlan, each: (read: PlannedRead, fil
   for (const file of plan.files) {
     await slicer.yieldIfDue();
     // Awaited only when the caller had to wait (a full batch): a promise per small file adds up.
-    const pending = each(readOne(file, scratch, fs), file);
+    const one = readOne(file, scratch, fs);
+    const pending = each(one instanceof Promise ? await one : one, file);
     if (pending) await pending;
   }
 }
@@ -59,8 +61,20 @@ export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: Context
   }
 }
 
-function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead {
-  const read = readPlannedInto(file, scratch, fs);
+/**
+ * readPlannedInto for any planned file: a compressed one is decoded (asynchronously), a plain one read
+ * as before. For the call sites that may await; the plain path stays synchronous for speed elsewhere.
+ */
+export async function readAnyPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs, within?: readonly string[]): Promise<ReturnType<typeof readPlannedInto>> {
+  return isCompressed(file) ? readCompressedInto(file, into, within) : readPlannedInto(file, into, fs, within);
+}
+
+function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead | Promise<PlannedRead> {
+  if (isCompressed(file)) return readCompressedInto(file, scratch).then((read) => fromRead(file, scratch, read));
+  return fromRead(file, scratch, readPlannedInto(file, scratch, fs));
+}
+
+function fromRead(file: PlannedFile, scratch: Uint8Array, read: ReturnType<typeof readPlannedInto>): PlannedRead {
   if (read.kind === 'skipped') return read;
   // The scratch holds the per-file limit and one byte more: full means over the limit.
   if (read.kind === 'full') return { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: Math.max(scratch.length, file.bytes) } };
@@ -72,6 +86,14 @@ export async function readPlanInMemory(plan: ContextPlan, fs: ContextFs = nodeCo
   if (plan.shape === 'text') {
     // A single file was checked (binary, special) when planned; its size bounds the read.
     const file = plan.files[0]!;
+    if (isCompressed(file)) {
+      const exact = await countCompressed(file, plan.maxTotalBytes);
+      const into = new Uint8Array(exact + 1);
+      const read = await readCompressedInto(file, into, undefined, true);
+      if (read.kind !== 'read' || read.length !== exact) throw new NoReadableFilesError(plan.target.paths, 1);
+      const text = Buffer.from(into.buffer, 0, read.length);
+      return { source: { kind: 'text', text, label: file.path }, target: { ...plan.target, totalBytes: text.byteLength } };
+    }
     const into = new Uint8Array(plan.maxTotalBytes + 1);
     const read = fs.readInto(file.abs, into);
     if (read.kind === 'too-large') {

@@ -21,7 +21,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, sep } from 'node:path';
 import type { ContextFs } from './contextPlan';
 import type { PlannedFile } from './contextTypes';
-import { readPlannedInto } from './planReader';
+import { readAnyPlannedInto } from './planReader';
 import { SearchRefusedFileError } from './searchErrors';
 import type { SearchHit, SearchOutcome } from './searchTypes';
 import { clipLine } from './textHits';
@@ -162,7 +162,7 @@ async function verifiedHits(kept: readonly RgFound[], files: readonly PlannedFil
     let end = i;
     while (end < kept.length && kept[end]!.index === index) end++;
     const file = files[index]!;
-    const read = readPlannedInto(file, scratch, options.fs, options.within);
+    const read = await readAnyPlannedInto(file, scratch, options.fs, options.within);
     if (read.kind === 'skipped') {
       const { reason, detail } = read.skipped;
       if (reason === 'link' || reason === 'special' || reason === 'link-outside') throw new SearchRefusedFileError(file.path, detail ?? reason);

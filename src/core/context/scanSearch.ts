@@ -4,7 +4,7 @@
 // and waits, so a pattern that backtracks for ever stops at its time limit, or at once when aborted.
 import type { ContextFs } from './contextPlan';
 import type { PlannedFile } from './contextTypes';
-import { readPlannedInto } from './planReader';
+import { readAnyPlannedInto } from './planReader';
 import { BATCH_BYTES, RegexWorker } from './regexWorker';
 import { SearchRefusedFileError } from './searchErrors';
 import type { SearchHit, SearchOutcome } from './searchTypes';
@@ -68,7 +68,7 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
       await slicer.yieldIfDue();
       options.signal?.throwIfAborted();
       const file = files[i]!;
-      const read = readPlannedInto(file, scratch, options.fs, options.within);
+      const read = await readAnyPlannedInto(file, scratch, options.fs, options.within);
       if (read.kind === 'skipped') {
         const { reason, detail } = read.skipped;
         // What the walk listed is no longer a regular file inside the folder: said, never read as ''.

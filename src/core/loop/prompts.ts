@@ -90,6 +90,7 @@ export function describeContext(meta: ContextMetadata): string {
   } else if (partial) {
     lines.push('Mode: decided when the listing ends: eager (every file in memory) if the folder fits, else lazy (texts fetched when read; use search()). `context_meta()` says which.');
   }
+  if (meta.format) lines.push(...formatLines(meta));
   if (meta.invalidUtf8Replacements > 0) {
     lines.push(`${formatCount(meta.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   }
@@ -100,6 +101,23 @@ export function describeContext(meta: ContextMetadata): string {
   }
   if (!partial) lines.push(`It begins with: ${JSON.stringify(meta.prefix)}`);
   return lines.join('\n');
+}
+
+/** What the input was before it became text: the model should know a str was a .gz, and that app.log.2.gz, app.log.1 and app.log are one log. */
+function formatLines(meta: ContextMetadata): string[] {
+  const format = meta.format!;
+  const lines: string[] = [];
+  if (format.compression) lines.push(`The text was read decompressed from a ${format.compression}-compressed file; sizes and lines are those of the decompressed text.`);
+  if (format.compressedFiles) lines.push(`${formatCount(format.compressedFiles)} of the files were read decompressed (.gz, .bz2, .xz, .zst): their keys keep the compressed name, their texts are the decompressed text.`);
+  const sets = format.logSets ?? [];
+  if (sets.length > 0) {
+    lines.push(
+      `Rotated logs: each of these is one log in several parts, and its parts come in \`context\` oldest first (app.log.2.gz, app.log.1, then app.log, as logrotate numbers them), so joining them in order reads the log as written:`,
+    );
+    for (const set of sets) lines.push(`- ${set.log}: ${formatCount(set.parts)} parts`);
+    if (format.logSetsOmitted) lines.push(`- ... and ${formatCount(format.logSetsOmitted)} more sets`);
+  }
+  return lines;
 }
 
 function lazyModeLine(meta: ContextMetadata): string {

@@ -31,6 +31,7 @@ export function buildMetadata(streamed: StreamedContext, summary: BoundSummary):
       approximate: true,
       mode: 'lazy',
       ...(streamed.budgetBytes !== undefined ? { cacheBudgetBytes: streamed.budgetBytes } : {}),
+      ...(streamed.format ? { format: streamed.format } : {}),
     };
   }
   const totalChars = summary.chars.reduce((a, b) => a + b, 0);
@@ -48,6 +49,7 @@ export function buildMetadata(streamed: StreamedContext, summary: BoundSummary):
     invalidUtf8Replacements: invalid,
     ...(isText ? {} : { mode: 'eager' as const }),
     ...(streamed.leftOut.length ? { leftOut: streamed.leftOut } : {}),
+    ...(streamed.format ? { format: streamed.format } : {}),
   };
 }
 
@@ -78,6 +80,7 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
       invalidUtf8Replacements: 0,
       approximate: true,
       ...(plan.lazy ? { mode: 'lazy' as const, cacheBudgetBytes: plan.maxTotalBytes } : isText ? {} : { mode: 'eager' as const }),
+      ...(plan.format ? { format: plan.format } : {}),
     };
   }
   const entries = source.kind === 'text' ? [{ path: source.label ?? 'text', content: source.text }] : source.files;

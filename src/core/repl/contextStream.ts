@@ -6,7 +6,10 @@ import { utf8Chunks } from '../context/utf8Chunks';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ContextReadError, ContextTooLargeError } from '../context/contextErrors';
-import type { ContextPlan, ContextSource, TargetDescription } from '../context/contextTypes';
+import type { Compression } from '../context/compressedFormats';
+import type { ContextPlan, ContextSource, InputFormat, PlannedFile, TargetDescription } from '../context/contextTypes';
+import { countCompressed, isCompressed, readCompressedInto } from '../context/compressedPlan';
+import { readCompressed } from '../context/compressedRead';
 import { readPlannedInto } from '../context/planReader';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
@@ -30,6 +33,8 @@ export interface StreamedContext {
   prefixBytes: Uint8Array;
   /** Entries of the source left out while reading. */
   leftOut: TargetDescription['skipped'];
+  /** The plan's word on compressed files and rotated logs, passed on to the metadata. */
+  format?: InputFormat;
   /** Listed only (a lazy bind): the texts are fetched when read, up to `budgetBytes` kept in the REPL. */
   lazy?: boolean;
   budgetBytes?: number;
@@ -50,6 +55,9 @@ export function checkContext(source: ContextSource, limitBytes: number): void {
   if (source.kind === 'plan') {
     // A lazy plan is listed, not read: its size was checked against the list limit when planned.
     if (source.plan.lazy) return;
+    // A compressed file's size is an estimate until it is counted, which refuses it past the limit.
+    const only = source.plan.files[0];
+    if (source.plan.shape === 'text' && only && isCompressed(only) && !only.exact) return;
     const limit = Math.min(limitBytes, source.plan.maxTotalBytes);
     if (source.plan.totalBytes > limit) throw new ContextTooLargeError(source.plan.totalBytes, limit);
     return;
@@ -86,9 +94,15 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
 }
 
 async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
+  const streamed = await streamPlanEntries(plan, sink, limitBytes, signal);
+  if (plan.format) streamed.format = plan.format;
+  return streamed;
+}
+
+async function streamPlanEntries(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
   const limit = Math.min(limitBytes, plan.maxTotalBytes);
   if (plan.lazy) return streamListing(plan, sink, limit, signal);
-  if (plan.shape === 'text') return streamFile(plan, sink, signal);
+  if (plan.shape === 'text') return streamFile(plan, sink, limit, signal);
   const out = newStreamed('dict');
   // Small files are read straight into the batch of frames that is written when full: no copy per file,
   // and no trip through the event loop per file (for 20,000 files, either cost more than the reading).
@@ -105,7 +119,13 @@ async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: numb
     let data: Uint8Array | undefined;
     let inPlace = false;
     let read: ReturnType<typeof readPlannedInto> | undefined;
-    if (fits) {
+    if (isCompressed(file)) {
+      // Decoded on its own, up to the per-file limit (which holds for the decompressed bytes).
+      scratch ??= new Uint8Array(plan.maxFileBytes + 1);
+      read = await readCompressedInto(file, scratch);
+      if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: `decompressed (${file.compression})` } };
+      if (read.kind === 'read') data = scratch.subarray(0, read.length);
+    } else if (fits) {
       const target = batch.spare(headLength, plan.maxFileBytes + 1);
       read = readPlannedInto(file, target);
       if (read.kind === 'read') {
@@ -222,8 +242,9 @@ class FrameBatch {
  * that grew is read up to the size it had when planned (a snapshot of a log being written); one that
  * shrank cannot deliver what was announced, so the bind is aborted.
  */
-async function streamFile(plan: ContextPlan, sink: ContextSink, signal?: AbortSignal): Promise<StreamedContext> {
+async function streamFile(plan: ContextPlan, sink: ContextSink, limit: number, signal?: AbortSignal): Promise<StreamedContext> {
   const file = plan.files[0]!;
+  if (isCompressed(file)) return streamCompressedFile(file, sink, limit, signal);
   const out = newStreamed('str');
   const handle = await open(file.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
@@ -255,6 +276,34 @@ async function streamFile(plan: ContextPlan, sink: ContextSink, signal?: AbortSi
   await sink.write(frameHead('E', 0));
   out.entries.push({ path: file.path, bytes: file.bytes });
   out.byteLength = file.bytes;
+  return out;
+}
+
+/**
+ * A compressed file named alone: a `str` announces its size before its text, so the file is decoded
+ * twice, once to count (refusing a bomb or a text past the limit before a byte is sent; skipped when
+ * the plan decoded it whole) and once to send, piece by piece: memory stays at a block whatever the
+ * size. A file that decodes differently the second time (replaced meanwhile) aborts the bind.
+ */
+async function streamCompressedFile(file: PlannedFile & { compression: Compression }, sink: ContextSink, limit: number, signal?: AbortSignal): Promise<StreamedContext> {
+  const out = newStreamed('str');
+  const bytes = await countCompressed(file, limit, signal);
+  await sink.write(frameHead('T', bytes));
+  let sent = 0;
+  const read = await readCompressed(file.abs, file.compression, { maxBytes: bytes, ...(signal ? { signal } : {}) }, async (piece) => {
+    keepPrefix(out, piece);
+    sent += piece.byteLength;
+    await sink.write(piece);
+  });
+  if (read.kind !== 'done' || sent !== bytes) {
+    const zeros = Buffer.alloc(Math.min(STREAM_CHUNK_BYTES, Math.max(1, bytes - sent)));
+    for (let left = bytes - sent; left > 0; left -= zeros.length) await sink.write(zeros.subarray(0, Math.min(left, zeros.length)));
+    await sink.write(frameHead('A', 0));
+    throw new ContextChangedError(file.path, bytes, sent);
+  }
+  await sink.write(frameHead('E', 0));
+  out.entries.push({ path: file.path, bytes });
+  out.byteLength = bytes;
   return out;
 }
 

@@ -8,7 +8,7 @@
 // counted, so the cell's result and the trajectory say which files were read and how much.
 import { parse } from 'node:path';
 import { hostSearch } from '../context/hostSearch';
-import { readPlannedInto } from '../context/planReader';
+import { readAnyPlannedInto } from '../context/planReader';
 import type { ContextPlan, PlannedFile } from '../context/contextTypes';
 import { InvalidContextError } from './replErrors';
 import type { ContextCall, ContextReads } from './replTypes';
@@ -50,7 +50,7 @@ export class LazyContextHost {
 
   /** One request from Python; the answer is JSON text (the bridge's one result string). */
   async answer(call: ContextCall, signal: AbortSignal): Promise<string> {
-    if (call.kind === 'context_read') return JSON.stringify(this.read(call.paths));
+    if (call.kind === 'context_read') return JSON.stringify(await this.read(call.paths));
     const paths = call.paths;
     const files = paths === null ? this.plan.files : paths.map((p) => this.fileOf(p));
     if (call.pattern.length > MAX_PATTERN_CHARS) throw new InvalidContextError(`search: the pattern is over ${MAX_PATTERN_CHARS} characters`);
@@ -72,7 +72,7 @@ export class LazyContextHost {
     return file;
   }
 
-  private read(paths: string[]): { texts: Array<string | null>; errors: Array<string | null> } {
+  private async read(paths: string[]): Promise<{ texts: Array<string | null>; errors: Array<string | null> }> {
     if (paths.length > MAX_READ_FILES) throw new InvalidContextError(`a context read asks for ${paths.length} files; at most ${MAX_READ_FILES} at a time`);
     const files = paths.map((p) => this.fileOf(p));
     const planned = files.reduce((n, f) => n + f.bytes, 0);
@@ -81,7 +81,7 @@ export class LazyContextHost {
     const errors: Array<string | null> = [];
     const within = this.within();
     for (const file of files) {
-      const read = readPlannedInto(file, this.scratch, undefined, within);
+      const read = await readAnyPlannedInto(file, this.scratch, undefined, within);
       if (read.kind !== 'read') {
         texts.push(null);
         errors.push(read.kind === 'skipped' ? `${read.skipped.reason}${read.skipped.detail ? ` (${read.skipped.detail})` : ''}` : 'grew past the per-file limit');

@@ -8,6 +8,10 @@ import type { RlmSettings } from '../settings/rlmSettings';
 import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetection';
 import { formatBytes } from '../../shared/format';
 import { readLocalFile } from '../../core/context/localFileRead';
+import { compressionOf } from '../../core/context/compressedFormats';
+import { ContextReadError, DecompressionBombError } from '../../core/context/contextErrors';
+import { planPaths } from '../../core/context/contextPlan';
+import { dirname } from 'node:path';
 
 interface FileContext {
   source: ContextSource;
@@ -40,8 +44,26 @@ async function readLocalBounded(path: string, label: string, settings: RlmSettin
   throw new TargetRefusedError(label, 'unreadable', `${label} could not be read.`);
 }
 
+/**
+ * A compressed log on this machine (.gz, .bz2, .xz, .zst): planned as the CLI plans it, so it is read
+ * decompressed while bound, the limit holds for the decompressed bytes, and a bomb is refused before
+ * anything is sent (compressedPlan.ts).
+ */
+async function compressedFileContext(uri: vscode.Uri, label: string, settings: RlmSettings): Promise<FileContext> {
+  const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
+  let plan;
+  try {
+    plan = await planPaths([uri.fsPath], { cwd: folder, maxTotalBytes: settings.contextLimitBytes, maxListedBytes: 0 });
+  } catch (error) {
+    if (error instanceof ContextReadError) throw new TargetRefusedError(label, error instanceof DecompressionBombError ? 'too-large' : 'unreadable', error.message);
+    throw error;
+  }
+  return { source: { kind: 'plan', plan }, target: plan.target, contextKey: `file:${uri.toString()}`, label: plan.target.paths[0] ?? label };
+}
+
 export async function fileContext(uri: vscode.Uri, settings: RlmSettings, selectionOnly?: vscode.Selection): Promise<FileContext> {
   const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  if (uri.scheme === 'file' && !selectionOnly && compressionOf(uri.path)) return compressedFileContext(uri, label, settings);
   if (hasBinaryExtension(uri.path)) {
     throw new TargetRefusedError(label, 'binary', `${label} is a binary file; RLM reads text. Ask about a text file, or a folder (binaries are skipped there).`);
   }

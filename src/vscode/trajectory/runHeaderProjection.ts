@@ -1,5 +1,7 @@
 // The run header as the view shows it: question, answer, status, models, totals, limits, fallbacks
 // and sandbox protections. No `vscode` import: unit-tested.
+import { describeInputFormat } from '../../core/context/inputFormatText';
+import type { InputFormat } from '../../core/context/contextTypes';
 import type { SandboxProtections } from '../../core/repl/replTypes';
 import { LAYER_TITLES } from '../../core/repl/sandboxReport';
 import type { RunNode } from '../../core/trajectory/treeTypes';
@@ -46,6 +48,12 @@ export function runModelsAndDepth(run: RunNode): { models: string[]; maxDepth: n
   return { models: [...models].sort(), maxDepth, unpriced: [...unpriced].sort() };
 }
 
+/** The input's original format (a .gz, a rotated set), after the summary. */
+function formatNote(format: InputFormat | undefined): string {
+  const text = describeInputFormat(format);
+  return text ? ` (${text})` : '';
+}
+
 function describeTarget(run: RunNode): string | undefined {
   const t = run.target;
   if (!t) return undefined;
@@ -87,7 +95,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     protectionNotes: run.protections?.notes ?? [],
     observationMaxChars: run.config?.observationMaxChars,
     target: describeTarget(run),
-    contextSummary: run.context ? `${run.context.type}, ${plural(run.context.totalChars, 'character')}, ${plural(run.context.fileCount, 'file')}` : undefined,
+    contextSummary: run.context ? `${run.context.type}, ${plural(run.context.totalChars, 'character')}, ${plural(run.context.fileCount, 'file')}${formatNote(run.context.format)}` : undefined,
     source: info.source,
     format: info.format,
     problems: info.problems,

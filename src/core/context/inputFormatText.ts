@@ -1,0 +1,20 @@
+// The input's original format in words, for `rlm show`, the trajectory view's header and exports: a
+// run over app.log.gz or a rotated set says so wherever the run is looked at. The metadata may come
+// from a recorded file (hostile): only its expected fields of the expected types are used.
+import type { InputFormat } from './contextTypes';
+
+const COMPRESSIONS = new Set(['gzip', 'bzip2', 'xz', 'zstd']);
+
+/** E.g. "read decompressed from gzip", "2 files read decompressed; rotated logs: logs/app.log (4 parts)"; undefined for plain text. */
+export function describeInputFormat(format: InputFormat | undefined): string | undefined {
+  if (!format || typeof format !== 'object') return undefined;
+  const parts: string[] = [];
+  if (typeof format.compression === 'string' && COMPRESSIONS.has(format.compression)) parts.push(`read decompressed from ${format.compression}`);
+  if (typeof format.compressedFiles === 'number' && format.compressedFiles > 0) parts.push(`${format.compressedFiles} file${format.compressedFiles === 1 ? '' : 's'} read decompressed`);
+  const sets = Array.isArray(format.logSets) ? format.logSets.filter((s) => s && typeof s.log === 'string' && typeof s.parts === 'number').slice(0, 3) : [];
+  if (sets.length > 0) {
+    const more = (format.logSets?.length ?? 0) - sets.length + (typeof format.logSetsOmitted === 'number' ? format.logSetsOmitted : 0);
+    parts.push(`rotated logs read oldest first: ${sets.map((s) => `${s.log.slice(0, 200)} (${s.parts} parts)`).join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+  }
+  return parts.length ? parts.join('; ') : undefined;
+}
