@@ -6,12 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-interface GraphModule {
-  importGraph(root?: string): Map<string, string[]>;
-  folderArrows(graph: Map<string, string[]>): Map<string, string[]>;
-  fileCircles(graph: Map<string, string[]>): string[][];
-}
+import { fileCircles, folderArrows, importGraph } from '../../../scripts/importGraph.mjs';
 
 const repoRoot = join(__dirname, '..', '..', '..');
 const page = readFileSync(join(repoRoot, 'docs', 'architecture.md'), 'utf8');
@@ -33,12 +28,7 @@ function allowedImports(): Map<string, Set<string>> {
   return allowed;
 }
 
-async function graphModule(): Promise<GraphModule> {
-  return (await import('../../../scripts/importGraph.mjs')) as GraphModule;
-}
-
-test('every arrow between top folders is one docs/architecture.md allows, and every folder is on the page', async () => {
-  const { importGraph, folderArrows } = await graphModule();
+test('every arrow between top folders is one docs/architecture.md allows, and every folder is on the page', () => {
   const graph = importGraph(repoRoot);
   const allowed = allowedImports();
   const folders = new Set([...graph.keys()].map((f) => (f.startsWith('src/') ? f.split('/').slice(0, 2).join('/') : f.split('/')[0]!)));
@@ -50,16 +40,14 @@ test('every arrow between top folders is one docs/architecture.md allows, and ev
   }
 });
 
-test('every circle of files lies inside a known debt that docs/architecture.md lists', async () => {
-  const { importGraph, fileCircles } = await graphModule();
+test('every circle of files lies inside a known debt that docs/architecture.md lists', () => {
   const known = fencedBlock('known-circles').map((line) => new Set(line.split(',').map((s) => s.trim())));
   for (const circle of fileCircles(importGraph(repoRoot))) {
     assert.ok(known.some((debt) => circle.every((file) => debt.has(file))), `a new import circle: ${circle.join(' ↔ ')}. Break it (docs/architecture.md, "Layers and folders")`);
   }
 });
 
-test('the graph reader finds a circle, and only a circle', async () => {
-  const { fileCircles } = await graphModule();
+test('the graph reader finds a circle, and only a circle', () => {
   const graph = new Map([
     ['a.ts', ['b.ts']],
     ['b.ts', ['c.ts']],
@@ -71,8 +59,7 @@ test('the graph reader finds a circle, and only a circle', async () => {
   assert.deepEqual(fileCircles(new Map([['a.ts', ['b.ts']], ['b.ts', []]])), []);
 });
 
-test('the graph reader sees multi-line, type-only and export-from imports of this repository', async () => {
-  const { importGraph } = await graphModule();
+test('the graph reader sees multi-line, type-only and export-from imports of this repository', () => {
   const graph = importGraph(repoRoot);
   // Known edges of the code, each written in a different form.
   assert.ok(graph.get('src/core/citations/coverage.ts')?.includes('src/core/trajectory/events.ts'), 'a type-only import');
