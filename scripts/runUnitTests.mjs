@@ -1,6 +1,10 @@
-// Runs every test/unit/**/*.test.ts with Node's own test runner (through tsx for TypeScript).
-// Node 20 has no glob support in `node --test`, so the files are listed here. A run that cannot prove
-// it tested something fails even when Node calls it green: an empty list, a file that registers no
+// Runs a tier of Node tests with Node's own test runner (through tsx for TypeScript): by default every
+// test/unit/**/*.test.ts (`npm run test:unit`), or the files and folders named, e.g. test/node
+// (`npm run test:node`: the tests that start the REPL, the built CLI or another program).
+// Node 20 has no glob support in `node --test`, so the files are listed here.
+// The unit tier starts no process and no worker: unless every file lies under test/node/ (testTier.mjs),
+// each test file runs with scripts/unitTierGuard.cjs preloaded, which fails any child process or worker
+// it starts. A run that cannot prove it tested something fails even when Node calls it green: an empty list, a file that registers no
 // test, a skipped or todo test (see testRunReporter.mjs). RLM_ALLOW_SKIPS=1 lets skips through on a
 // local run (a platform a test does not apply to); CI ignores it.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -8,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { judgeTestRun } from './testRunReporter.mjs';
+import { testTier, UNIT_TIER_GUARD } from './testTier.mjs';
 
 function findTests(dir) {
   const out = [];
@@ -25,14 +30,15 @@ if (files.length === 0) {
   console.error(`No test files found under ${roots.join(', ')}`);
   process.exit(1);
 }
-console.log(`Running ${files.length} test files: ${files.map((f) => relative('.', f)).join(' ')}`);
+const tier = testTier(files);
+console.log(`Running ${files.length} test files (${tier} tier): ${files.map((f) => relative('.', f)).join(' ')}`);
 const summaryDir = mkdtempSync(join(tmpdir(), 'rlm-unit-run-'));
 const summaryFile = join(summaryDir, 'summary.jsonl');
 const reporter = new URL('./testRunReporter.mjs', import.meta.url).href;
 const result = spawnSync(
   process.execPath,
-  ['--require', './scripts/pyTextRequire.cjs', '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${summaryFile}`, ...files],
-  { stdio: 'inherit' },
+  ['--require', './scripts/pyTextRequire.cjs', ...(tier === 'unit' ? ['--require', UNIT_TIER_GUARD] : []), '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${summaryFile}`, ...files],
+  { stdio: 'inherit', env: { ...process.env, RLM_TEST_TIER: tier } },
 );
 let summary = '';
 try {

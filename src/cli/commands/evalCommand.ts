@@ -43,7 +43,8 @@ Usage: rlm eval [--suite niah,oolong,pairs,code] [--lengths 32k,1m] [--modes rlm
   --tasks        tasks per suite and length (default 1); --seed varies them (default 1)
   --out          results folder (default .rlm/eval/<time>); --resume continues it (default: the latest)
   --scripted     offline: the scripted reference policy on local fake servers (not a model)
-  --code-root    source tree for the code suite (default ./node_modules)
+  --code-root    a real source tree for the code suite (default: a tree generated from the seed,
+                 the same on every machine)
 Model options, as for rlm ask: --provider openai|anthropic, --base-url, --model, --api-key-env NAME,
   --context-window TOKENS, --sub-provider, --sub-base-url, --sub-model, --sub-api-key-env,
   --sub-context-window, --stall-timeout SECONDS, --max-response-mb MB,
@@ -104,7 +105,7 @@ export async function runEval(argv: string[], given: EvalIo): Promise<number> {
       plan: { suites: args.suites, lengths: args.lengths, modes: args.modes, tasksPerLength: args.tasksPerLength, seed: args.seed, scripted: args.scripted },
       outDir,
       resume: args.resume,
-      codeRoot: args.codeRoot ? resolve(cwd, args.codeRoot) : join(cwd, 'node_modules'),
+      ...(args.codeRoot ? { codeRoot: resolve(cwd, args.codeRoot) } : {}),
       root,
       sub,
       repl,

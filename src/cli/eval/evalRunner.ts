@@ -19,7 +19,8 @@ interface EvalRunOptions {
   plan: Omit<EvalPlanRecord, 'root' | 'sub'>;
   outDir: string;
   resume: boolean;
-  codeRoot: string;
+  /** A real source tree for the code suite; undefined: the generated one. */
+  codeRoot?: string;
   root: ModelClient;
   sub: ModelClient;
   repl: ReplFactory;
@@ -77,7 +78,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
       bar.working(finished, `${spec.id} (generating)`);
       let task: BenchTask;
       try {
-        task = generateTask(spec, { codeRoot: options.codeRoot });
+        task = generateTask(spec, options.codeRoot === undefined ? {} : { codeRoot: options.codeRoot });
       } catch (error) {
         throw new EvalPlanError(options.outDir, `cannot generate ${spec.id}: ${oneLine(error)}`);
       }

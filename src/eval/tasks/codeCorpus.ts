@@ -1,5 +1,6 @@
-// The real source tree the code suite asks about: text files under a root (default: this project's
-// node_modules), listed in sorted order, from which a seeded contiguous run of files fills the length.
+// A real source tree for the code suite, when `rlm eval --code-root <dir>` names one: text files under
+// the root, listed in sorted order, from which a seeded contiguous run of files fills the length. (By
+// default the suite asks about a generated tree instead: syntheticSourceTree.ts.)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { ContextFile } from '../../core/context/contextTypes';

@@ -1,7 +1,10 @@
-// Multiple-choice questions over a real source tree, with answers computed from the files themselves.
+// Multiple-choice questions over a source tree, with answers computed from the files themselves. The
+// tree is generated from the task's seed (syntheticSourceTree.ts) unless `rlm eval --code-root` names
+// a real one.
 import { callingFileCounts, functionDefinitions, filesCalling, packageManifests } from './codeFacts';
 import { CodeCorpusError, selectFiles } from './codeCorpus';
 import { SeededRandom } from './seededRandom';
+import { syntheticSourceTree } from './syntheticSourceTree';
 import { formatLength } from './taskLength';
 import { CHARS_PER_TOKEN } from './taskTypes';
 import type { BenchTask, TaskRequest } from './taskTypes';
@@ -17,9 +20,11 @@ interface Built {
   distractors: string[];
 }
 
-export function generateCode(request: TaskRequest, corpusRoot: string, kind?: CodeQuestionKind): BenchTask {
+/** `corpusRoot`: a real source tree to draw files from; undefined: the generated tree. */
+export function generateCode(request: TaskRequest, corpusRoot: string | undefined, kind?: CodeQuestionKind): BenchTask {
   const rng = new SeededRandom(request.seed);
-  const files = selectFiles(corpusRoot, request.lengthTokens * CHARS_PER_TOKEN, rng);
+  const chars = request.lengthTokens * CHARS_PER_TOKEN;
+  const files = corpusRoot === undefined ? syntheticSourceTree(chars, rng) : selectFiles(corpusRoot, chars, rng);
   const first = kind ?? KINDS[request.index % KINDS.length]!;
   // A small selection may hold no package.json or no unique definition: try the other kinds in turn.
   const order = [first, ...KINDS.filter((k) => k !== first)];
@@ -28,7 +33,7 @@ export function generateCode(request: TaskRequest, corpusRoot: string, kind?: Co
     built = buildQuestion(k, files, rng);
     if (built) break;
   }
-  if (!built) throw new CodeCorpusError(corpusRoot, `no code question can be asked about the ${files.length} files selected; try a larger length`);
+  if (!built) throw new CodeCorpusError(corpusRoot ?? '(generated source tree)', `no code question can be asked about the ${files.length} files selected; try a larger length`);
   const choices = rng.shuffle([built.correct, ...built.distractors.slice(0, 3)]);
   const letter = CHOICE_LETTERS[choices.indexOf(built.correct)]!;
   const listed = choices.map((c, i) => `${CHOICE_LETTERS[i]}) ${c}`).join('\n');

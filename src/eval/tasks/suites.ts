@@ -41,8 +41,8 @@ export function planTasks(suites: readonly SuiteName[], lengths: readonly number
 }
 
 interface GenerateOptions {
-  /** Root of the source tree the code suite reads. */
-  codeRoot: string;
+  /** A real source tree for the code suite to read; undefined: the tree generated from each task's seed. */
+  codeRoot?: string;
 }
 
 export function generateTask(spec: TaskSpec, options: GenerateOptions): BenchTask {

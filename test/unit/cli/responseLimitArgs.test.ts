@@ -54,7 +54,7 @@ test('values that are not positive numbers are usage errors naming the flag', ()
   }
 });
 
-test('help texts, settings and README name both, with the defaults the core uses', () => {
+test('help texts, settings and the settings and CLI pages name both, with the defaults the core uses', () => {
   const seconds = DEFAULT_STALL_TIMEOUT_MS / 1000;
   const mb = DEFAULT_MAX_RESPONSE_BYTES / MB;
   assert.match(ASK_HELP, new RegExp(`--stall-timeout SECONDS[^]*default\\s+${seconds}`));
@@ -66,10 +66,12 @@ test('help texts, settings and README name both, with the defaults the core uses
   assert.equal(properties['rlm.maxResponseMb']?.default, mb);
   const defaults = readRlmSettings(() => undefined).responseLimits;
   assert.deepEqual(defaults, { stallTimeoutMs: DEFAULT_STALL_TIMEOUT_MS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, responseTimeoutMs: DEFAULT_RESPONSE_TIMEOUT_MS });
-  // The overall bound on one call (README's lines are the lead's to write).
+  // The overall bound on one call.
   assert.match(ASK_HELP, new RegExp(`--response-timeout SECONDS[^]*default ${DEFAULT_RESPONSE_TIMEOUT_MS / 1000}\\)`));
   assert.match(EVAL_HELP, /--response-timeout SECONDS/);
   assert.equal(properties['rlm.modelResponseTimeoutSeconds']?.default, DEFAULT_RESPONSE_TIMEOUT_MS / 1000);
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  for (const name of ['rlm.modelStallTimeoutSeconds', 'rlm.maxResponseMb', '--stall-timeout', '--max-response-mb']) assert.ok(readme.includes(name), `README lists ${name}`);
+  const settingsPage = readFileSync(join(root, 'docs', 'settings.md'), 'utf8');
+  const cliPage = readFileSync(join(root, 'docs', 'cli.md'), 'utf8');
+  for (const name of ['rlm.modelStallTimeoutSeconds', 'rlm.maxResponseMb', 'rlm.modelResponseTimeoutSeconds', '--stall-timeout', '--max-response-mb', '--response-timeout']) assert.ok(settingsPage.includes(name), `docs/settings.md lists ${name}`);
+  for (const name of ['--stall-timeout SECONDS', '--max-response-mb MB', '--response-timeout SECONDS']) assert.ok(cliPage.includes(name), `docs/cli.md lists ${name}`);
 });

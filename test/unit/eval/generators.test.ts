@@ -15,7 +15,8 @@ import { CodeCorpusError } from '../../../src/eval/tasks/codeCorpus';
 import type { BenchTask } from '../../../src/eval/tasks/taskTypes';
 import { classifyInstance, parseRecordLine } from '../../../src/eval/scripted/ruleClassifier';
 
-const codeRoot = resolve(__dirname, '../../../node_modules');
+// A real source tree for `--code-root`: this repository's own sources (the default corpus is generated).
+const realCodeRoot = resolve(__dirname, '../../../src');
 
 function text(task: BenchTask): string {
   assert.equal(task.context.kind, 'text');
@@ -25,11 +26,11 @@ function text(task: BenchTask): string {
 test('every suite is deterministic for a seed and differs across seeds', () => {
   for (const suite of parseSuiteList('niah,oolong,pairs,code')) {
     const [spec] = planTasks([suite], [8_000], 1, 7);
-    const a = generateTask(spec!, { codeRoot });
-    const b = generateTask(spec!, { codeRoot });
+    const a = generateTask(spec!, {});
+    const b = generateTask(spec!, {});
     assert.deepEqual(a, b, suite);
     const [other] = planTasks([suite], [8_000], 1, 8);
-    const c = generateTask(other!, { codeRoot });
+    const c = generateTask(other!, {});
     assert.notDeepEqual({ q: c.question, a: c.answer, ctx: c.contextChars }, { q: a.question, a: a.answer, ctx: a.contextChars }, suite);
   }
 });
@@ -37,7 +38,7 @@ test('every suite is deterministic for a seed and differs across seeds', () => {
 test('contexts are about 4 characters per requested token, from 8k to 1m', () => {
   for (const lengthTokens of [8_000, 32_000, 1_000_000]) {
     for (const spec of planTasks(['niah', 'oolong', 'pairs', 'code'], [lengthTokens], 1, 1)) {
-      const task = generateTask(spec, { codeRoot });
+      const task = generateTask(spec, {});
       const ratio = task.contextChars / (lengthTokens * 4);
       // The code suite adds whole files, so it may overshoot by up to one file (256 KB).
       const slack = spec.suite === 'code' ? (256 * 1024) / (lengthTokens * 4) : 0.02;
@@ -115,36 +116,60 @@ function files(task: BenchTask): Map<string, string> {
   return new Map(task.context.kind === 'files' ? task.context.files.map((f) => [f.path, String(f.content)]) : []);
 }
 
-test('code: multiple-choice answers hold against the files on disk', () => {
-  for (const kind of ['defines', 'callers', 'dependsOn'] as CodeQuestionKind[]) {
-    const task = generateCode({ lengthTokens: 1_000_000, seed: 9, index: 0 }, codeRoot, kind);
-    assert.equal(task.choices?.length, 4);
-    const correct = task.choices![['A', 'B', 'C', 'D'].indexOf(task.answer)]!;
-    const ctx = files(task);
-    for (const [path, content] of ctx) assert.equal(content, readFileSync(join(codeRoot, path), 'utf8'));
-    if (kind === 'defines') {
-      const name = /defines the function `([^`]+)`/.exec(task.question)![1]!;
-      const definers = [...ctx].filter(([, t]) => new RegExp(`function\\s*\\*?\\s*${name.replace(/\$/g, '\\$')}\\s*\\(`).test(t)).map(([p]) => p);
-      assert.deepEqual(definers, [correct]);
-    } else if (kind === 'dependsOn') {
-      const dep = /lists `([^`]+)`/.exec(task.question)![1]!;
-      const owners = [...ctx]
-        .filter(([p]) => p.endsWith('package.json'))
-        .map(([, t]) => { try { return JSON.parse(t) as { name?: string; dependencies?: Record<string, string> }; } catch { return {}; } })
-        .filter((j) => j.dependencies && dep in j.dependencies)
-        .map((j) => j.name);
-      assert.deepEqual(owners, [correct]);
-    } else {
-      const name = /a call to `([^`]+)`/.exec(task.question)![1]!;
-      // An independent count: any `name(` not preceded by an identifier character, minus pure definitions.
-      let n = 0;
-      for (const t of ctx.values()) {
-        const all = t.split(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`)).length - 1;
-        const defs = t.split(new RegExp(`function\\s*\\*?\\s*${name.replace(/\$/g, '\\$')}\\s*\\(`)).length - 1;
-        if (all > defs) n++;
-      }
-      assert.equal(correct, String(n));
+/** Checks a code task's answer by an independent reading of its files. */
+function assertCodeAnswerHolds(task: BenchTask): void {
+  const kind: CodeQuestionKind = /defines the function/.test(task.question) ? 'defines' : /lists `/.test(task.question) ? 'dependsOn' : 'callers';
+  assert.equal(task.choices?.length, 4);
+  const correct = task.choices![['A', 'B', 'C', 'D'].indexOf(task.answer)]!;
+  const ctx = files(task);
+  if (kind === 'defines') {
+    const name = /defines the function `([^`]+)`/.exec(task.question)![1]!;
+    const definers = [...ctx].filter(([, t]) => new RegExp(`function\\s*\\*?\\s*${name.replace(/\$/g, '\\$')}\\s*\\(`).test(t)).map(([p]) => p);
+    assert.deepEqual(definers, [correct]);
+  } else if (kind === 'dependsOn') {
+    const dep = /lists `([^`]+)`/.exec(task.question)![1]!;
+    const owners = [...ctx]
+      .filter(([p]) => p.endsWith('package.json'))
+      .map(([, t]) => { try { return JSON.parse(t) as { name?: string; dependencies?: Record<string, string> }; } catch { return {}; } })
+      .filter((j) => j.dependencies && dep in j.dependencies)
+      .map((j) => j.name);
+    assert.deepEqual(owners, [correct]);
+  } else {
+    const name = /a call to `([^`]+)`/.exec(task.question)![1]!;
+    // An independent count: any `name(` not preceded by an identifier character, minus pure definitions.
+    let n = 0;
+    for (const t of ctx.values()) {
+      const all = t.split(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*\\(`)).length - 1;
+      const defs = t.split(new RegExp(`function\\s*\\*?\\s*${name.replace(/\$/g, '\\$')}\\s*\\(`)).length - 1;
+      if (all > defs) n++;
     }
+    assert.equal(correct, String(n));
+  }
+}
+
+test('code: on the generated tree, every kind of question is asked and its answer holds', () => {
+  for (const kind of ['defines', 'callers', 'dependsOn'] as CodeQuestionKind[]) {
+    const task = generateCode({ lengthTokens: 1_000_000, seed: 9, index: 0 }, undefined, kind);
+    assert.match(task.question, kind === 'defines' ? /defines the function/ : kind === 'callers' ? /a call to/ : /lists `/);
+    assertCodeAnswerHolds(task);
+  }
+});
+
+test('code: the generated tree depends on the seed alone, at every length', () => {
+  for (const lengthTokens of [8_000, 32_000]) {
+    const a = generateCode({ lengthTokens, seed: 4, index: 1 }, undefined);
+    assert.deepEqual(generateCode({ lengthTokens, seed: 4, index: 1 }, undefined), a);
+    const paths = [...files(a).keys()];
+    assert.ok(paths.some((p) => p.endsWith('package.json')) && paths.some((p) => p.endsWith('.js')), paths.join(', '));
+    assertCodeAnswerHolds(a);
+  }
+});
+
+test('code: with --code-root, questions are about the real files on disk', () => {
+  for (const kind of ['defines', 'callers'] as CodeQuestionKind[]) {
+    const task = generateCode({ lengthTokens: 32_000, seed: 9, index: 0 }, realCodeRoot, kind);
+    for (const [path, content] of files(task)) assert.equal(content, readFileSync(join(realCodeRoot, path), 'utf8'));
+    assertCodeAnswerHolds(task);
   }
 });
 

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { capWasmMemory, MemoryCapExceeded } from '../../../src/worker/memoryCap';
 import { hardRssBound, watchRss } from '../../../src/worker/rssWatch';
+import { until } from '../../support/until';
 
 describe('capWasmMemory', () => {
   it('refuses growth past the cap, allows it below, and cannot be undone', () => {
@@ -26,12 +27,15 @@ describe('capWasmMemory', () => {
 describe('watchRss', () => {
   it('fires once past the hard bound, never below it', async () => {
     let rss = 100;
+    let samples = 0;
     const fired: number[] = [];
-    const stop = watchRss({ hardBytes: 1000, intervalMs: 5, rss: () => rss, onExceeded: (n) => fired.push(n) });
-    await new Promise((r) => setTimeout(r, 30));
+    const stop = watchRss({ hardBytes: 1000, intervalMs: 5, rss: () => (samples++, rss), onExceeded: (n) => fired.push(n) });
+    await until(() => samples >= 3, 'three samples below the bound');
     assert.deepEqual(fired, []);
     rss = 2000;
-    await new Promise((r) => setTimeout(r, 30));
+    await until(() => fired.length > 0, 'the watch to fire');
+    const firedAt = samples;
+    await until(() => samples >= firedAt + 3, 'three more samples past the bound');
     stop();
     assert.deepEqual(fired, [2000]);
   });

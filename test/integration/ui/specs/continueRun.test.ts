@@ -11,7 +11,7 @@ import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeMode
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
 import { acceptModal } from '../../harness/modalDialog';
 import { openWorkbench } from '../../harness/openWorkbench';
-import { runCli } from '../../../unit/cli/cliProcess';
+import { runCli } from '../../../node/cli/cliProcess';
 
 const isRoot = (r: FakeModelRequest): boolean => !!r.system?.includes('persistent Python REPL');
 

@@ -13,7 +13,7 @@ import type { EventRecord } from '../../../../src/core/trajectory/events';
 import { headerFromRunStarted } from '../../../../src/core/trajectory/trajectoryHeader';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
 import { openTrajectoryWriter } from '../../../../src/core/trajectory/trajectoryWriter';
-import { tempDir } from '../trajectory/tempDir';
+import { tempDir } from '../../../unit/core/trajectory/tempDir';
 import { ATTACKER, repoRoot } from '../repl/replTestKit';
 import { fence, isRootRequest, startModel, turnOf } from './loopTestKit';
 import type { Harness } from './loopTestKit';

@@ -13,7 +13,7 @@ import { createRlmRun } from '../../../../src/core/loop/rlmRun';
 import { fence, isRootRequest, makeRepl, startModel, turnOf } from '../loop/loopTestKit';
 import type { Harness, TestRepl } from '../loop/loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
-import { tempDir } from './tempDir';
+import { tempDir } from '../../../unit/core/trajectory/tempDir';
 
 const dir = tempDir('traj-loop');
 const KEY = 'sk-test-loop-recording-key-0123456789';

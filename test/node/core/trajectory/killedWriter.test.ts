@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
-import { tempDir } from './tempDir';
+import { tempDir } from '../../../unit/core/trajectory/tempDir';
 
 const dir = tempDir('traj-kill');
 const child = join(import.meta.dirname, '../../../fixtures/trajectories/writeUntilKilled.ts');

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { SESSION_ANSWERS, SESSION_QUESTIONS, referenceSessionLog } from '../../fixtures/trajectories/referenceSession';
-import { tempDir } from '../core/trajectory/tempDir';
+import { tempDir } from '../../unit/core/trajectory/tempDir';
 import { assertCliBuilt, runCli } from './cliProcess';
 
 const dir = tempDir('cli-ref-conversation');

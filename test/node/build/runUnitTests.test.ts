@@ -1,6 +1,7 @@
 // scripts/runUnitTests.mjs, run as `npm test` runs it, on small test files made to look green to Node:
 // a skipped test, a todo, a file that registers no test. Each must fail the run with a sentence naming
 // the file; a file whose test runs stays green. RLM_ALLOW_SKIPS=1 lets skips through locally, never in CI.
+// And the unit tier starts nothing: a file outside test/node/ that starts a process or a worker fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -56,4 +57,17 @@ test('a folder with no *.test.ts file under it fails before running anything', (
   const result = spawnSync(process.execPath, ['scripts/runUnitTests.mjs', FIXTURES], { encoding: 'utf8', env });
   assert.equal(result.status, 1);
   assert.match(result.stderr, /No test files found/);
+});
+
+test('a unit test that starts a child process fails, saying where such a test belongs', () => {
+  const run = runUnitTests('startsProcess.ts');
+  assert.equal(run.status, 1, run.output);
+  assert.match(run.output, /ProcessStartInUnitTest: child_process\.spawnSync .* in a unit test/);
+  assert.match(run.output, /Move this file to test\/node\//);
+});
+
+test('a unit test that starts a worker thread fails too', () => {
+  const run = runUnitTests('startsWorker.ts');
+  assert.equal(run.status, 1, run.output);
+  assert.match(run.output, /ProcessStartInUnitTest: new Worker/);
 });

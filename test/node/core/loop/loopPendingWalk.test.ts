@@ -14,20 +14,13 @@ import type { ContextPlan, PendingContext, PlanProgress } from '../../../../src/
 import { partialPreview } from '../../../../src/core/repl/contextEncoding';
 import { fence, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
+import { until } from '../../../support/until';
 
 function gate<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void } {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<T>((ok, fail) => ((resolve = ok), (reject = fail)));
   return { promise, resolve, reject };
-}
-
-async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe('a folder still being walked', () => {

@@ -11,6 +11,7 @@ import { planPaths } from '../../../../src/core/context/contextPlan';
 import type { ReplFactory } from '../../../../src/core/loop/loopTypes';
 import { fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
+import { until } from '../../../support/until';
 
 /** A pool whose acquire() waits for `open()`: the REPL is "still starting" until the test says so. */
 function gatedRepl(inner: TestRepl): { factory: ReplFactory; open(): void; acquires: () => number } {
@@ -29,14 +30,6 @@ function gatedRepl(inner: TestRepl): { factory: ReplFactory; open(): void; acqui
     open: () => release(),
     acquires: () => acquires,
   };
-}
-
-async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > ms) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe('the root is asked at once', () => {
