@@ -6,7 +6,9 @@ import { clip, firstPlainLine } from '../../shared/plainText';
 import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
 import { promptForPrice } from '../settings/priceSetting';
 import type { ActiveRun } from './activeRun';
-import { describeOutcome } from './runOutcome';
+import { describeError } from '../errors/describeError';
+import { showWithSteps } from '../userMessages';
+import { describeOutcome, stepsOf } from './runOutcome';
 import { formatLiveLine } from '../../shared/liveLine';
 
 /**
@@ -58,7 +60,9 @@ export interface EndActions {
  */
 export async function notifyRunEnded(run: ActiveRun, result: RunResult, actions: EndActions): Promise<void> {
   const path = run.trajectoryPath;
-  const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.progress.turn });
+  const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.turnsCompleted });
+  // A loop that threw carries the typed error, which names the server (and so the key) the record cannot.
+  if (run.error !== undefined && result.status === 'error') Object.assign(outcome, { detail: describeError(run.error).text }, stepsOf(describeError(run.error)));
   const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
   const buttons: string[] = [];
   if (result.answer !== undefined) buttons.push('Copy answer');
@@ -70,8 +74,9 @@ export async function notifyRunEnded(run: ActiveRun, result: RunResult, actions:
     result.answer !== undefined
       ? `RLM${result.status === 'completed' ? '' : ` (${outcome.headline.toLowerCase()})`}: ${firstLine(result.answer)}`
       : `RLM: ${outcome.headline}.${outcome.detail ? ` ${outcome.detail}` : ''}`;
-  const show = outcome.tone === 'error' ? vscode.window.showErrorMessage : outcome.tone === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  const picked = await show(text, ...buttons);
+  const severity = outcome.tone === 'error' ? 'error' : outcome.tone === 'warning' ? 'warning' : 'info';
+  // The failure's own next step comes first ("Configure models..."), then what any ended run offers.
+  const picked = await showWithSteps(severity, text, outcome.steps ?? [], outcome.keySlot, buttons);
   if (picked === 'Copy answer' && result.answer !== undefined) await vscode.env.clipboard.writeText(result.answer);
   if (picked === 'Ask again') await actions.askAgain(run.question);
   if (picked === `Open ${outcome.setting}` && outcome.setting) await actions.openSetting(outcome.setting);
