@@ -2,7 +2,7 @@
 // chat, the sidebar chat, the trajectory view): one list and one label each, so "Set API key..." reads
 // the same wherever the sentence that asks for it is shown. No `vscode` import: the webviews use it too.
 
-export const NEXT_STEPS = ['setApiKey', 'configureModels', 'testConnection', 'showLog', 'openSettings', 'manageTrust', 'stop'] as const;
+const NEXT_STEPS = ['setApiKey', 'configureModels', 'testConnection', 'showLog', 'openSettings', 'manageTrust', 'stop'] as const;
 
 export type NextStep = (typeof NEXT_STEPS)[number];
 

@@ -3,6 +3,7 @@
 import { moduleLoadStartedAt } from './activationClock';
 import * as vscode from 'vscode';
 import { registerChatParticipant } from './chat/rlmChatParticipant';
+import { trackActiveFile } from './context/activeTarget';
 import { registerAskCommands } from './commands/askCommands';
 import { registerContinueCommands } from './commands/continueCommands';
 import { registerModelCommands } from './commands/modelCommands';
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerRunCommands(services),
     ...registerCacheCommands(services),
     ...registerSidebar(services),
+    trackActiveFile(),
     ...registerChatParticipant(services),
   );
   const ended = performance.now();

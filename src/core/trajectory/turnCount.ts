@@ -5,7 +5,7 @@
 import type { TurnNode } from './treeTypes';
 
 /** True for a root-model turn whose reply arrived (a recorded model.output). */
-export function isCompletedTurn(turn: Pick<TurnNode, 'author' | 'usage'>): boolean {
+function isCompletedTurn(turn: Pick<TurnNode, 'author' | 'usage'>): boolean {
   return turn.author !== 'user' && turn.usage !== undefined;
 }
 
