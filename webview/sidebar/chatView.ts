@@ -69,9 +69,9 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   if (!active && entry.answer === undefined && entry.partial) body.append(partialFindings(entry.partial));
   const actions = el('div', { className: 'entry-actions' });
   if (active) actions.append(vscodeButton('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop', focusKey: key('stop') }));
-  if (!active && outcome?.askAgain) actions.append(actionButton('Ask again', () => host.post({ type: 'chat.askAgain', entryId: entry.id }), { icon: 'refresh', testId: 'ask-again', focusKey: key('ask-again') }));
   // The failure's next step first ("Configure models...", "Set API key..."): the detail names it.
   for (const step of active ? [] : (outcome?.steps ?? [])) actions.append(actionButton(NEXT_STEP_LABELS[step], () => host.post({ type: 'chat.nextStep', entryId: entry.id, step }), { icon: STEP_ICONS[step], testId: `step-${step}`, focusKey: key(`step-${step}`) }));
+  if (!active && outcome?.askAgain) actions.append(actionButton('Ask again', () => host.post({ type: 'chat.askAgain', entryId: entry.id }), { icon: 'refresh', testId: 'ask-again', focusKey: key('ask-again') }));
   if (!active && outcome?.setting) actions.append(actionButton(`Open ${outcome.setting}`, () => host.post({ type: 'chat.openSetting', entryId: entry.id }), { icon: 'settings-gear', focusKey: key('setting') }));
   if (entry.runId || entry.trajectoryPath) actions.append(actionButton('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory', focusKey: key('view') }));
   if (entry.answer !== undefined) actions.append(actionButton('Copy answer', () => host.post({ type: 'chat.copyAnswer', entryId: entry.id }), { icon: 'copy', testId: 'copy-answer', focusKey: key('copy') }));

@@ -4,7 +4,7 @@
 // and Stop while live.
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { cacheText } from '../../src/shared/cacheText';
-import { costText } from '../../src/shared/costText';
+import { totalsCostText } from '../../src/shared/costText';
 import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
 import { formatCount, formatDuration, formatTokenCount, plural } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
@@ -87,7 +87,7 @@ function answerSection(ctx: RenderContext, h: RunHeaderView): HTMLElement | null
 
 function costStat(ctx: RenderContext, h: RunHeaderView): HTMLElement {
   const t = h.totals;
-  const cost = costText({ usd: t.costUsd, unknown: t.costUnknown, local: h.pricing.rootLocal && h.pricing.subLocal, includedInPlan: t.includedInPlan === true });
+  const cost = totalsCostText(t, h.pricing.rootLocal && h.pricing.subLocal);
   const set = t.costUnknown
     ? actionButton('Set a price…', () => ctx.bridge.post({ type: 'setPrice', ...(h.pricing.unpriced.length === 1 ? { model: h.pricing.unpriced[0] } : {}) }), {
         title: h.pricing.unpriced.length ? `No price is known for ${h.pricing.unpriced.join(', ')}: set one (rlm.prices) for the next runs` : 'Set a price (rlm.prices) for the next runs',

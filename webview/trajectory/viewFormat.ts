@@ -1,6 +1,6 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
 import { cacheText } from '../../src/shared/cacheText';
-import { costText, costTextShort } from '../../src/shared/costText';
+import { costText, totalsCostText } from '../../src/shared/costText';
 import { formatCost, formatCount, formatTokenCount, plural } from '../../src/shared/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
 import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
@@ -53,7 +53,7 @@ type UsageFigures = Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' 
  * caching did when it did anything: "… · 1k cached · saved $0.004".
  */
 export function formatUsage(t: UsageFigures, local: boolean): string {
-  const usage = `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local, includedInPlan: t.includedInPlan === true })}`;
+  const usage = `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${totalsCostText(t, local, true)}`;
   const cache = cacheText(t);
   return cache ? `${usage} · ${cache}` : usage;
 }

@@ -1,5 +1,6 @@
 // `rlm show <file>`: a summary of a recorded run (ours or the Python reference's), in flat memory
 // whatever the file's size.
+import { totalsCostText } from '../../shared/costText';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { ConversationRunSummary, TrajectorySummary } from '../../core/trajectory/trajectorySummary';
@@ -83,7 +84,7 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
   lines.push(`Tokens:     ${formatTokenPair(s.inputTokens, s.outputTokens)}`);
-  lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown, s.includedInPlan)}`);
+  lines.push(`Cost:       ${totalsCostText({ ...s, includedInPlan: s.includedInPlan }, s.local)}`);
   const cached = cacheLine(s);
   if (cached) lines.push(`Cache:      ${cached}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
@@ -105,7 +106,7 @@ function conversationRun(run: ConversationRunSummary, index: number, count: numb
     `${run.cells} cell${run.cells === 1 ? '' : 's'}`,
     `${run.subCalls} sub-call${run.subCalls === 1 ? '' : 's'}`,
     `tokens ${formatTokenPair(run.inputTokens, run.outputTokens)}`,
-    formatCost(run.costUsd, run.costUnknown),
+    totalsCostText(run, run.local),
     formatDuration(run.wallTimeMs),
   ];
   lines.push(`  Status:   ${run.status}${run.forced ? ' (forced answer)' : ''} · ${figures.join(' · ')}`);
