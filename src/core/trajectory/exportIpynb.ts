@@ -7,6 +7,7 @@
 // one), and its first cell says where the code came from. Markdown cells carry escaped text
 // (untrustedText.ts), and outputs show control characters visibly. It is written cell by cell, so a
 // long run never becomes one JSON string in memory.
+import { statusWord } from '../../shared/statusWords';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import { totalsCostText } from '../../shared/costText';
@@ -160,7 +161,7 @@ function conversationMarkdown(runs: RunNode[]): string {
   runs.forEach((run, i) => {
     lines.push(`${i + 1}. **${markdownText(oneLine(run.question)) || '(question not recorded)'}**`);
     lines.push(`   - Answer: ${run.answer !== undefined ? markdownText(oneLine(run.answer)) : 'none'}`);
-    lines.push(`   - ${markdownText(run.status)} · ${plural(completedTurns(run), 'turn')} · ${totalsLine(run.totals, runIsNoCharge(run.config))}`);
+    lines.push(`   - ${markdownText(statusWord(run.status))} · ${plural(completedTurns(run), 'turn')} · ${totalsLine(run.totals, runIsNoCharge(run.config))}`);
   });
   lines.push('', `**Total:** ${totalsLine(conversationTotals(runs), runs.every((r) => runIsNoCharge(r.config)))}`);
   return lines.join('\n');
@@ -257,7 +258,7 @@ function summaryMarkdown(run: RunNode, label?: { index: number; count: number })
     label ? `## Question ${label.index + 1} of ${label.count}: ${title}` : `# RLM run: ${title}`,
     '',
     ...(session ? [`**Session:** ${markdownText(session)}`, ''] : []),
-    `**Status:** ${markdownText(run.status)}${run.forced ? ' (forced answer)' : ''}`,
+    `**Status:** ${markdownText(statusWord(run.status))}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`,
     '',
     run.answer !== undefined ? `**Answer:**\n\n${markdownText(run.answer)}` : run.partial !== undefined ? `**Answer:** none. Partial findings (the last output, not an answer):\n\n${markdownText(run.partial)}` : '**Answer:** none',
     '',

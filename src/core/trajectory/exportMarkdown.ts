@@ -3,6 +3,7 @@
 // Every piece of model or file text goes through untrustedText.ts: the report renders as written,
 // with no HTML, no links to other schemes, no images and no fence that breaks out. It is written in
 // pieces to a sink, so a long run never becomes one string in memory.
+import { statusWord } from '../../shared/statusWords';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode } from './treeTypes';
 import { totalsCostText } from '../../shared/costText';
@@ -44,7 +45,7 @@ export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) =
     list.forEach((run, i) => {
       out.push(`${i + 1}. **Question:** ${inline(run.question, 300)}`);
       out.push(`   - **Answer:** ${run.answer !== undefined ? inline(run.answer, 300) : '_none_'}`);
-      out.push(`   - ${markdownText(run.status)} · ${plural(completedTurns(run), 'turn')} · ${run.totals.subCalls} sub-calls · ${totalsText(run.totals, runIsNoCharge(run.config))}`);
+      out.push(`   - ${markdownText(statusWord(run.status))} · ${plural(completedTurns(run), 'turn')} · ${run.totals.subCalls} sub-calls · ${totalsText(run.totals, runIsNoCharge(run.config))}`);
     });
     out.push('', '## Totals of the conversation', '', ...totalsTable(list, conversationTotals(list)), '');
     list.forEach((run, i) => {
@@ -60,7 +61,7 @@ export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) =
 function appendRun(out: LineSink, run: RunNode, level: number, opts: Opts): void {
   const h = '#'.repeat(Math.min(level, 6));
   out.push(`**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
-  out.push(`**Status:** ${run.status}${run.forced ? ' (forced answer)' : ''}`, '');
+  out.push(`**Status:** ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`, '');
   out.push(`${h} Answer`, '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
   if (run.answer === undefined && run.partial !== undefined) out.push('Partial findings (the run\'s last output, not an answer):', '', fencedBlock(run.partial, 'text'), '');
   if (run.error) out.push(`**Error (${markdownText(run.error.kind)}):** ${markdownText(run.error.message)}`, '');
@@ -169,7 +170,7 @@ function appendSubCall(out: LineSink, run: RunNode, call: SubCallNode, level: nu
   if (call.response !== undefined) out.push(`  - response: ${inline(call.response, opts.subCallMaxChars)}`);
   if (call.error) out.push(`  - error (${markdownText(call.error.kind)}): ${inline(call.error.message, opts.subCallMaxChars)}`);
   if (call.child) {
-    out.push('', `${'#'.repeat(Math.min(level + 1, 6))} Child run ${markdownText(call.child.runId)} (depth ${call.child.depth}, ${markdownText(call.child.status)})`, '');
+    out.push('', `${'#'.repeat(Math.min(level + 1, 6))} Child run ${markdownText(call.child.runId)} (depth ${call.child.depth}, ${markdownText(statusWord(call.child.status))})`, '');
     appendTurns(out, call.child, level + 2, opts);
     out.push(`Child answer: ${call.child.answer !== undefined ? inline(call.child.answer, opts.subCallMaxChars) : '_none_'}`, '');
   }

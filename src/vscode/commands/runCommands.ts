@@ -6,8 +6,14 @@ import { registerSafeCommand } from './commandSupport';
 import { pickTrajectory } from '../history/trajectoryPicker';
 import { readHistoryItem } from '../history/historyIndex';
 
-export async function stopRuns(services: RlmServices): Promise<void> {
+/** `runId`: the run a Stop link names (the progress notification's); otherwise the one running, or a pick. */
+export async function stopRuns(services: RlmServices, runId?: unknown): Promise<void> {
   const runs = services.registry.active();
+  const named = typeof runId === 'string' ? runs.find((r) => r.runId === runId) : undefined;
+  if (named) {
+    named.stop();
+    return;
+  }
   if (runs.length === 0) {
     void vscode.window.showInformationMessage('RLM: no run is in progress.');
     return;
@@ -68,7 +74,7 @@ export async function exportTrajectory(services: RlmServices, arg?: unknown): Pr
 
 export function registerRunCommands(services: RlmServices): vscode.Disposable[] {
   return [
-    registerSafeCommand(services, 'rlm.stop', () => stopRuns(services)),
+    registerSafeCommand(services, 'rlm.stop', (runId?: unknown) => stopRuns(services, runId)),
     registerSafeCommand(services, 'rlm.showLog', () => services.log.show()),
     registerSafeCommand(services, 'rlm.openTrajectory', (arg) => openTrajectory(services, arg)),
     registerSafeCommand(services, 'rlm.exportTrajectory', (arg) => exportTrajectory(services, arg)),

@@ -1,4 +1,4 @@
-// The progress notification of a command-started run (Cancel stops it) and the notification at its
+// The progress notification of a command-started run (its Stop link stops it) and the notification at its
 // end with the answer's first line, "Open trajectory" and "Copy answer".
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/loop/loopTypes';
@@ -19,24 +19,35 @@ function progressTitle(question: string): string {
   return `RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`;
 }
 
-/** Follows `run` in a cancellable progress notification until it ends (titled by its question). */
+/**
+ * The Stop link of the progress notification. VS Code names a cancellable notification's button
+ * "Cancel" and offers no way to rename it, while every other surface says Stop; so the notification is
+ * not cancellable and its message ends with a link that runs rlm.stop for this run (notifications open
+ * command links), as the status bar item does when clicked.
+ */
+function stopLink(runId: string): string {
+  return `[Stop](command:rlm.stop?${encodeURIComponent(JSON.stringify([runId]))})`;
+}
+
+/** Follows `run` in a progress notification until it ends (titled by its question), with a Stop link. */
 export function followWithProgress(run: ActiveRun, _title?: string): Thenable<RunResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: progressTitle(run.question), cancellable: true },
-    async (progress, token) => {
-      const cancel = token.onCancellationRequested(() => run.stop());
+    { location: vscode.ProgressLocation.Notification, title: progressTitle(run.question), cancellable: false },
+    async (progress) => {
       let last = '';
+      const stop = stopLink(run.runId);
       // Redrawn on the run's tick, with the status bar, the chat and the view.
-      const stopFollowing = run.onTick(() => {
+      const redraw = (): void => {
         const line = `${formatLiveLine(run.progress)} · ${run.progress.activity}`;
-        if (line !== last) progress.report({ message: line });
+        if (line !== last) progress.report({ message: run.stopping ? `${line} · stopping…` : `${line} · ${stop}` });
         last = line;
-      });
+      };
+      redraw();
+      const stopFollowing = run.onTick(redraw);
       try {
         return await run.result;
       } finally {
         stopFollowing();
-        cancel.dispose();
       }
     },
   );

@@ -118,7 +118,7 @@ export class SidebarChatService implements SidebarActions {
       if (this.store.entry(id)?.status === 'queued') this.store.updateEntry(id, { status: 'gathering', live: entry.live });
       const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, conversationId: this.store.conversationId, signal: controller.signal });
       if (!run) {
-        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: you cancelled before anything was sent', askAgain: true };
+        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: stopped by you before anything was sent', askAgain: true };
         this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
         return;
       }
