@@ -1,4 +1,5 @@
 // "Stop", "Show log", "Open trajectory..." and "Export trajectory...".
+import { exportTargetUri } from '../trajectory/exportTarget';
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { RlmServices } from '../rlmServices';
@@ -54,9 +55,8 @@ export async function exportTrajectory(services: RlmServices, arg?: unknown): Pr
     { title: `Export "${await runTitle(uri.fsPath)}" as...` },
   );
   if (!format) return;
-  const stem = basename(uri.fsPath).replace(/\.rlm\.jsonl$|\.jsonl$/, '');
   const target = await vscode.window.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(services.trajectoryDirectory()), `${stem}.${format.ext}`),
+    defaultUri: exportTargetUri(uri, basename(uri.fsPath), format.ext, vscode.Uri.file(services.trajectoryDirectory())),
     filters: format.ext === 'ipynb' ? { 'Jupyter notebook': ['ipynb'] } : { Markdown: ['md'] },
   });
   if (!target) return;
