@@ -9,6 +9,7 @@ import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
 import { formatFigures, formatLiveLine } from '../../src/shared/liveLine';
 import { renderMarkdown } from '../common/markdown';
+import { linkMentions } from '../common/mentionLinks';
 import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
@@ -59,6 +60,7 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   if (entry.answer !== undefined) {
     const answer = el('div', { className: 'answer markdown', attrs: { 'data-testid': 'answer' } });
     renderMarkdown(document, answer, entry.answer);
+    linkMentions(answer, entry.references ?? [], (index) => host.post({ type: 'chat.openReference', entryId: entry.id, index }));
     body.append(answer);
     if (entry.references?.length) body.append(referenceList(entry, host));
   } else if (active) {

@@ -8,6 +8,7 @@ import { totalsCostText } from '../../src/shared/costText';
 import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
 import { formatCount, formatDuration, formatTokenCount, plural } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
+import { linkMentions } from '../common/mentionLinks';
 import { actionButton, el, icon, iconButton, spinner } from '../common/dom';
 import { textBlock } from './textBlock';
 import type { RenderContext } from './renderContext';
@@ -66,6 +67,7 @@ function answerSection(ctx: RenderContext, h: RunHeaderView): HTMLElement | null
   if (h.answer) {
     const body = el('div', { className: 'markdown answer-body' });
     renderMarkdown(document, body, h.answer.text);
+    linkMentions(body, h.references ?? [], (index) => ctx.bridge.post({ type: 'openReference', runId: h.runId, index }));
     if (h.answer.totalChars > h.answer.text.length) body.appendChild(el('div', { className: 'muted', text: `(The answer is clipped at ${formatCount(h.answer.text.length)} of ${formatCount(h.answer.totalChars)} characters; Copy answer copies all of it.)` }));
     return el('section', { className: 'answer', attrs: { id: 'final-answer', tabindex: '-1', 'aria-label': 'Answer' } }, [
       el('div', { className: 'answer-head' }, [
