@@ -9,7 +9,7 @@ interface ReferenceLike {
   endLine?: number;
 }
 
-export type MentionPart = { kind: 'text'; text: string } | { kind: 'mention'; text: string; index: number };
+type MentionPart = { kind: 'text'; text: string } | { kind: 'mention'; text: string; index: number };
 
 /** Paths written with the characters file names use, then `:line` or `:line-end`. */
 const MENTION = /(?<![\w./\\-])([\w.\\/-]*[\w-]\.[\w]+|[\w.\\/-]+\/[\w.-]+):(\d+)(?:-(\d+))?(?!\d)/g;

@@ -70,6 +70,9 @@ test('@rlm /file after a run, a typed #file:NAME, and Stop in the Chat view', { 
   // The run's view becomes the active tab: /file still means retry.ts.
   await first.getByRole('button', { name: 'Open trajectory' }).click();
   await workbench.page.waitForFunction(() => !/retry\.ts/.test(document.querySelector('.tabs-container .tab.active')?.textContent ?? 'retry.ts'), undefined, { timeout: 60_000 });
+  // Back to the chat's box (the run's view stays the active editor tab), as a person clicks there.
+  await workbench.runCommandFromPalette('Chat: Focus on Chat View');
+  await workbench.screenshot('run-view-active-before-asking');
   const afterRun = await askInChatView(workbench, '@rlm /file What is the first line?');
   const afterText = await waitForText(afterRun, /Open trajectory|Open a file/);
   await afterRun.getByRole('button', { name: 'Open trajectory' }).waitFor({ state: 'visible', timeout: 180_000 });
