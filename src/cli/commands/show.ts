@@ -107,7 +107,7 @@ function conversationRun(run: ConversationRunSummary, index: number, count: numb
     `${run.cells} cell${run.cells === 1 ? '' : 's'}`,
     `${run.subCalls} sub-call${run.subCalls === 1 ? '' : 's'}`,
     `tokens ${formatTokenPair(run.inputTokens, run.outputTokens)}`,
-    totalsCostText(run, run.local),
+    totalsCostText(run, run.local, true),
     formatDuration(run.wallTimeMs),
   ];
   lines.push(`  Status:   ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''} · ${figures.join(' · ')}`);
