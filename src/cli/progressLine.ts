@@ -1,5 +1,7 @@
 // The live progress line on stderr: turn, sub-calls, tokens, cost and elapsed time. On a terminal it
 // rewrites one line; with --verbose on a pipe it prints a line per turn instead.
+import { totalsCostText } from '../shared/costText';
+import { runIsNoCharge } from '../core/models/pricing';
 import { formatCost, formatTokenCount } from '../shared/format';
 import type { EventRecord } from '../core/trajectory/events';
 import { inertOutput } from './inertOutput';
@@ -17,6 +19,10 @@ export class ProgressLine {
   private outputTokens = 0;
   private cost = 0;
   private costUnknown = false;
+  /** Both models of the root run on a server with no per-token charge. */
+  private local = false;
+  /** Some call was paid by the user's plan (a VS Code language model). */
+  private includedInPlan = false;
   private cachedTokens = 0;
   private cachedSubCalls = 0;
   private saved = 0;
@@ -47,6 +53,7 @@ export class ProgressLine {
         if (!this.stream.isTTY) this.stream.write(`${this.text()}\n`);
         break;
       case 'run.started':
+        if (this.rootRunId === undefined) this.local = runIsNoCharge(record.config);
         this.rootRunId ??= record.runId;
         return;
       case 'subcall.started':
@@ -56,6 +63,7 @@ export class ProgressLine {
       case 'subcall.finished':
         this.inputTokens += record.usage.inputTokens;
         this.outputTokens += record.usage.outputTokens;
+        if (record.usage.includedInPlan) this.includedInPlan = true;
         if (record.usage.costUsd === null) this.costUnknown = true;
         else this.cost += record.usage.costUsd;
         this.cachedTokens += record.usage.cacheReadTokens ?? 0;
@@ -83,7 +91,7 @@ export class ProgressLine {
   text(): string {
     const tokens = this.inputTokens + this.outputTokens;
     const elapsed = ((this.now() - this.startedAt) / 1000).toFixed(1);
-    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokenCount(tokens)} tokens · ${formatCost(this.cost, this.costUnknown)}${this.cacheText()} · ${elapsed}s`;
+    return `rlm: turn ${this.turn} · ${this.subCalls} sub-calls · ${formatTokenCount(tokens)} tokens · ${totalsCostText({ costUsd: this.cost, costUnknown: this.costUnknown, includedInPlan: this.includedInPlan, inputTokens: this.inputTokens, outputTokens: this.outputTokens }, this.local, true)}${this.cacheText()} · ${elapsed}s`;
   }
 
   /** What caching saved so far, only once it saved something: the cost next to it reads as already reduced. */

@@ -1,14 +1,14 @@
 // How numbers, money, times and sizes read everywhere: the trajectory view, the sidebar, progress in
 // VS Code and the CLI, `rlm show` and the exports. One place, so a run's cost reads the same in each.
-import { formatPlanCost } from './costWording';
 
 /**
- * Never "$0" for a price we do not know: wholly unknown is "cost unknown", partly unknown is a lower
- * bound ("≥ $0.12"). Sub-cent amounts keep two significant digits, so cheap calls do not read as $0.00.
+ * An amount of money: "$0.12", "≥ $0.12" for a lower bound. Sub-cent amounts keep two significant
+ * digits, so cheap calls do not read as $0.00. A run's cost is worded by src/shared/costText.ts (which
+ * knows local servers, plans and "no cost yet"), not here; this only prints amounts, and never "$0" for
+ * an amount nobody knows.
  */
-export function formatCost(usd: number | null | undefined, unknown = false, includedInPlan = false): string {
-  if (includedInPlan) return formatPlanCost(usd, unknown, (priced, partly) => formatCost(priced, partly));
-  if (usd === null || usd === undefined || !Number.isFinite(usd) || (unknown && usd === 0)) return 'cost unknown';
+export function formatCost(usd: number | null | undefined, unknown = false): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd) || (unknown && usd === 0)) return 'price unknown';
   const digits = usd > 0 && usd < 0.01 ? Math.min(8, Math.ceil(-Math.log10(usd)) + 1) : 2;
   const text = `$${usd.toFixed(digits)}`;
   return unknown ? `≥ ${text}` : text;

@@ -1,4 +1,5 @@
 // Messages of the conversation itself: asking, stopping, following a run.
+import type { NextStep } from './nextStep';
 import type { ChatEntry, ChatTarget } from './sidebarState';
 
 export type ChatToHost =
@@ -16,6 +17,8 @@ export type ChatToHost =
   | { type: 'chat.setPrice'; entryId: string }
   /** Open the setting that limited an entry's run. */
   | { type: 'chat.openSetting'; entryId: string }
+  /** Run one of the next steps an entry's failure offers ("Configure models...", "Set API key..."). */
+  | { type: 'chat.nextStep'; entryId: string; step: NextStep }
   /** Opens the entry's `index`-th reference at its line (the host looks it up: the view names no path). */
   | { type: 'chat.openReference'; entryId: string; index: number };
 

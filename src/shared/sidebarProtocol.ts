@@ -1,5 +1,6 @@
 // The whole host<->webview protocol of the sidebar chat, assembled from its areas, and the check the
 // host runs on every message it receives (the webview is a separate, less trusted context).
+import { isNextStep } from './nextStep';
 import type { ChatToHost, ChatToWebview } from './sidebarChatProtocol';
 import type { HistoryToHost, HistoryToWebview } from './sidebarHistoryProtocol';
 import type { LifecycleToHost, LifecycleToWebview } from './sidebarLifecycleProtocol';
@@ -40,6 +41,7 @@ const SHAPES: { [T in SidebarToHostType]: Fields } = {
   'chat.askAgain': { entryId: isString },
   'chat.setPrice': { entryId: isString },
   'chat.openSetting': { entryId: isString },
+  'chat.nextStep': { entryId: isString, step: isNextStep },
   'history.search': { query: isString },
   'history.refresh': {},
   'history.open': { path: isNonEmptyString },

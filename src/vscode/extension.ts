@@ -4,6 +4,7 @@ import { moduleLoadStartedAt } from './activationClock';
 import * as vscode from 'vscode';
 import { registerAgentTool } from './agentTool/rlmAskTool';
 import { registerChatParticipant } from './chat/rlmChatParticipant';
+import { trackActiveFile } from './context/activeTarget';
 import { registerAskCommands } from './commands/askCommands';
 import { registerContinueCommands } from './commands/continueCommands';
 import { registerModelCommands } from './commands/modelCommands';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): RlmExtensionApi {
     ...registerRunCommands(services),
     ...registerCacheCommands(services),
     ...registerSidebar(services),
+    trackActiveFile(),
     ...registerChatParticipant(services),
     ...registerAgentTool(services),
   );

@@ -3,15 +3,20 @@
 // disabled) or what happened instead: a stop, a limit or a failure in words, partial findings
 // marked as not an answer, and the actions that help next (Ask again, Set a price…).
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import { NEXT_STEP_LABELS } from '../../src/shared/nextStep';
+import type { NextStep } from '../../src/shared/nextStep';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
 import { formatFigures, formatLiveLine } from '../../src/shared/liveLine';
 import { renderMarkdown } from '../common/markdown';
+import { linkMentions } from '../common/mentionLinks';
 import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
 import { splitStreamingText } from '../common/streamingText';
 import { renderStreaming } from '../common/streamingView';
+
+const STEP_ICONS: Record<NextStep, string> = { setApiKey: 'key', configureModels: 'server', testConnection: 'plug', showLog: 'output', openSettings: 'settings-gear', manageTrust: 'shield', stop: 'debug-stop' };
 
 const TONE_ICONS = { ok: 'check', neutral: 'stop-circle', warning: 'warning', error: 'error', running: 'loading' } as const;
 
@@ -55,6 +60,7 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   if (entry.answer !== undefined) {
     const answer = el('div', { className: 'answer markdown', attrs: { 'data-testid': 'answer' } });
     renderMarkdown(document, answer, entry.answer);
+    linkMentions(answer, entry.references ?? [], (index) => host.post({ type: 'chat.openReference', entryId: entry.id, index }));
     body.append(answer);
     if (entry.references?.length) body.append(referenceList(entry, host));
   } else if (active) {
@@ -65,6 +71,8 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
   if (!active && entry.answer === undefined && entry.partial) body.append(partialFindings(entry.partial));
   const actions = el('div', { className: 'entry-actions' });
   if (active) actions.append(vscodeButton('Stop', () => host.post({ type: 'chat.stop', entryId: entry.id }), { secondary: true, icon: 'debug-stop', testId: 'stop', focusKey: key('stop') }));
+  // The failure's next step first ("Configure models...", "Set API key..."): the detail names it.
+  for (const step of active ? [] : (outcome?.steps ?? [])) actions.append(actionButton(NEXT_STEP_LABELS[step], () => host.post({ type: 'chat.nextStep', entryId: entry.id, step }), { icon: STEP_ICONS[step], testId: `step-${step}`, focusKey: key(`step-${step}`) }));
   if (!active && outcome?.askAgain) actions.append(actionButton('Ask again', () => host.post({ type: 'chat.askAgain', entryId: entry.id }), { icon: 'refresh', testId: 'ask-again', focusKey: key('ask-again') }));
   if (!active && outcome?.setting) actions.append(actionButton(`Open ${outcome.setting}`, () => host.post({ type: 'chat.openSetting', entryId: entry.id }), { icon: 'settings-gear', focusKey: key('setting') }));
   if (entry.runId || entry.trajectoryPath) actions.append(actionButton('View trajectory', () => host.post({ type: 'chat.viewTrajectory', entryId: entry.id }), { icon: 'list-tree', testId: 'view-trajectory', focusKey: key('view') }));

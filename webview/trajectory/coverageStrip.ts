@@ -4,6 +4,7 @@
 import type { CoverageView } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
 import { plural } from '../../src/shared/format';
+import { coverageSeenText } from './viewFormat';
 
 function fileAt(c: CoverageView, line: number): string {
   let name = '';
@@ -11,14 +12,8 @@ function fileAt(c: CoverageView, line: number): string {
   return name;
 }
 
-function percent(part: number, whole: number): string {
-  if (whole === 0 || part === 0) return '0%';
-  const p = (100 * part) / whole;
-  return p < 0.1 ? '<0.1%' : `${p < 10 ? p.toFixed(1) : Math.round(p)}%`;
-}
-
 export function coverageStrip(c: CoverageView): HTMLElement {
-  const strip = el('div', { className: 'coverage-strip', attrs: { role: 'img', 'aria-label': `Coverage: ${percent(c.seenLines, c.totalLines)} of the input's lines were seen, ${c.citedLines} cited` } });
+  const strip = el('div', { className: 'coverage-strip', attrs: { role: 'img', 'aria-label': `Coverage: ${coverageSeenText(c)}, ${c.citedLines} cited` } });
   const per = c.totalLines / Math.max(1, c.buckets.length);
   c.buckets.forEach((b, i) => {
     const from = Math.floor(i * per) + 1;
@@ -45,7 +40,7 @@ function coverageLegend(c: CoverageView): HTMLElement {
   const lines = (n: number): string => plural(n, 'line');
   const entry = (state: string, text: string): HTMLElement => el('span', { className: 'coverage-key' }, [el('span', { className: `coverage-swatch ${state}`, attrs: { 'aria-hidden': 'true' } }), el('span', { text })]);
   return el('div', { className: 'muted coverage-legend' }, [
-    entry('seen', `${percent(c.seenLines, c.totalLines)} of ${lines(c.totalLines)} seen in cell output or sub-call prompts`),
+    entry('seen', `${coverageSeenText(c)} in cell output or sub-call prompts`),
     entry('cited', `${lines(c.citedLines)} cited by the answer`),
     entry('unseen', 'never shown to a model'),
   ]);

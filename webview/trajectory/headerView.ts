@@ -4,10 +4,11 @@
 // and Stop while live.
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { cacheText } from '../../src/shared/cacheText';
-import { costText } from '../../src/shared/costText';
+import { totalsCostText } from '../../src/shared/costText';
 import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
 import { formatCount, formatDuration, formatTokenCount, plural } from '../../src/shared/format';
 import { renderMarkdown } from '../common/markdown';
+import { linkMentions } from '../common/mentionLinks';
 import { actionButton, el, icon, iconButton, spinner } from '../common/dom';
 import { textBlock } from './textBlock';
 import type { RenderContext } from './renderContext';
@@ -66,6 +67,7 @@ function answerSection(ctx: RenderContext, h: RunHeaderView): HTMLElement | null
   if (h.answer) {
     const body = el('div', { className: 'markdown answer-body' });
     renderMarkdown(document, body, h.answer.text);
+    linkMentions(body, h.references ?? [], (index) => ctx.bridge.post({ type: 'openReference', runId: h.runId, index }));
     if (h.answer.totalChars > h.answer.text.length) body.appendChild(el('div', { className: 'muted', text: `(The answer is clipped at ${formatCount(h.answer.text.length)} of ${formatCount(h.answer.totalChars)} characters; Copy answer copies all of it.)` }));
     return el('section', { className: 'answer', attrs: { id: 'final-answer', tabindex: '-1', 'aria-label': 'Answer' } }, [
       el('div', { className: 'answer-head' }, [
@@ -87,7 +89,7 @@ function answerSection(ctx: RenderContext, h: RunHeaderView): HTMLElement | null
 
 function costStat(ctx: RenderContext, h: RunHeaderView): HTMLElement {
   const t = h.totals;
-  const cost = costText({ usd: t.costUsd, unknown: t.costUnknown, local: h.pricing.rootLocal && h.pricing.subLocal, includedInPlan: t.includedInPlan === true });
+  const cost = totalsCostText(t, h.pricing.rootLocal && h.pricing.subLocal);
   const set = t.costUnknown
     ? actionButton('Set a price…', () => ctx.bridge.post({ type: 'setPrice', ...(h.pricing.unpriced.length === 1 ? { model: h.pricing.unpriced[0] } : {}) }), {
         title: h.pricing.unpriced.length ? `No price is known for ${h.pricing.unpriced.join(', ')}: set one (rlm.prices) for the next runs` : 'Set a price (rlm.prices) for the next runs',

@@ -1,6 +1,7 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
+import { statusWord } from '../../src/shared/statusWords';
 import { cacheText } from '../../src/shared/cacheText';
-import { costText, costTextShort } from '../../src/shared/costText';
+import { costText, totalsCostText } from '../../src/shared/costText';
 import { formatCost, formatCount, formatTokenCount, plural } from '../../src/shared/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
 import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
@@ -9,18 +10,8 @@ export function formatChars(n: number): string {
   return plural(n, 'character');
 }
 
-const STATUS_LABELS: Record<ViewRunStatus, string> = {
-  completed: 'Answered',
-  forced: 'Best answer at a limit',
-  cancelled: 'Stopped',
-  limit: 'Stopped at a limit',
-  error: 'Failed',
-  running: 'Running',
-  incomplete: 'Incomplete (the file has no end)',
-};
-
 export function statusLabel(status: ViewRunStatus): string {
-  return STATUS_LABELS[status];
+  return statusWord(status);
 }
 
 /** Codicon name for a status. */
@@ -53,7 +44,7 @@ type UsageFigures = Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' 
  * caching did when it did anything: "… · 1k cached · saved $0.004".
  */
 export function formatUsage(t: UsageFigures, local: boolean): string {
-  const usage = `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${costTextShort({ usd: t.costUsd, unknown: t.costUnknown, local, includedInPlan: t.includedInPlan === true })}`;
+  const usage = `${formatTokenCount(t.inputTokens)} in · ${formatTokenCount(t.outputTokens)} out · ${totalsCostText(t, local, true)}`;
   const cache = cacheText(t);
   return cache ? `${usage} · ${cache}` : usage;
 }
@@ -92,4 +83,21 @@ export function batchEstimateText(e: BatchEstimateView): string {
   const cost = e.estimatedCostUsd === null ? 'cost unknown (no price is set for the model)' : `about ${formatCost(e.estimatedCostUsd)}`;
   if (e.refused) return `Batch refused before sending: ${size} would cost ${cost}, past the run's cost limit (rlm.maxCostUsd). Nothing was sent.`;
   return `Batch estimated before sending: ${size}, ${cost}.`;
+}
+
+function percent(part: number, whole: number): string {
+  if (whole === 0 || part === 0) return '0%';
+  const p = (100 * part) / whole;
+  return p < 0.1 ? '<0.1%' : `${p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+/**
+ * "100% of 20 lines seen (10 short or blank lines not counted)": the share is of the lines that can be
+ * seen at all (8+ characters), as the strip's buckets count them; a blank line or a brace is never
+ * "unseen", so a file whose every chunk went to a sub-call reads 100%, not 50%.
+ */
+export function coverageSeenText(c: { totalLines: number; seenLines: number; buckets: ReadonlyArray<{ lines: number }> }): string {
+  const countable = c.buckets.reduce((n, b) => n + b.lines, 0);
+  const skipped = c.totalLines - countable;
+  return `${percent(c.seenLines, countable)} of ${plural(countable, 'line')} seen${skipped > 0 ? ` (${plural(skipped, 'short or blank line')} not counted)` : ''}`;
 }

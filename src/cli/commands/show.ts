@@ -1,5 +1,7 @@
 // `rlm show <file>`: a summary of a recorded run (ours or the Python reference's), in flat memory
 // whatever the file's size.
+import { statusWord } from '../../shared/statusWords';
+import { totalsCostText } from '../../shared/costText';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { ConversationRunSummary, TrajectorySummary } from '../../core/trajectory/trajectorySummary';
@@ -90,13 +92,13 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
     s.runs.forEach((run, i) => lines.push(...conversationRun(run, i, s.runs.length)));
     lines.push('', `Total of the ${s.runs.length} questions:`);
   }
-  lines.push(`Status:     ${s.status}${s.forced ? ' (forced answer)' : ''}`);
+  lines.push(`Status:     ${statusWord(s.status)}${s.forced && s.status !== 'forced' ? ' (forced answer)' : ''}`);
   if (!conversation) lines.push(`Answer:     ${s.answer !== undefined ? oneLine(s.answer, 500) : '(none)'}`);
   const childCells = s.cells > s.rootCells ? ` (${s.cells} with child runs)` : '';
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);
   lines.push(`Tokens:     ${formatTokenPair(s.inputTokens, s.outputTokens)}`);
-  lines.push(`Cost:       ${formatCost(s.costUsd, s.costUnknown, s.includedInPlan)}`);
+  lines.push(`Cost:       ${totalsCostText({ ...s, includedInPlan: s.includedInPlan }, s.local)}`);
   const cached = cacheLine(s);
   if (cached) lines.push(`Cache:      ${cached}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
@@ -118,10 +120,10 @@ function conversationRun(run: ConversationRunSummary, index: number, count: numb
     `${run.cells} cell${run.cells === 1 ? '' : 's'}`,
     `${run.subCalls} sub-call${run.subCalls === 1 ? '' : 's'}`,
     `tokens ${formatTokenPair(run.inputTokens, run.outputTokens)}`,
-    formatCost(run.costUsd, run.costUnknown),
+    totalsCostText(run, run.local, true),
     formatDuration(run.wallTimeMs),
   ];
-  lines.push(`  Status:   ${run.status}${run.forced ? ' (forced answer)' : ''} · ${figures.join(' · ')}`);
+  lines.push(`  Status:   ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''} · ${figures.join(' · ')}`);
   const session = describeSession(run.session, index);
   if (session) lines.push(`  Session:  ${session}`);
   return lines;

@@ -2,8 +2,10 @@
 // input counts as seen when it appeared whole in a cell's output (printed slices, peeks, search hits)
 // or in a sub-call's prompt, and as cited when a reference points at it. Seen text is reduced to line
 // hashes as the run goes (nothing is kept), and the input is streamed once at the end, as bytes.
-// Whole-line matching misses a line that was only ever shown cut, and counts a line shown from
-// elsewhere with the same text: it is an estimate, and is labelled so.
+// A line cut in two by chunking (a slice of characters ends mid-line, the next starts there) is seen
+// when its two halves were: the end of one piece and the start of another that join into it. A line cut
+// into three or more pieces is missed, and a line shown from elsewhere with the same text counts: it is
+// an estimate, and is labelled so. Lines under 8 characters (blank lines, braces) are not counted at all.
 import type { Reference } from '../trajectory/events';
 import { LineSplitter } from './lineSplitter';
 
@@ -74,6 +76,9 @@ interface FileFlags {
   seen: number;
   cited: number;
 }
+
+/** Lines longer than this are not tried as two joined halves (each split point costs a hash). */
+const MAX_JOINED_LINE = 4096;
 
 /** Files scanned at once: a folder of 20,000 small files is bound by opening files, not by hashing. */
 const SCAN_CONCURRENCY = 16;
@@ -153,6 +158,8 @@ export class CoverageTracker {
             if (cell.has(length, hash)) flag |= CELL;
             if (subcall.has(length, hash)) flag |= SUBCALL;
           }
+          if (!(flag & CELL) && cell.joins(bytes, a, b)) flag |= CELL;
+          if (!(flag & SUBCALL) && subcall.joins(bytes, a, b)) flag |= SUBCALL;
         }
       }
       if (isCited(line)) flag |= CITED;
@@ -192,6 +199,21 @@ function citedCursor(ranges: Array<[number, number]>): (line: number) => boolean
 class PieceSet {
   private readonly byLength = new Map<number, Set<number>>();
   private readonly shortLengths = new Uint8Array(1 << 16);
+  /** Pieces that may be the start of a cut line (a text's last line: left-normalised only). */
+  readonly heads = new HalfSet();
+  /** Pieces that may be the end of a cut line (a text's first line: right-trimmed only). */
+  readonly tails = new HalfSet();
+
+  /** True when the line [a, b) is a head piece followed by a tail piece (a line cut in two by chunking). */
+  joins(bytes: Uint8Array, a: number, b: number): boolean {
+    const length = b - a;
+    if (length > MAX_JOINED_LINE || this.heads.empty || this.tails.empty) return false;
+    for (let k = 1; k < length; k++) {
+      if (!this.heads.mayHold(k) || !this.tails.mayHold(length - k)) continue;
+      if (this.heads.has(k, hashBytes(bytes, a, a + k)) && this.tails.has(length - k, hashBytes(bytes, a + k, b))) return true;
+    }
+    return false;
+  }
 
   add(length: number, hash: number): void {
     const hashes = this.byLength.get(length) ?? new Set<number>();
@@ -209,6 +231,46 @@ class PieceSet {
   }
 }
 
+/** Hashes of the halves of cut lines, by length; any length counts (a cut can leave one character). */
+class HalfSet {
+  private readonly byLength = new Map<number, Set<number>>();
+
+  get empty(): boolean {
+    return this.byLength.size === 0;
+  }
+
+  add(length: number, hash: number): void {
+    const hashes = this.byLength.get(length) ?? new Set<number>();
+    hashes.add(hash);
+    this.byLength.set(length, hashes);
+  }
+
+  mayHold(length: number): boolean {
+    return this.byLength.has(length);
+  }
+
+  has(length: number, hash: number): boolean {
+    return this.byLength.get(length)?.has(hash) ?? false;
+  }
+}
+
+/**
+ * Each line of `text` as a half of an input line a slice of characters may have cut: a chunk's last
+ * line may be the start of a line (normalised on the left as input lines are), its first line the end
+ * of one (trimmed on the right). Where a chunk sits in a prompt is not known ("Summarise:\n" + chunk),
+ * so every line is kept as both.
+ */
+function addHalves(into: PieceSet, text: string): void {
+  for (const line of text.split('\n')) {
+    const bytes = encoder.encode(line);
+    const [a, b] = normalizedRange(bytes, 0, bytes.length);
+    let end = bytes.length;
+    while (end > a && bytes[end - 1] === 0x0d) end--;
+    if (end > a) into.heads.add(end - a, hashBytes(bytes, a, end));
+    if (b > 0) into.tails.add(b, hashBytes(bytes, 0, b));
+  }
+}
+
 /**
  * Every line of `text`, and the pieces between quotes and escaped newlines (a printed list or dict
  * shows the input's lines inside quotes, joined by `\n`).
@@ -223,4 +285,5 @@ function addPieces(into: PieceSet, text: string): void {
     add(line);
     if (/['"]|\\n/.test(line)) for (const piece of line.split(/\\n|['"]/)) add(piece);
   }
+  addHalves(into, text);
 }

@@ -147,3 +147,8 @@ export function makeUsage(counts: TokenCounts, pricing: ModelPricing | null, est
     ...(estimated ? { estimated: true } : {}),
   };
 }
+
+/** True when the root and the sub model of a run are both served with no per-token charge. */
+export function runIsNoCharge(config: { root: { baseUrl?: string }; sub: { baseUrl?: string } } | undefined): boolean {
+  return config !== undefined && isNoChargeEndpoint(config.root.baseUrl) && isNoChargeEndpoint(config.sub.baseUrl);
+}

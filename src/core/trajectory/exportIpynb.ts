@@ -7,9 +7,13 @@
 // one), and its first cell says where the code came from. Markdown cells carry escaped text
 // (untrustedText.ts), and outputs show control characters visibly. It is written cell by cell, so a
 // long run never becomes one JSON string in memory.
+import { statusWord } from '../../shared/statusWords';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
-import { formatCost, formatDuration, formatTokenPair } from '../../shared/format';
+import { totalsCostText } from '../../shared/costText';
+import { formatDuration, formatTokenPair, plural } from '../../shared/format';
+import { runIsNoCharge } from '../models/pricing';
+import { completedTurns } from './turnCount';
 import { markdownText, visibleControls } from '../../shared/untrustedText';
 import { markOmission, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
@@ -144,7 +148,7 @@ function writeNotebookParts(runs: Runs, options: { toolVersion?: string }, add: 
     const label = list.length > 1 ? { index: i, count: list.length } : undefined;
     push(markdownCell('rlm-summary', summaryMarkdown(run, label), { rlm: { runId: run.runId } }));
     for (const turn of run.turns) {
-      push(markdownCell(`turn-${turn.turn}`, turnMarkdown(turn, label ? 3 : 2), { rlm: { ...(label && { runId: run.runId }), ...turnMetadata(turn) } }));
+      push(markdownCell(`turn-${turn.turn}`, turnMarkdown(turn, label ? 3 : 2, runIsNoCharge(run.config)), { rlm: { ...(label && { runId: run.runId }), ...turnMetadata(turn) } }));
       for (const cell of turn.cells) push(codeCell(cell));
     }
   });
@@ -157,9 +161,9 @@ function conversationMarkdown(runs: RunNode[]): string {
   runs.forEach((run, i) => {
     lines.push(`${i + 1}. **${markdownText(oneLine(run.question)) || '(question not recorded)'}**`);
     lines.push(`   - Answer: ${run.answer !== undefined ? markdownText(oneLine(run.answer)) : 'none'}`);
-    lines.push(`   - ${markdownText(run.status)} · ${run.turns.length} turns · ${totalsLine(run.totals)}`);
+    lines.push(`   - ${markdownText(statusWord(run.status))} · ${plural(completedTurns(run), 'turn')} · ${totalsLine(run.totals, runIsNoCharge(run.config))}`);
   });
-  lines.push('', `**Total:** ${totalsLine(conversationTotals(runs))}`);
+  lines.push('', `**Total:** ${totalsLine(conversationTotals(runs), runs.every((r) => runIsNoCharge(r.config)))}`);
   return lines.join('\n');
 }
 
@@ -254,23 +258,23 @@ function summaryMarkdown(run: RunNode, label?: { index: number; count: number })
     label ? `## Question ${label.index + 1} of ${label.count}: ${title}` : `# RLM run: ${title}`,
     '',
     ...(session ? [`**Session:** ${markdownText(session)}`, ''] : []),
-    `**Status:** ${markdownText(run.status)}${run.forced ? ' (forced answer)' : ''}`,
+    `**Status:** ${markdownText(statusWord(run.status))}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`,
     '',
     run.answer !== undefined ? `**Answer:**\n\n${markdownText(run.answer)}` : run.partial !== undefined ? `**Answer:** none. Partial findings (the last output, not an answer):\n\n${markdownText(run.partial)}` : '**Answer:** none',
     '',
-    totalsLine(run.totals),
+    totalsLine(run.totals, runIsNoCharge(run.config)),
   ].join('\n');
 }
 
-function turnMarkdown(turn: TurnNode, level: number): string {
+function turnMarkdown(turn: TurnNode, level: number, local: boolean): string {
   const reasoning = reasoningText(turn);
   const notices = turn.notices.map((n) => `> **${markdownText(n.kind)}:** ${markdownText(oneLine(n.message))}`);
-  if (turn.author === 'user') return [`${'#'.repeat(level)} You (your own cell, turn ${turn.turn})`, '', totalsLine(turn.totals)].join('\n');
-  return [`${'#'.repeat(level)} Turn ${turn.turn}`, '', reasoning ? markdownText(reasoning) : '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals)].join('\n');
+  if (turn.author === 'user') return [`${'#'.repeat(level)} You (your own cell, turn ${turn.turn})`, '', totalsLine(turn.totals, local)].join('\n');
+  return [`${'#'.repeat(level)} Turn ${turn.turn}`, '', reasoning ? markdownText(reasoning) : '_(no reasoning outside the code)_', ...(notices.length ? ['', ...notices] : []), '', totalsLine(turn.totals, local)].join('\n');
 }
 
-function totalsLine(t: NodeTotals): string {
-  return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
+function totalsLine(t: NodeTotals, local: boolean): string {
+  return `_Tokens ${formatTokenPair(t.inputTokens, t.outputTokens)} · cost ${totalsCostText(t, local)} · ${t.subCalls} sub-calls · ${formatDuration(t.wallTimeMs)}_`;
 }
 
 

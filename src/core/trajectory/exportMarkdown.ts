@@ -3,9 +3,13 @@
 // Every piece of model or file text goes through untrustedText.ts: the report renders as written,
 // with no HTML, no links to other schemes, no images and no fence that breaks out. It is written in
 // pieces to a sink, so a long run never becomes one string in memory.
+import { statusWord } from '../../shared/statusWords';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode } from './treeTypes';
-import { formatCost, formatCount, formatDuration, formatTokenPair } from '../../shared/format';
+import { totalsCostText } from '../../shared/costText';
+import { formatCount, formatDuration, formatTokenPair, plural } from '../../shared/format';
+import { isNoChargeEndpoint, runIsNoCharge } from '../models/pricing';
+import { completedTurns } from './turnCount';
 import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
 import { clipMiddle, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
@@ -41,7 +45,7 @@ export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) =
     list.forEach((run, i) => {
       out.push(`${i + 1}. **Question:** ${inline(run.question, 300)}`);
       out.push(`   - **Answer:** ${run.answer !== undefined ? inline(run.answer, 300) : '_none_'}`);
-      out.push(`   - ${markdownText(run.status)} · ${run.turns.length} turns · ${run.totals.subCalls} sub-calls · ${totalsText(run.totals)}`);
+      out.push(`   - ${markdownText(statusWord(run.status))} · ${plural(completedTurns(run), 'turn')} · ${run.totals.subCalls} sub-calls · ${totalsText(run.totals, runIsNoCharge(run.config))}`);
     });
     out.push('', '## Totals of the conversation', '', ...totalsTable(list, conversationTotals(list)), '');
     list.forEach((run, i) => {
@@ -57,7 +61,7 @@ export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) =
 function appendRun(out: LineSink, run: RunNode, level: number, opts: Opts): void {
   const h = '#'.repeat(Math.min(level, 6));
   out.push(`**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
-  out.push(`**Status:** ${run.status}${run.forced ? ' (forced answer)' : ''}`, '');
+  out.push(`**Status:** ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`, '');
   out.push(`${h} Answer`, '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
   if (run.answer === undefined && run.partial !== undefined) out.push('Partial findings (the run\'s last output, not an answer):', '', fencedBlock(run.partial, 'text'), '');
   if (run.error) out.push(`**Error (${markdownText(run.error.kind)}):** ${markdownText(run.error.message)}`, '');
@@ -106,7 +110,8 @@ class LineSink {
 }
 
 function totalsTable(runs: RunNode[], t: NodeTotals): string[] {
-  const turns = runs.reduce((n, run) => n + run.turns.length, 0);
+  const turns = runs.reduce((n, run) => n + completedTurns(run), 0);
+  const local = runs.every((run) => runIsNoCharge(run.config));
   const cells = runs.reduce((n, run) => n + run.turns.reduce((m, turn) => m + turn.cells.length, 0), 0);
   return [
     '| Measure | Value |',
@@ -116,7 +121,7 @@ function totalsTable(runs: RunNode[], t: NodeTotals): string[] {
     `| Sub-calls | ${t.subCalls} |`,
     `| Input tokens | ${formatCount(t.inputTokens)} |`,
     `| Output tokens | ${formatCount(t.outputTokens)} |`,
-    `| Cost | ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} |`,
+    `| Cost | ${totalsCostText(t, local)} |`,
     `| Errors | ${t.errors} |`,
     `| Wall time | ${formatDuration(t.wallTimeMs)} |`,
   ];
@@ -132,7 +137,7 @@ function appendTurns(out: LineSink, run: RunNode, level: number, opts: Opts): vo
     if (reasoning) out.push(quote(markdownText(reasoning)), '');
     for (const n of turn.notices) out.push(`> **${markdownText(n.kind)}:** ${markdownText(n.message.replace(/\n/g, ' '))}`, '');
     for (const cell of turn.cells) appendCell(out, run, cell, level + 1, opts);
-    out.push(`_${totalsText(turn.totals)}_`, '');
+    out.push(`_${totalsText(turn.totals, runIsNoCharge(run.config))}_`, '');
   }
 }
 
@@ -151,7 +156,7 @@ function appendCell(out: LineSink, run: RunNode, cell: CellNode, level: number, 
 }
 
 function appendSubCall(out: LineSink, run: RunNode, call: SubCallNode, level: number, opts: Opts): void {
-  const head = `- ${inline(call.kind, 40)} ${inline(call.model.model, 80)} · ${totalsText(call.totals)}`;
+  const head = `- ${inline(call.kind, 40)} ${inline(call.model.model, 80)} · ${totalsText(call.totals, isNoChargeEndpoint(call.model.baseUrl ?? run.config?.sub.baseUrl))}`;
   out.push(head);
   if (call.slice) {
     // sub_query(prompt, slice): the question and the slice apart, as the record keeps them.
@@ -165,14 +170,14 @@ function appendSubCall(out: LineSink, run: RunNode, call: SubCallNode, level: nu
   if (call.response !== undefined) out.push(`  - response: ${inline(call.response, opts.subCallMaxChars)}`);
   if (call.error) out.push(`  - error (${markdownText(call.error.kind)}): ${inline(call.error.message, opts.subCallMaxChars)}`);
   if (call.child) {
-    out.push('', `${'#'.repeat(Math.min(level + 1, 6))} Child run ${markdownText(call.child.runId)} (depth ${call.child.depth}, ${markdownText(call.child.status)})`, '');
+    out.push('', `${'#'.repeat(Math.min(level + 1, 6))} Child run ${markdownText(call.child.runId)} (depth ${call.child.depth}, ${markdownText(statusWord(call.child.status))})`, '');
     appendTurns(out, call.child, level + 2, opts);
     out.push(`Child answer: ${call.child.answer !== undefined ? inline(call.child.answer, opts.subCallMaxChars) : '_none_'}`, '');
   }
 }
 
-function totalsText(t: NodeTotals): string {
-  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)}, ${formatDuration(t.wallTimeMs)}`;
+function totalsText(t: NodeTotals, local: boolean): string {
+  return `${formatTokenPair(t.inputTokens, t.outputTokens)} tokens, ${totalsCostText(t, local)}, ${formatDuration(t.wallTimeMs)}`;
 }
 
 function quote(text: string): string {

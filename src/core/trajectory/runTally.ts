@@ -1,6 +1,7 @@
 // Running counters per run, kept from the event stream without holding any content. The writer uses
 // them to end a file it is closing early, and `rlm show` uses them to summarise files of any size
 // with flat memory. Usage of a child run is also counted in every ancestor run.
+import { runIsNoCharge } from '../models/pricing';
 import type { TokenUsage } from '../models/modelTypes';
 import type { RunSessionInfo, RunStatus, UsageTotals } from './events';
 import type { BuildableRecord } from './treeBuilder';
@@ -21,6 +22,10 @@ interface RunTally {
   cellErrors: number;
   subCallErrors: number;
   childRuns: number;
+  /** Root-model replies that arrived: the turns a person is told about (turnCount.ts). */
+  turnsCompleted: number;
+  /** Both models on a server with no per-token charge (a recorded $0 is then "local (no charge)"). */
+  local: boolean;
   totals: UsageTotals;
   /** How a follow-up stood to the runs before it (imported logs). */
   session?: RunSessionInfo;
@@ -89,6 +94,8 @@ export class RunTallies {
           cellErrors: 0,
           subCallErrors: 0,
           childRuns: 0,
+          turnsCompleted: 0,
+          local: runIsNoCharge(record.config),
           totals: emptyUsageTotals(),
           ...(record.session !== undefined && { session: record.session }),
         });
@@ -102,6 +109,7 @@ export class RunTallies {
         if (run) run.totals.iterations = Math.max(run.totals.iterations, record.turn);
         return;
       case 'model.output':
+        if (run) run.turnsCompleted++;
         this.addUsage(record.runId, record.usage);
         return;
       case 'cell.started':

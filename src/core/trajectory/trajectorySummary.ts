@@ -21,6 +21,8 @@ export interface ConversationRunSummary {
   outputTokens: number;
   costUsd: number | null;
   costUnknown: boolean;
+  /** Both models on a server with no per-token charge. */
+  local: boolean;
   wallTimeMs: number;
   session?: RunSessionInfo;
 }
@@ -53,6 +55,8 @@ export interface TrajectorySummary {
   costUnknown: boolean;
   /** Some call was paid by the user's plan (a VS Code language model). */
   includedInPlan: boolean;
+  /** Every question's models on a server with no per-token charge. */
+  local: boolean;
   /** Prompt tokens read from the providers' caches, and what caching saved (known prices only). */
   cacheReadTokens: number;
   savedUsd: number;
@@ -119,6 +123,7 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     costUsd: costs.length ? costs.reduce((n, r) => n + (r.costUsd ?? 0), 0) : null,
     costUnknown: runs.some((r) => r.costUnknown),
     includedInPlan: top.some((r) => r.totals.includedInPlan === true),
+    local: top.length > 0 && top.every((r) => r.local),
     cacheReadTokens: totalsOf((t) => t.cacheReadTokens),
     savedUsd: totalsOf((t) => t.savedUsd),
     cachedSubCalls: totalsOf((t) => t.cachedSubCalls),
@@ -137,13 +142,14 @@ function runSummary(run: RunTallyOf): ConversationRunSummary {
     status: run.status ?? 'incomplete',
     ...(run.answer !== undefined && { answer: run.answer }),
     forced: run.forced,
-    turns: run.totals.iterations,
+    turns: run.turnsCompleted,
     cells: run.cells,
     subCalls: run.totals.subCalls,
     inputTokens: run.totals.inputTokens,
     outputTokens: run.totals.outputTokens,
     costUsd: run.totals.costUsd,
     costUnknown: run.totals.costUnknown,
+    local: run.local,
     wallTimeMs: (run.finishedAt ?? run.lastTs) - run.startedAt,
     ...(run.session !== undefined && { session: run.session }),
   };

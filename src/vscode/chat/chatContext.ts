@@ -10,8 +10,11 @@ import { TargetRefusedError } from '../errors/extensionErrors';
 import type { GatheredContext } from '../run/runLauncher';
 import type { RlmSettings } from '../settings/rlmSettings';
 import type { ChatTargetPlan } from './chatRequestPlan';
+import { matchTypedFile, normalizeTypedName, typedFileProblem } from './typedFileMatch';
 
 interface ChatContextRequest {
+  /** The question with typed names replaced by the files they resolved to, when that changed it. */
+  question?: string;
   contextKey: string;
   /** Names the target in the progress line. */
   label: string;
@@ -97,14 +100,46 @@ async function referencesContext(references: readonly vscode.ChatPromptReference
   };
 }
 
+/** Glob metacharacters in a file name, escaped for findFiles. */
+function globLiteral(text: string): string {
+  return text.replace(/[[\]{}*?!]/g, (c) => `[${c}]`);
+}
+
+/** The workspace file a typed `#file:NAME` names; a TargetRefusedError saying which match, or that none does. */
+async function typedFileUri(name: string): Promise<vscode.Uri> {
+  workspaceFolders();
+  const base = normalizeTypedName(name).split('/').pop() ?? '';
+  const found = base === '' ? [] : await vscode.workspace.findFiles(`**/${globLiteral(base)}`, undefined, 200);
+  // Case-insensitive file systems and typos in case: try the name as typed in lower case too.
+  const more = found.length === 0 && base !== base.toLowerCase() ? await vscode.workspace.findFiles(`**/${globLiteral(base.toLowerCase())}`, undefined, 200) : [];
+  const byPath = new Map([...found, ...more].map((uri) => [vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders ?? []).length > 1), uri]));
+  const match = matchTypedFile(name, [...byPath.keys()]);
+  if (match.kind !== 'one') throw new TargetRefusedError(name, 'unreadable', typedFileProblem(name, match));
+  return byPath.get(match.path)!;
+}
+
 export async function chatContextFor(
   plan: Exclude<ChatTargetPlan, { kind: 'usage' }>,
   references: readonly vscode.ChatPromptReference[],
   settings: RlmSettings,
+  /** The file the chat attached as "Current file": what /file means when no tab shows a file. */
+  currentFile?: vscode.Uri,
 ): Promise<ChatContextRequest> {
   switch (plan.kind) {
+    case 'typedFiles': {
+      const uris = await Promise.all(plan.names.map(typedFileUri));
+      let question = plan.question;
+      for (const [i, name] of plan.names.entries()) {
+        const path = vscode.workspace.asRelativePath(uris[i]!, false);
+        if (path !== name) question = question.split(name).join(path);
+      }
+      // Resolved, they are references like the ones completion makes.
+      const typed = uris.map((uri) => ({ id: 'vscode.file', name: uri.fsPath, value: uri }) as vscode.ChatPromptReference);
+      const label = uris.map((u) => vscode.workspace.asRelativePath(u, false)).join(', ');
+      return { question, contextKey: `refs:${uris.map((u) => u.toString()).join('|')}`, label, gather: (signal) => referencesContext(typed, settings, signal) };
+    }
     case 'file': {
-      const uri = activeFileUri();
+      const uri = activeFileUri(currentFile);
       if (!uri) throw new TargetRefusedError('no file', 'no-editor', 'Open a file in the editor, then ask with @rlm /file (or reference the file with #file).');
       const label = vscode.workspace.asRelativePath(uri, false);
       return { contextKey: `file:${uri.toString()}`, label, gather: async () => fileContext(uri, settings) };

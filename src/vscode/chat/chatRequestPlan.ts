@@ -7,6 +7,11 @@ export type ChatTargetPlan =
   | { kind: 'file'; question: string }
   | { kind: 'folder'; path: string; question: string }
   | { kind: 'references'; question: string }
+  /**
+   * `#file:retry.ts` typed as plain text (no completion made it a reference, as in an editor without
+   * Copilot): the workspace files named, resolved by name when the run starts.
+   */
+  | { kind: 'typedFiles'; names: string[]; question: string }
   /** The request cannot run as typed; `message` says how to ask instead. */
   | { kind: 'usage'; message: string };
 
@@ -39,6 +44,28 @@ function splitFolderArgument(prompt: string): { path: string; rest: string } {
   return { path, rest: rest.join(' ') };
 }
 
+/** A typed `#file:NAME` (or `#file:"my file.ts"`) the chat did not turn into a reference. */
+interface TypedFile {
+  name: string;
+  range: [number, number];
+}
+
+/** `#file:` mentions typed as text, outside the ranges of the chat's own references. */
+export function typedFileMentions(prompt: string, references: readonly PromptReference[]): TypedFile[] {
+  const out: TypedFile[] = [];
+  const covered = (at: number): boolean => references.some((r) => r.range !== undefined && at >= r.range[0] && at < r.range[1]);
+  for (const match of prompt.matchAll(/(?<![\w#])#file:(?:"([^"]+)"|'([^']+)'|(\S+))/g)) {
+    const at = match.index ?? 0;
+    if (covered(at)) continue;
+    // "#file:retry.ts?" or "(#file:a.ts)": the sentence's punctuation is not part of the name.
+    const raw = match[1] ?? match[2] ?? (match[3] ?? '').replace(/[?!,;:)\]}>"'`]+$/, '').replace(/\.+$/, '');
+    if (raw === '') continue;
+    const length = match[1] !== undefined || match[2] !== undefined ? match[0].length : '#file:'.length + raw.length;
+    out.push({ name: raw, range: [at, at + length] });
+  }
+  return out;
+}
+
 const EXAMPLE = 'for example "@rlm where is the retry logic?", "@rlm /file summarise this", or "@rlm /folder src/core which errors can escape?"';
 
 export function planChatRequest(input: { command: string | undefined; prompt: string; references: readonly PromptReference[] }): ChatTargetPlan {
@@ -53,5 +80,10 @@ export function planChatRequest(input: { command: string | undefined; prompt: st
   if (question === '') return { kind: 'usage', message: `Type a question after @rlm: ${EXAMPLE}.` };
   if (command === 'file') return { kind: 'file', question };
   if (references.length > 0) return { kind: 'references', question };
+  const typed = typedFileMentions(input.prompt, references);
+  if (typed.length > 0) {
+    const text = questionText(input.prompt, typed.map((t) => ({ range: t.range, label: t.name })));
+    return { kind: 'typedFiles', names: [...new Set(typed.map((t) => t.name))], question: text };
+  }
   return { kind: 'workspace', question };
 }

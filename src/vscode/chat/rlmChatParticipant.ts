@@ -15,7 +15,10 @@ import { whenFree } from '../run/busyTarget';
 import { readSettings } from '../settings/readSettings';
 import { referenceLocation } from '../trajectory/referenceOpener';
 import type { Reference } from '../../core/trajectory/events';
-import { formatCost, formatTokenCount } from '../../shared/format';
+import { NEXT_STEP_LABELS } from '../../shared/nextStep';
+import type { UserMessage } from '../errors/describeError';
+import { stepCommand } from '../userMessages';
+import { footerMarkdown, stoppedMarkdown } from './chatEnding';
 import { citationKey, contextPaths, splitAnswer } from './answerAnchors';
 import { activeFileUri } from '../context/activeTarget';
 import { chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
@@ -68,11 +71,13 @@ async function handleChatRequest(
   const metadata: RlmChatMetadata = { rlmThread: thread.key };
   const controller = new AbortController();
   const onCancel = token.onCancellationRequested(() => controller.abort(new Error('Stopped in the chat')));
+  let run: ActiveRun | undefined;
   try {
     if (!vscode.workspace.isTrusted) throw new UntrustedWorkspaceError();
     // The chat attaches the visible editor on its own ("Current file"); that is not the user pointing at
     // it, so "@rlm question" stays about the workspace and /file is how to ask about the editor.
     const references = request.references.filter((r) => !isImplicitReference(r.id));
+    const implicitFile = request.references.map((r) => (isImplicitReference(r.id) ? implicitUri(r.value) : undefined)).find((u) => u !== undefined);
     const plan = planChatRequest({
       command: request.command,
       prompt: request.prompt,
@@ -83,7 +88,7 @@ async function handleChatRequest(
       return { metadata };
     }
     const settings = readSettings();
-    const target = await chatContextFor(plan, references, settings);
+    const target = await chatContextFor(plan, references, settings, implicitFile);
     services.prewarmRepl();
     // A question on a target that is still running waits its turn (as "Ask when it ends" does in the
     // sidebar); the chat's Stop gives up waiting.
@@ -95,9 +100,9 @@ async function handleChatRequest(
     stream.progress(`Reading ${target.label}…`);
     let gathered: GatheredContext | undefined;
     const chatModel = request.model as vscode.LanguageModelChat | undefined;
-    const run = await services.launcher.start({
+    run = await services.launcher.start({
       contextKey: target.contextKey,
-      question: plan.question,
+      question: target.question ?? plan.question,
       settings,
       conversation: thread.conversation,
       signal: controller.signal,
@@ -107,6 +112,7 @@ async function handleChatRequest(
         : {}),
     });
     if (!run) {
+      if (controller.signal.aborted) throw controller.signal.reason;
       stream.markdown('Nothing was asked: the context was not confirmed.');
       return { metadata };
     }
@@ -116,6 +122,11 @@ async function handleChatRequest(
     const result = await follow(run, stream);
     metadata.status = result.status;
     services.log.info(`Chat run ${run.runId} ended: ${result.status}`);
+    if (result.status === 'cancelled' && result.answer === undefined) {
+      // A stop is the user's, from the chat or anywhere else (the status bar, the view): said as a stop.
+      stoppedEnding(stream, run, result.partial);
+      return { metadata };
+    }
     if (run.error !== undefined) throw run.error;
     if (result.answer !== undefined) {
       if (result.status === 'forced' || result.status === 'limit') stream.markdown('_The run reached a limit; this is its best answer so far._\n\n');
@@ -123,32 +134,47 @@ async function handleChatRequest(
       streamAnswer(stream, result.answer, gathered, cited);
       // The answer's resolved path:line citations, also listed as the response's references.
       for (const location of new Set(cited.values())) stream.reference(location);
-    } else if (result.status === 'cancelled') {
-      stream.markdown('The run was stopped.');
     } else if (result.error) {
-      const message = describeRunError(result.error).text;
-      stream.markdown(errorMarkdown(message));
+      failureEnding(stream, describeRunError(result.error), run);
       if (result.partial) stream.markdown(partialFindingsMarkdown(result.partial));
-      return { metadata, errorDetails: { message } };
+      return { metadata };
     }
-    const t = result.totals;
-    stream.markdown(
-      `\n\n---\n_${t.iterations} turn${t.iterations === 1 ? '' : 's'} · ${t.subCalls} sub-call${t.subCalls === 1 ? '' : 's'} · ${formatTokenCount(t.inputTokens + t.outputTokens)} tokens · ${formatCost(t.costUsd, t.costUnknown, t.includedInPlan === true)} · ${rootModelOf(run)}_`,
-    );
+    stream.markdown(footerMarkdown(run.turnsCompleted, run.progress, rootModelOf(run)));
     stream.button({ command: SHOW_RUN_COMMAND, title: 'Open trajectory', arguments: [run.runId, run.trajectoryPath] });
     return { metadata };
   } catch (error) {
     if (controller.signal.aborted) {
-      stream.markdown('The run was stopped.');
+      stoppedEnding(stream, run, undefined);
       return { metadata };
     }
     services.log.error(`@rlm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    const message = describeError(error).text;
-    stream.markdown(errorMarkdown(message));
-    return { metadata, errorDetails: { message } };
+    // The sentence once, in the response, with its buttons: an errorDetails as well would print it twice.
+    failureEnding(stream, describeError(error), run);
+    return { metadata };
   } finally {
     onCancel.dispose();
   }
+}
+
+/** A stop, with what the run had done and its trajectory (none when nothing was sent). */
+function stoppedEnding(stream: vscode.ChatResponseStream, run: ActiveRun | undefined, partial: string | undefined): void {
+  stream.markdown(stoppedMarkdown(run?.turnsCompleted ?? 0, run ? run.progress : undefined));
+  if (partial) stream.markdown(partialFindingsMarkdown(partial));
+  if (run) stream.button({ command: SHOW_RUN_COMMAND, title: 'Open trajectory', arguments: [run.runId, run.trajectoryPath] });
+}
+
+/** A failure's sentence with the button for each next step it names, then the trajectory when there is one. */
+function failureEnding(stream: vscode.ChatResponseStream, message: UserMessage, run: ActiveRun | undefined): void {
+  stream.markdown(errorMarkdown(message.text));
+  for (const step of message.steps) stream.button({ ...stepCommand(step, message.keySlot), title: NEXT_STEP_LABELS[step] });
+  if (run) stream.button({ command: SHOW_RUN_COMMAND, title: 'Open trajectory', arguments: [run.runId, run.trajectoryPath] });
+}
+
+/** The file of an implicit reference ("Current file" the chat attached): a URI or a location in it. */
+function implicitUri(value: unknown): vscode.Uri | undefined {
+  if (value instanceof vscode.Uri) return value;
+  if (value instanceof vscode.Location) return value.uri;
+  return undefined;
 }
 
 /** The root model as the run recorded it ("copilot-gpt-4o"), for the answer's footer. */

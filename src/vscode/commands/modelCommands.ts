@@ -4,6 +4,7 @@ import { describeError } from '../errors/describeError';
 import { NoModelConfiguredError } from '../errors/extensionErrors';
 import { MODEL_PRESETS } from '../models/modelPresets';
 import { openModelSetup } from '../models/modelSetupPanel';
+import { settingForSlot } from '../models/keySlotMatch';
 import { describeKeySlot } from '../models/secretKeys';
 import type { RlmServices } from '../rlmServices';
 import { modelConfigFor } from '../run/runLauncher';
@@ -68,8 +69,15 @@ export async function testConnection(services: RlmServices): Promise<boolean> {
   return true;
 }
 
-export async function setApiKey(services: RlmServices): Promise<void> {
+/** `slot`: the server a failure named ("Set API key..." on its message): its key box opens at once. */
+export async function setApiKey(services: RlmServices, slot?: unknown): Promise<void> {
   const settings = readSettings();
+  const named = settingForSlot(slot, [settings.root, settings.sub]);
+  if (named) {
+    const label = describeKeySlot(named.provider, named.baseUrl);
+    if (await askForKey(services, named, true)) void vscode.window.showInformationMessage(`RLM: the key for ${label} is stored in secret storage.`);
+    return;
+  }
   const slots: Array<{ label: string; description: string; setting: Pick<ModelSetting, 'provider' | 'baseUrl'> }> = [];
   const seen = new Set<string>();
   for (const [role, setting] of [['root', settings.root], ['sub', settings.sub]] as const) {
@@ -105,7 +113,7 @@ export async function clearApiKeys(services: RlmServices): Promise<void> {
 export function registerModelCommands(services: RlmServices): vscode.Disposable[] {
   return [
     registerSafeCommand(services, 'rlm.configureModels', () => configureModels(services)),
-    registerSafeCommand(services, 'rlm.setApiKey', () => setApiKey(services)),
+    registerSafeCommand(services, 'rlm.setApiKey', (slot?: unknown) => setApiKey(services, slot)),
     registerSafeCommand(services, 'rlm.clearApiKeys', () => clearApiKeys(services)),
     registerSafeCommand(services, 'rlm.testConnection', () => testConnection(services)),
   ];

@@ -1,4 +1,5 @@
 // "Stop", "Show log", "Open trajectory..." and "Export trajectory...".
+import { exportTargetUri } from '../trajectory/exportTarget';
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { RlmServices } from '../rlmServices';
@@ -6,8 +7,14 @@ import { registerSafeCommand } from './commandSupport';
 import { pickTrajectory } from '../history/trajectoryPicker';
 import { readHistoryItem } from '../history/historyIndex';
 
-export async function stopRuns(services: RlmServices): Promise<void> {
+/** `runId`: the run a Stop link names (the progress notification's); otherwise the one running, or a pick. */
+export async function stopRuns(services: RlmServices, runId?: unknown): Promise<void> {
   const runs = services.registry.active();
+  const named = typeof runId === 'string' ? runs.find((r) => r.runId === runId) : undefined;
+  if (named) {
+    named.stop();
+    return;
+  }
   if (runs.length === 0) {
     void vscode.window.showInformationMessage('RLM: no run is in progress.');
     return;
@@ -48,9 +55,8 @@ export async function exportTrajectory(services: RlmServices, arg?: unknown): Pr
     { title: `Export "${await runTitle(uri.fsPath)}" as...` },
   );
   if (!format) return;
-  const stem = basename(uri.fsPath).replace(/\.rlm\.jsonl$|\.jsonl$/, '');
   const target = await vscode.window.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(services.trajectoryDirectory()), `${stem}.${format.ext}`),
+    defaultUri: exportTargetUri(uri, basename(uri.fsPath), format.ext, vscode.Uri.file(services.trajectoryDirectory())),
     filters: format.ext === 'ipynb' ? { 'Jupyter notebook': ['ipynb'] } : { Markdown: ['md'] },
   });
   if (!target) return;
@@ -68,7 +74,7 @@ export async function exportTrajectory(services: RlmServices, arg?: unknown): Pr
 
 export function registerRunCommands(services: RlmServices): vscode.Disposable[] {
   return [
-    registerSafeCommand(services, 'rlm.stop', () => stopRuns(services)),
+    registerSafeCommand(services, 'rlm.stop', (runId?: unknown) => stopRuns(services, runId)),
     registerSafeCommand(services, 'rlm.showLog', () => services.log.show()),
     registerSafeCommand(services, 'rlm.openTrajectory', (arg) => openTrajectory(services, arg)),
     registerSafeCommand(services, 'rlm.exportTrajectory', (arg) => exportTrajectory(services, arg)),

@@ -8,13 +8,16 @@ import type { LimitKind } from '../../core/trajectory/events';
 import { RunBusyError } from '../run/runRegistry';
 import { SettingsError } from '../settings/rlmSettings';
 import { MissingApiKeyError, NoModelConfiguredError, TargetRefusedError, UntrustedWorkspaceError } from './extensionErrors';
+import type { KeySlot, NextStep } from '../../shared/nextStep';
 
-/** Buttons a message may offer; the adapter maps each to a command. */
-export type NextStep = 'setApiKey' | 'configureModels' | 'testConnection' | 'showLog' | 'openSettings' | 'manageTrust' | 'stop';
+export type { NextStep } from '../../shared/nextStep';
 
 export interface UserMessage {
   text: string;
+  /** Buttons for the next step the text names; every surface shows them (src/shared/nextStep.ts). */
   steps: NextStep[];
+  /** The server whose key "Set API key..." is about, when the error names it. */
+  keySlot?: KeySlot;
   /** Warnings are shown as such; everything else is an error. */
   severity: 'error' | 'warning' | 'info';
 }
@@ -70,9 +73,9 @@ export function plainDetail(detail: string): string {
 }
 
 /** `where` names the server and model when the error object carries them; a recorded run error has only its message. */
-function modelSentence(kind: ModelErrorKind | string, where: string | undefined, rawDetail: string): UserMessage {
+function modelSentence(kind: ModelErrorKind | string, where: string | undefined, rawDetail: string, keySlot?: KeySlot): UserMessage {
   const message = modelSentenceRaw(kind, where, rawDetail);
-  return { ...message, text: tidy(message.text) };
+  return { ...message, text: tidy(message.text), ...(keySlot && message.steps.includes('setApiKey') ? { keySlot } : {}) };
 }
 
 /** No "?." or ".." where two sentences meet. */
@@ -142,7 +145,12 @@ export function describeError(error: unknown): UserMessage {
     return { text: 'No model is configured for RLM yet. Choose a model (GitHub Copilot’s or another VS Code language model with no key, or OpenAI, Anthropic, Ollama, ...) to start.', steps: ['configureModels'], severity: 'warning' };
   }
   if (error instanceof MissingApiKeyError) {
-    return { text: `${error.message} Set the API key for it (it is kept in VS Code's secret storage), or choose a local model server.`, steps: ['setApiKey', 'configureModels'], severity: 'warning' };
+    return {
+      text: `${error.message} Set the API key for it (it is kept in VS Code's secret storage), or choose a local model server.`,
+      steps: ['setApiKey', 'configureModels'],
+      severity: 'warning',
+      keySlot: { provider: error.setting.provider, baseUrl: error.setting.baseUrl },
+    };
   }
   if (error instanceof UntrustedWorkspaceError) {
     return {
@@ -158,13 +166,15 @@ export function describeError(error: unknown): UserMessage {
   // these classes, so they are recognised by their declared kind and fields, never by instanceof.
   const model = asModelError(error);
   if (model?.provider === 'vscode') return languageModelSentence(model);
-  if (model) return modelSentence(model.kind, `${model.endpoint} (model ${model.model})`, model.detail);
+  if (model) return modelSentence(model.kind, `${model.endpoint} (model ${model.model})`, model.detail, model.provider ? { provider: model.provider, baseUrl: model.endpoint } : undefined);
   const kind = errorKindOf(error);
   if (error instanceof BudgetExceededError || (kind === 'limit' && typeof (error as { limitKind?: unknown }).limitKind === 'string')) {
     return describeRunError({ kind: 'limit', message: (error as Error).message, limit: (error as BudgetExceededError).limitKind });
   }
   if (error instanceof RunCancelledError || kind === 'cancelled') return { text: 'The run was stopped.', steps: [], severity: 'info' };
   if (kind === 'sandbox_violation') return SANDBOX_VIOLATION;
+  // "Narrow it: ... or raise the limit": the limit is rlm.contextLimitMb.
+  if (kind === 'context_too_large') return { text: (error as Error).message, steps: ['openSettings'], severity: 'warning' };
   // The sandbox holds fewer than two layers (sandboxStrength.ts): its message is already the one sentence
   // naming what is missing and the setting that accepts it.
   if (kind === 'sandbox' && (error as { name?: unknown }).name === 'WeakSandboxError') return { text: (error as Error).message, steps: ['openSettings'], severity: 'warning' };
@@ -194,5 +204,6 @@ export function describeRunError(error: { kind: string; message: string; limit?:
   if (modelKinds.includes(error.kind)) return modelSentence(error.kind, undefined, error.message);
   if (error.kind === 'cancelled' || error.kind === 'RunCancelledError') return { text: 'The run was stopped.', steps: [], severity: 'info' };
   if (error.kind === 'sandbox_violation') return SANDBOX_VIOLATION;
+  if (error.kind === 'context_too_large') return { text: error.message, steps: ['openSettings'], severity: 'warning' };
   return { text: tidy(`The run failed: ${plainDetail(error.message).replace(/\.$/, '')}. Details are in the log.`), steps: ['showLog'], severity: 'error' };
 }

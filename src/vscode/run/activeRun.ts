@@ -2,6 +2,7 @@
 // trajectory file, to the run's tree (the one reducer every surface reads) and to listeners (status
 // bar, chat, trajectory view). A tick, at most every TICK_MS and once at the end, tells them all to
 // redraw at the same moment. Implements the trajectory view's LiveRun. No `vscode` import.
+import { completedTurns } from '../../core/trajectory/turnCount';
 import { errorKindOf } from '../../core/errorKind';
 import { RunCancelledError } from '../../core/loop/loopErrors';
 import type { RlmRun, RunResult } from '../../core/loop/loopTypes';
@@ -75,6 +76,11 @@ export class ActiveRun implements LiveRun {
   /** The figures every surface shows, read off the run's tree now. */
   get progress(): RunProgress {
     return progressOf(this.tree.tree, this.activity);
+  }
+
+  /** The root turns this run completed (src/core/trajectory/turnCount.ts): what its outcome counts. */
+  get turnsCompleted(): number {
+    return this.tree.tree ? completedTurns(this.tree.tree) : 0;
   }
 
   /** The typed error the loop threw, if it threw instead of finishing with run.finished. */

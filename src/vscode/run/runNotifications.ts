@@ -1,4 +1,4 @@
-// The progress notification of a command-started run (Cancel stops it) and the notification at its
+// The progress notification of a command-started run (its Stop link stops it) and the notification at its
 // end with the answer's first line, "Open trajectory" and "Copy answer".
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/loop/loopTypes';
@@ -6,7 +6,9 @@ import { clip, firstPlainLine } from '../../shared/plainText';
 import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
 import { promptForPrice } from '../settings/priceSetting';
 import type { ActiveRun } from './activeRun';
-import { describeOutcome } from './runOutcome';
+import { describeError } from '../errors/describeError';
+import { showWithSteps } from '../userMessages';
+import { describeOutcome, stepsOf } from './runOutcome';
 import { formatLiveLine } from '../../shared/liveLine';
 
 /**
@@ -17,24 +19,35 @@ function progressTitle(question: string): string {
   return `RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`;
 }
 
-/** Follows `run` in a cancellable progress notification until it ends (titled by its question). */
+/**
+ * The Stop link of the progress notification. VS Code names a cancellable notification's button
+ * "Cancel" and offers no way to rename it, while every other surface says Stop; so the notification is
+ * not cancellable and its message ends with a link that runs rlm.stop for this run (notifications open
+ * command links), as the status bar item does when clicked.
+ */
+function stopLink(runId: string): string {
+  return `[Stop](command:rlm.stop?${encodeURIComponent(JSON.stringify([runId]))})`;
+}
+
+/** Follows `run` in a progress notification until it ends (titled by its question), with a Stop link. */
 export function followWithProgress(run: ActiveRun, _title?: string): Thenable<RunResult> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: progressTitle(run.question), cancellable: true },
-    async (progress, token) => {
-      const cancel = token.onCancellationRequested(() => run.stop());
+    { location: vscode.ProgressLocation.Notification, title: progressTitle(run.question), cancellable: false },
+    async (progress) => {
       let last = '';
+      const stop = stopLink(run.runId);
       // Redrawn on the run's tick, with the status bar, the chat and the view.
-      const stopFollowing = run.onTick(() => {
+      const redraw = (): void => {
         const line = `${formatLiveLine(run.progress)} · ${run.progress.activity}`;
-        if (line !== last) progress.report({ message: line });
+        if (line !== last) progress.report({ message: run.stopping ? `${line} · stopping…` : `${line} · ${stop}` });
         last = line;
-      });
+      };
+      redraw();
+      const stopFollowing = run.onTick(redraw);
       try {
         return await run.result;
       } finally {
         stopFollowing();
-        cancel.dispose();
       }
     },
   );
@@ -58,7 +71,9 @@ export interface EndActions {
  */
 export async function notifyRunEnded(run: ActiveRun, result: RunResult, actions: EndActions): Promise<void> {
   const path = run.trajectoryPath;
-  const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.progress.turn });
+  const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.turnsCompleted });
+  // A loop that threw carries the typed error, which names the server (and so the key) the record cannot.
+  if (run.error !== undefined && result.status === 'error') Object.assign(outcome, { detail: describeError(run.error).text }, stepsOf(describeError(run.error)));
   const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
   const buttons: string[] = [];
   if (result.answer !== undefined) buttons.push('Copy answer');
@@ -70,8 +85,9 @@ export async function notifyRunEnded(run: ActiveRun, result: RunResult, actions:
     result.answer !== undefined
       ? `RLM${result.status === 'completed' ? '' : ` (${outcome.headline.toLowerCase()})`}: ${firstLine(result.answer)}`
       : `RLM: ${outcome.headline}.${outcome.detail ? ` ${outcome.detail}` : ''}`;
-  const show = outcome.tone === 'error' ? vscode.window.showErrorMessage : outcome.tone === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  const picked = await show(text, ...buttons);
+  const severity = outcome.tone === 'error' ? 'error' : outcome.tone === 'warning' ? 'warning' : 'info';
+  // The failure's own next step comes first ("Configure models..."), then what any ended run offers.
+  const picked = await showWithSteps(severity, text, outcome.steps ?? [], outcome.keySlot, buttons);
   if (picked === 'Copy answer' && result.answer !== undefined) await vscode.env.clipboard.writeText(result.answer);
   if (picked === 'Ask again') await actions.askAgain(run.question);
   if (picked === `Open ${outcome.setting}` && outcome.setting) await actions.openSetting(outcome.setting);

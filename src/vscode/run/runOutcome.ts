@@ -6,11 +6,12 @@ import type { LimitKind } from '../../core/trajectory/events';
 import { plural } from '../../shared/format';
 import type { RunOutcome } from '../../shared/runOutcome';
 import { describeRunError, LIMITS, limitReached } from '../errors/describeError';
+import type { UserMessage } from '../errors/describeError';
 
 interface OutcomeInput {
   status: 'completed' | 'forced' | 'limit' | 'cancelled' | 'error' | 'running' | 'incomplete';
   error?: { kind: string; message: string; limit?: LimitKind };
-  /** Root turns the run took. */
+  /** Root turns the run completed (src/core/trajectory/turnCount.ts); the turn under way while it runs. */
   turns: number;
 }
 
@@ -22,7 +23,8 @@ function isUserStop(error: OutcomeInput['error']): boolean {
 }
 
 function after(turns: number): string {
-  return turns === 0 ? 'before its first turn' : `after ${plural(turns, 'turn')}`;
+  // Only what happened counts: a run that failed in its first model call completed no turn.
+  return turns === 0 ? 'before any turn finished' : `after ${plural(turns, 'turn')}`;
 }
 
 function limitOutcome(input: OutcomeInput, answered: boolean): RunOutcome {
@@ -50,11 +52,18 @@ export function describeOutcome(input: OutcomeInput): RunOutcome {
     case 'cancelled':
       if (isUserStop(input.error)) return { tone: 'neutral', headline: `Stopped by you ${after(input.turns)}`, askAgain: true };
       return { tone: 'warning', headline: `Stopped ${after(input.turns)}`, detail: `${sentence(input.error?.message ?? 'the run was stopped')}`, askAgain: true };
-    case 'error':
-      return { tone: 'error', headline: `Failed ${after(input.turns)}`, detail: describeRunError(input.error ?? { kind: 'internal', message: 'the run ended with no reason recorded' }).text, askAgain: true };
+    case 'error': {
+      const message = describeRunError(input.error ?? { kind: 'internal', message: 'the run ended with no reason recorded' });
+      return { tone: 'error', headline: `Failed ${after(input.turns)}`, detail: message.text, askAgain: true, ...stepsOf(message) };
+    }
     case 'incomplete':
       return { tone: 'warning', headline: `Incomplete: the recording ends ${after(input.turns)}`, detail: 'The file ends before the run did: VS Code or the CLI may have quit while it ran.', askAgain: true };
   }
+}
+
+/** The message's buttons, when it has any (a RunOutcome without steps offers none). */
+export function stepsOf(message: UserMessage): Pick<RunOutcome, 'steps' | 'keySlot'> {
+  return { ...(message.steps.length ? { steps: [...message.steps] } : {}), ...(message.keySlot ? { keySlot: { ...message.keySlot } } : {}) };
 }
 
 function sentence(text: string): string {

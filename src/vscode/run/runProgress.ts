@@ -2,7 +2,7 @@
 // tree. The TreeBuilder is the one reducer of a run's events: the status bar, the progress
 // notification, the chat and the trajectory view all read the same tree, so they show the same
 // numbers. Child runs (rlm_query) count towards the root's totals, as in the tree.
-import { isNoChargeEndpoint } from '../../core/models/pricing';
+import { runIsNoCharge } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { liveLineOf } from '../../shared/liveLine';
@@ -32,8 +32,7 @@ export function initialProgress(): RunProgress {
 
 /** True when every model the run was configured with is served with no per-token charge. */
 function runIsLocal(run: Pick<RunNode, 'config'>): boolean {
-  const config = run.config;
-  return config !== undefined && isNoChargeEndpoint(config.root.baseUrl) && isNoChargeEndpoint(config.sub.baseUrl);
+  return runIsNoCharge(run.config);
 }
 
 /** The figures of `run` (the root of the tree) as every surface shows them; no walk below its turns. */

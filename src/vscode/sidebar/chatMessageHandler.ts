@@ -78,5 +78,11 @@ export async function handleChatMessage(message: ChatToHost, store: SidebarStore
       if (setting) await actions.openSetting(setting);
       return;
     }
+    case 'chat.nextStep': {
+      // Only a step the entry's own outcome offers: the webview names it, the host decides.
+      const outcome = store.entry(message.entryId)?.outcome;
+      if (outcome?.steps?.includes(message.step)) await actions.runNextStep(message.step, outcome.keySlot);
+      return;
+    }
   }
 }

@@ -1,5 +1,6 @@
 // What the sidebar's message handlers may ask the rest of the extension to do. The VS Code side
 // implements it; tests pass a recording fake.
+import type { KeySlot, NextStep } from '../../shared/nextStep';
 import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarState';
 
 export interface SidebarActions {
@@ -21,6 +22,8 @@ export interface SidebarActions {
   setPrice(entry: ChatEntry): Promise<void>;
   /** Opens the setting that limited the entry's run. */
   openSetting(setting: string): Promise<void>;
+  /** Runs a next step of a failure ("Set API key..." for the server it names). */
+  runNextStep(step: NextStep, keySlot: KeySlot | undefined): Promise<void>;
   listHistory(): Promise<HistoryItem[]>;
   openHistoryItem(path: string): Promise<void>;
   /** Continue this run… or Fork from this turn… on a recorded run of the history. */

@@ -1,5 +1,7 @@
 // Carries out what the sidebar asks: runs questions in the current conversation (following each
 // run into its chat entry), and reads or deletes the run history.
+import type { KeySlot, NextStep } from '../../shared/nextStep';
+import { runNextStep } from '../userMessages';
 import * as vscode from 'vscode';
 import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarState';
 import { folderScope, gatherWithConfirmation, pickFolder } from '../commands/askCommands';
@@ -9,7 +11,7 @@ import { fileContext } from '../context/fileTarget';
 import { RunCancelledError } from '../../core/loop/loopErrors';
 import type { RunOutcome } from '../../shared/runOutcome';
 import { describeError } from '../errors/describeError';
-import { describeOutcome } from '../run/runOutcome';
+import { describeOutcome, stepsOf } from '../run/runOutcome';
 import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
 import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
@@ -116,7 +118,7 @@ export class SidebarChatService implements SidebarActions {
       if (this.store.entry(id)?.status === 'queued') this.store.updateEntry(id, { status: 'gathering', live: entry.live });
       const run = await this.services.launcher.start({ contextKey, question, settings, gather, conversation: this.conversation, conversationId: this.store.conversationId, signal: controller.signal });
       if (!run) {
-        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: you cancelled before anything was sent', askAgain: true };
+        const outcome: RunOutcome = { tone: 'neutral', headline: 'Not sent: stopped by you before anything was sent', askAgain: true };
         this.store.updateEntry(id, { status: 'cancelled', live: { ...entry.live, activity: 'not sent' }, outcome, finishedAt: Date.now() });
         return;
       }
@@ -125,9 +127,9 @@ export class SidebarChatService implements SidebarActions {
       const follower = new EntryFollower(run, (patch) => this.store.updateEntry(id, patch));
       const result = await run.result;
       follower.dispose();
-      const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.progress.turn });
+      const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.turnsCompleted });
       // A loop that threw carries the typed error, which says more than the recorded kind.
-      if (run.error !== undefined && result.status === 'error') outcome.detail = describeError(run.error).text;
+      if (run.error !== undefined && result.status === 'error') Object.assign(outcome, { detail: describeError(run.error).text }, stepsOf(describeError(run.error)));
       const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
       const references = referencesOf(run);
       this.store.updateEntry(id, {
@@ -146,7 +148,7 @@ export class SidebarChatService implements SidebarActions {
       const cancelled = error instanceof vscode.CancellationError || controller.signal.aborted;
       const outcome: RunOutcome = cancelled
         ? { tone: 'neutral', headline: 'Stopped by you before anything was sent', askAgain: true }
-        : { tone: message.severity === 'error' ? 'error' : 'warning', headline: 'Not started', detail: message.text, askAgain: true };
+        : { tone: message.severity === 'error' ? 'error' : 'warning', headline: 'Not started', detail: message.text, askAgain: true, ...stepsOf(message) };
       this.store.updateEntry(id, { status: cancelled ? 'cancelled' : 'error', outcome, finishedAt: Date.now() });
     } finally {
       this.controllers.delete(id);
@@ -209,6 +211,10 @@ export class SidebarChatService implements SidebarActions {
   async copyText(text: string): Promise<void> {
     await vscode.env.clipboard.writeText(text);
     void vscode.window.setStatusBarMessage('RLM: answer copied', 2000);
+  }
+
+  async runNextStep(step: NextStep, keySlot: KeySlot | undefined): Promise<void> {
+    await runNextStep(step, keySlot);
   }
 
   async configureModels(): Promise<void> {

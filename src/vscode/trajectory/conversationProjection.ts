@@ -3,6 +3,7 @@
 import { describeSession } from '../../core/trajectory/conversationText';
 import { conversationTotals } from '../../core/trajectory/treeNodes';
 import type { RunNode } from '../../core/trajectory/treeTypes';
+import { shownTurns } from '../../core/trajectory/turnCount';
 import type { ConversationView } from '../../shared/trajectoryProtocol';
 import { preview, totalsView } from './runProjection';
 
@@ -18,7 +19,7 @@ export function conversationView(runs: RunNode[]): ConversationView | undefined 
         ...(run.answer !== undefined && { answer: preview(run.answer, 2000) }),
         status: run.status,
         forced: run.forced,
-        iterations: run.turns.filter((t) => t.author !== 'user').length,
+        iterations: shownTurns(run),
         totals: totalsView(run.totals),
         ...(session !== undefined && { session }),
       };

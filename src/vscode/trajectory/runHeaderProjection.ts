@@ -5,6 +5,7 @@ import type { InputFormat } from '../../core/context/contextTypes';
 import type { SandboxProtections } from '../../core/repl/replTypes';
 import { LAYER_TITLES } from '../../core/repl/sandboxReport';
 import type { RunNode } from '../../core/trajectory/treeTypes';
+import { shownTurns } from '../../core/trajectory/turnCount';
 import type { ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
 import { isNoChargeEndpoint } from '../../core/models/pricing';
 import { formatBytes, plural } from '../../shared/format';
@@ -63,6 +64,8 @@ function describeTarget(run: RunNode): string | undefined {
 }
 
 export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = runModelsAndDepth(run)): RunHeaderView {
+  // One figure for the headline and the TURNS stat (src/core/trajectory/turnCount.ts).
+  const turns = shownTurns(run);
   return {
     runId: run.runId,
     depth: run.depth,
@@ -71,7 +74,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     answer: run.answer !== undefined ? preview(run.answer, 20_000) : undefined,
     partial: run.answer === undefined && run.partial !== undefined ? preview(run.partial, 4_000) : undefined,
     status: run.status,
-    outcome: describeOutcome({ status: run.status, ...(run.error ? { error: run.error } : {}), turns: run.turns.length }),
+    outcome: describeOutcome({ status: run.status, ...(run.error ? { error: run.error } : {}), turns }),
     forced: run.forced,
     error: run.error ? { ...run.error } : undefined,
     pricing: {
@@ -83,8 +86,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     subModel: modelLabel(run.config?.sub),
     models: modelsAndDepth.models,
     maxDepth: modelsAndDepth.maxDepth,
-    // The root's turns: the user's own cells after the run are not iterations of the loop.
-    iterations: run.turns.filter((t) => t.author !== 'user').length,
+    iterations: turns,
     totals: totalsView(run.totals),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

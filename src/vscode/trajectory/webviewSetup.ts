@@ -1,5 +1,6 @@
 // Wires one webview (custom editor or live panel) to a TrajectorySession: options, HTML, messages,
 // and the actions that need VS Code (export with a save dialog, clipboard).
+import { exportTargetUri } from './exportTarget';
 import * as vscode from 'vscode';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { toNotebook, notebookJson } from '../../core/trajectory/exportIpynb';
@@ -62,8 +63,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 async function exportRun(runs: RunNode[], format: ExportFormat, base: vscode.Uri | undefined): Promise<void> {
   const run = runs[0]!;
   const ext = format === 'ipynb' ? 'ipynb' : 'md';
-  const stem = base ? base.path.replace(/\.rlm\.jsonl$|\.jsonl$/, '') : `rlm-run-${run.runId}`;
-  const defaultUri = base ? base.with({ path: `${stem}.${ext}` }) : undefined;
+  const defaultUri = exportTargetUri(base, run.runId, ext, undefined);
   const target = await vscode.window.showSaveDialog({
     defaultUri,
     filters: format === 'ipynb' ? { 'Jupyter notebook': ['ipynb'] } : { Markdown: ['md'] },

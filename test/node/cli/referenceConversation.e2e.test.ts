@@ -26,13 +26,13 @@ test('rlm show prints every question with its answer, status, figures and REPL, 
   blocks.forEach((block, i) => {
     assert.ok(block.startsWith(`Question ${i + 1} of 6: ${questions[i]}`), block);
     assert.match(block, new RegExp(`Answer: +${SESSION_ANSWERS[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
-    assert.match(block, /Status: +completed · \d turns? · \d cells? · \d sub-calls? · tokens /);
+    assert.match(block, /Status: +Answered · \d turns? · \d cells? · \d sub-calls? · tokens /);
   });
   assert.match(blocks[1]!, /1 sub-call · tokens 120 in \/ 8 out · ≥ \$0\.00030 · /);
   assert.match(blocks[1]!, /Session: +completion \(session_mode off\).*REPL kept from question 1 \(found words\)/);
   assert.match(blocks[2]!, /Session: +chat turn \(session_mode on\).*a new REPL/);
   assert.match(blocks[5]!, /REPL kept from question 5 \(found y\)/);
-  assert.match(stdout, /Total of the 6 questions:\nStatus: +completed\nTurns: +13 +Cells: +6\nSub-calls: +1\nTokens: +120 in \/ 8 out/);
+  assert.match(stdout, /Total of the 6 questions:\nStatus: +Answered\nTurns: +13 +Cells: +6\nSub-calls: +1\nTokens: +120 in \/ 8 out/);
   assert.match(stdout, /Problems: +none/);
 });
 

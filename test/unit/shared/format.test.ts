@@ -7,21 +7,22 @@ import { formatLiveLine } from '../../../src/shared/liveLine';
 
 describe('shared formatters', () => {
   it('never shows an unknown cost as $0, and keeps sub-cent costs readable', () => {
-    assert.equal(formatCost(null), 'cost unknown');
-    assert.equal(formatCost(undefined, true), 'cost unknown');
-    assert.equal(formatCost(0, true), 'cost unknown', 'nothing known is not a known $0');
-    assert.equal(formatCost(0), '$0.00', 'a local server is a known $0');
+    assert.equal(formatCost(null), 'price unknown');
+    assert.equal(formatCost(undefined, true), 'price unknown');
+    assert.equal(formatCost(0, true), 'price unknown', 'nothing known is not a known $0');
+    assert.equal(formatCost(0), '$0.00', 'an amount of 0 (a saving of nothing) is an amount');
     assert.deepEqual([0.00012, 0.0012, 0.0062, 0.01, 0.75, 1.5].map((c) => formatCost(c)), ['$0.00012', '$0.0012', '$0.0062', '$0.01', '$0.75', '$1.50']);
     assert.equal(formatCost(0.5, true), '≥ $0.50', 'partly unknown is a lower bound');
-    assert.equal(formatCost(Number.NaN), 'cost unknown');
+    assert.equal(formatCost(Number.NaN), 'price unknown');
   });
 
   it('says "included in your plan" for calls paid by a subscription, never $0.00', () => {
-    assert.equal(formatCost(0, false, true), 'included in your plan');
-    assert.equal(formatCost(null, false, true), 'included in your plan');
-    assert.equal(formatCost(0.25, false, true), '$0.25 + included in your plan', 'a mixed run shows the priced part and the plan');
-    assert.equal(formatCost(0.25, true, true), '≥ $0.25 + included in your plan');
-    assert.equal(formatCost(0, true, true), 'cost unknown + included in your plan');
+    const plan = (usd: number | null, unknown: boolean): string => costText({ usd, unknown, local: false, includedInPlan: true });
+    assert.equal(plan(0, false), 'included in your plan');
+    assert.equal(plan(null, false), 'included in your plan');
+    assert.equal(plan(0.25, false), '$0.25 + included in your plan', 'a mixed run shows the priced part and the plan');
+    assert.equal(plan(0.25, true), '≥ $0.25 + included in your plan');
+    assert.equal(plan(0, true), 'price unknown + included in your plan');
     assert.equal(
       formatLiveLine({ turn: 2, subCalls: 1, inputTokens: 1000, outputTokens: 200, costUsd: 0, costUnknown: false, costLocal: false, includedInPlan: true, activity: 'x' }),
       'turn 2 · 1 sub-call · 1.2k tokens · included in your plan',

@@ -12,7 +12,7 @@ test('a stop by the user is neutral, counts its turns and offers to ask again', 
     assert.equal(o.askAgain, true);
   }
   assert.equal(describeOutcome({ status: 'cancelled', turns: 1 }).headline, 'Stopped by you after 1 turn');
-  assert.equal(describeOutcome({ status: 'cancelled', turns: 0 }).headline, 'Stopped by you before its first turn');
+  assert.equal(describeOutcome({ status: 'cancelled', turns: 0 }).headline, 'Stopped by you before any turn finished');
 });
 
 test('a stop for another reason says the reason', () => {

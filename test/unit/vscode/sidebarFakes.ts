@@ -50,6 +50,9 @@ export class RecordingActions implements SidebarActions {
   async openSetting(setting: string): Promise<void> {
     this.calls.push(`openSetting:${setting}`);
   }
+  async runNextStep(step: string, keySlot: { provider: string; baseUrl: string } | undefined): Promise<void> {
+    this.calls.push(`step:${step}${keySlot ? `:${keySlot.provider}@${keySlot.baseUrl}` : ''}`);
+  }
   async listHistory(): Promise<HistoryItem[]> {
     return this.history;
   }

@@ -140,3 +140,16 @@ test('chat: a reference of the answer opens at its line; an unknown one is an er
   await router.receive({ type: 'chat.openReference', entryId: 'e1', index: -1 });
   assert.equal(actions.calls.length, 1, 'a malformed message opens nothing');
 });
+
+test('chat: a failure\'s next step runs only when the entry offers it, with the server its key is for', async () => {
+  const { store, router, actions } = setup();
+  const outcome = { tone: 'error' as const, headline: 'Failed before any turn finished', detail: 'Set the API key for it.', askAgain: true, steps: ['setApiKey' as const, 'configureModels' as const], keySlot: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } };
+  store.addEntry(entry('e1', 'error', { outcome }));
+  await router.receive({ type: 'chat.nextStep', entryId: 'e1', step: 'setApiKey' });
+  await router.receive({ type: 'chat.nextStep', entryId: 'e1', step: 'configureModels' });
+  // Not offered by this entry, unknown step, unknown entry: nothing runs.
+  await router.receive({ type: 'chat.nextStep', entryId: 'e1', step: 'manageTrust' });
+  await router.receive({ type: 'chat.nextStep', entryId: 'e1', step: 'rm -rf' });
+  await router.receive({ type: 'chat.nextStep', entryId: 'nope', step: 'showLog' });
+  assert.deepEqual(actions.calls, ['step:setApiKey:openai@http://127.0.0.1:9/v1', 'step:configureModels:openai@http://127.0.0.1:9/v1']);
+});

@@ -33,7 +33,7 @@ test('a stop, a limit and a failure read as what they are', { timeout: 420_000 }
   await waitForLiveLine(chat, 0, /Running · turn 1/);
   await chatEntry(chat, 0).locator('[data-testid="stop"]').click();
   const stopped = await waitForLiveLine(chat, 0, /Stopped by you/);
-  assert.match(stopped, /^Stopped by you after 1 turn · 0 sub-calls · [\d.k]+ tokens · local \(no charge\)$/);
+  assert.match(stopped, /^Stopped by you before any turn finished · 0 sub-calls · [\d.k]+ tokens · local \(no charge\)$/);
   assert.equal(await chatEntry(chat, 0).locator('.tone-error, [role="alert"]').count(), 0, 'a stop shows no error');
   assert.equal(await chatEntry(chat, 0).locator('[data-testid="answer"]').count(), 0, 'and no answer');
   assert.equal(await chatEntry(chat, 0).locator('[data-testid="ask-again"]').count(), 1, 'it offers to ask again');

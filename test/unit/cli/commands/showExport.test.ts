@@ -17,7 +17,7 @@ test('rlm show prints status, answer, turns, sub-calls, tokens, cost, time and p
   const { io, out, err } = bufferIo();
   assert.equal(await runShow([native], io), 0, err());
   const text = out();
-  for (const expected of [/Models: +root synthetic-root \(openai\), sub synthetic-sub \(openai\)/, /Status: +completed/, /Answer: +42 distinct errors/, /Turns: +5 +Cells: +5 \(9 with child runs\)/, /Sub-calls: +14, 2 child runs/, /Tokens: +[\d,]+ in \/ [\d,]+ out/, /Cost: +\$0\.\d+/, /Time: +\d+(\.\d)? s/, /Sandbox: +all 4 layers on \(probed at start\)/, /Problems: +none/]) {
+  for (const expected of [/Models: +root synthetic-root \(openai\), sub synthetic-sub \(openai\)/, /Status: +Answered/, /Answer: +42 distinct errors/, /Turns: +5 +Cells: +5 \(9 with child runs\)/, /Sub-calls: +14, 2 child runs/, /Tokens: +[\d,]+ in \/ [\d,]+ out/, /Cost: +\$0\.\d+/, /Time: +\d+(\.\d)? s/, /Sandbox: +all 4 layers on \(probed at start\)/, /Problems: +none/]) {
     assert.match(text, expected);
   }
 });
@@ -28,7 +28,7 @@ test('rlm show reports problems with line numbers, and --json gives the summary 
   writeFileSync(cut, `${lines.slice(0, -3).join('\n')}\n${lines.at(-3)!.slice(0, 20)}`);
   const { io, out } = bufferIo();
   assert.equal(await runShow([cut], io), 0);
-  assert.match(out(), /Status: +incomplete/);
+  assert.match(out(), /Status: +Incomplete \(the file has no end\)/);
   assert.match(out(), new RegExp(`line ${lines.length - 2}: truncated-line`));
   assert.match(out(), /missing-end/);
   const json = bufferIo();

@@ -84,3 +84,26 @@ test('coverage: cited lines from overlapping, nested and unordered references ar
   // 10-20 (11 lines), 30-36 (7 lines), 40 (1 line).
   assert.equal(coverage.citedLines, 19);
 });
+
+test('coverage: a small file cut by characters into 20 sub-call chunks is seen whole, and short lines are not counted', async () => {
+  // 30 lines, a third of them blank or braces (under 8 characters: not countable).
+  const lines = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? (i % 2 ? '}' : '') : `    const value${i} = compute(${i}, "x");`));
+  const text = lines.join('\n');
+  const tracker = new CoverageTracker();
+  const size = Math.ceil(text.length / 20);
+  for (let i = 0; i < 20; i++) tracker.noteSubCallPrompt(`Summarise this part of the file:\n${text.slice(i * size, (i + 1) * size)}`);
+  const coverage = await tracker.compute([file('small.ts', text)], []);
+  const countable = coverage.buckets.reduce((n, b) => n + b.lines, 0);
+  assert.equal(coverage.totalLines, 30);
+  assert.equal(countable, 20, 'blank lines and braces are not counted');
+  assert.equal(coverage.seenLines, 20, 'every countable line went to a sub-call, cut or whole');
+  assert.equal(coverage.buckets.reduce((n, b) => n + b.subcall, 0), 20);
+});
+
+test('coverage: halves that do not join into a line of the input do not make it seen', async () => {
+  const tracker = new CoverageTracker();
+  tracker.noteSubCallPrompt('alpha line\nnumber');
+  tracker.noteCellOutput('unrelated output');
+  const coverage = await tracker.compute([file('a.txt', 'alpha line number 7\nbeta line number 8')], []);
+  assert.equal(coverage.seenLines, 0);
+});

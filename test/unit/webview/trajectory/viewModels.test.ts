@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TurnSummary, ViewRunStatus } from '../../../../src/shared/trajectoryProtocol';
 import { FollowMode, isAtBottom } from '../../../../webview/trajectory/followMode';
+import { coverageSeenText } from '../../../../webview/trajectory/viewFormat';
 import { outlineLabel, outlineTitle, placeholderText } from '../../../../webview/trajectory/outlineModel';
 import { MAX_HIGHLIGHT_CHARS, highlightPython } from '../../../../webview/trajectory/pythonTokens';
 import { buildFilters, describeResults } from '../../../../webview/trajectory/searchModel';
@@ -223,4 +224,11 @@ describe('slotRange', () => {
       assert.deepEqual(slotRange(boxes, from, to), expected, `band ${from}..${to}`);
     }
   });
+});
+
+it('coverage reads as the share of the lines that can be seen: blank lines and braces are not "unseen"', () => {
+  const buckets = [{ lines: 12 }, { lines: 8 }];
+  assert.equal(coverageSeenText({ totalLines: 30, seenLines: 20, buckets }), '100% of 20 lines seen (10 short or blank lines not counted)');
+  assert.equal(coverageSeenText({ totalLines: 20, seenLines: 5, buckets }), '25% of 20 lines seen');
+  assert.equal(coverageSeenText({ totalLines: 3, seenLines: 0, buckets: [{ lines: 0 }] }), '0% of 0 lines seen (3 short or blank lines not counted)');
 });
