@@ -18,6 +18,7 @@ import { AGENT_TOOL_DESCRIPTION, AGENT_TOOL_INPUT_SCHEMA, AGENT_TOOL_OUTPUT_SCHE
 import { ContextReadError } from '../../core/context/contextErrors';
 import type { ReplFactory, RlmRun, RunOptions, RunResult } from '../../core/loop/loopTypes';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
+import { isNoChargeEndpoint } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
 import { headerFromRunStarted } from '../../core/trajectory/trajectoryHeader';
 import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
@@ -132,7 +133,9 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
   }
   // As rlm ask: the status only counts when the run wrote no run.finished of its own.
   writer?.close({ status: result.status === 'error' ? 'error' : 'cancelled' });
-  const shaped = agentAnswerOf(result, writer ? trajectoryPath : undefined);
+  // Sampling runs on the client's plan; a local server charges nothing.
+  const local = !('missing' in deps.models) && isNoChargeEndpoint(deps.models.root.baseUrl) && isNoChargeEndpoint(deps.models.sub.baseUrl);
+  const shaped = agentAnswerOf(result, writer ? trajectoryPath : undefined, undefined, local);
   return {
     content: [{ type: 'text', text: renderAgentAnswer(shaped) }],
     structuredContent: shaped as unknown as Record<string, unknown>,

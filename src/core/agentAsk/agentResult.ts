@@ -4,7 +4,8 @@
 // references are clipped to a line each and the text is cut to the caller's token budget.
 import type { RunResult } from '../loop/loopTypes';
 import { estimateTokens } from '../models/tokenEstimate';
-import { formatCost, formatDuration, formatTokenCount, plural } from '../../shared/format';
+import { formatDuration, formatTokenCount, plural } from '../../shared/format';
+import { totalsCostText } from '../../shared/costText';
 
 interface AgentReference {
   path: string;
@@ -21,8 +22,12 @@ interface AgentFigures {
   outputTokens: number;
   /** null when a model's price is unknown. */
   costUsd: number | null;
+  /** Some price was unknown: costUsd is then a lower bound or null. */
+  costUnknown: boolean;
   /** Paid by the user's plan (a VS Code language model): said so, never "$0.00". */
   includedInPlan?: boolean;
+  /** The cost in words, as every other surface says it (src/shared/costText.ts). */
+  cost: string;
   wallTimeMs: number;
 }
 
@@ -51,7 +56,8 @@ const MAX_REFERENCES = 50;
 /** Below this the result is the status line and a cut answer: no references at all. */
 const MIN_BUDGET_TOKENS = 60;
 
-export function agentAnswerOf(result: RunResult, trajectory: string | undefined, tokenBudget = DEFAULT_AGENT_TOKEN_BUDGET): AgentAnswer {
+/** `local`: every model of the run is served with no per-token charge (isNoChargeEndpoint). */
+export function agentAnswerOf(result: RunResult, trajectory: string | undefined, tokenBudget = DEFAULT_AGENT_TOKEN_BUDGET, local = false): AgentAnswer {
   const { totals } = result;
   const answered = result.answer !== undefined && (result.status === 'completed' || result.status === 'forced' || result.forced);
   const shaped: AgentAnswer = {
@@ -67,7 +73,9 @@ export function agentAnswerOf(result: RunResult, trajectory: string | undefined,
       inputTokens: totals.inputTokens,
       outputTokens: totals.outputTokens,
       costUsd: totals.costUsd,
+      costUnknown: totals.costUnknown,
       ...(totals.includedInPlan ? { includedInPlan: true } : {}),
+      cost: totalsCostText(totals, local),
       wallTimeMs: totals.wallTimeMs,
     },
     ...(trajectory ? { trajectory } : {}),
@@ -100,7 +108,7 @@ export function renderAgentAnswer(shaped: AgentAnswer): string {
   if (shaped.references.length) parts.push(`References:\n${shaped.references.map((r) => `- ${r.path}:${r.line}${r.endLine !== undefined ? `-${r.endLine}` : ''}: ${r.text}`).join('\n')}`);
   const f = shaped.figures;
   const notes = [
-    `${plural(f.turns, 'turn')}, ${plural(f.subCalls, 'sub-call')}, ${formatTokenCount(f.inputTokens + f.outputTokens)} tokens, ${formatCost(f.costUsd, false, f.includedInPlan === true)}, ${formatDuration(f.wallTimeMs)}`,
+    `${plural(f.turns, 'turn')}, ${plural(f.subCalls, 'sub-call')}, ${formatTokenCount(f.inputTokens + f.outputTokens)} tokens, ${f.cost}, ${formatDuration(f.wallTimeMs)}`,
     shaped.unresolvedCitations ? `${plural(shaped.unresolvedCitations, 'citation')} not found in the input` : undefined,
     shaped.truncated ? 'cut to fit; the trajectory holds it whole' : undefined,
     shaped.trajectory ? `trajectory: ${shaped.trajectory}` : undefined,

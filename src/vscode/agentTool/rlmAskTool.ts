@@ -3,6 +3,7 @@
 // The paths are resolved and confined to the workspace folder by the shared core (agentPaths.ts); the
 // confirmation VS Code shows says what will be read and the run's cost limit; the run goes through the
 // same launcher as every other run, so it is recorded and listed in History, marked as an agent's.
+import { isNoChargeEndpoint } from '../../core/models/pricing';
 import * as vscode from 'vscode';
 import { AgentAskError } from '../../core/agentAsk/agentAskErrors';
 import { agentLimits } from '../../core/agentAsk/agentLimits';
@@ -116,7 +117,9 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
       // The run's result carries what run.finished does; its resolved citations come in their own record.
       const cited = run.records().find((r) => r.type === 'references' && r.runId === run.runId);
       const withReferences = cited?.type === 'references' ? { ...result, references: cited.references, unresolvedReferences: cited.unresolved } : result;
-      return renderAgentAnswer(agentAnswerOf(withReferences, run.trajectoryPath, options.tokenizationOptions?.tokenBudget));
+      // A VS Code model is on the user's plan (the run's totals say so); a configured local server charges nothing.
+      const local = !fallback && isNoChargeEndpoint(settings.root.baseUrl) && isNoChargeEndpoint((settings.sub ?? settings.root).baseUrl);
+      return renderAgentAnswer(agentAnswerOf(withReferences, run.trajectoryPath, options.tokenizationOptions?.tokenBudget, local));
     } catch (error) {
       return sentenceOf(error);
     } finally {

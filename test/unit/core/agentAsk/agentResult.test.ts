@@ -23,7 +23,7 @@ describe('agentAnswerOf', () => {
     const shaped = agentAnswerOf(result(), '/w/.rlm/runs/r.rlm.jsonl');
     assert.equal(shaped.status, 'completed');
     assert.deepEqual(shaped.references, [{ path: 'src/app.ts', line: 42, endLine: 43, text: 'const key = env.KEY; ⏎ use(key);' }]);
-    assert.deepEqual(shaped.figures, { turns: 3, subCalls: 4, inputTokens: 12000, outputTokens: 300, costUsd: 0.0123, wallTimeMs: 8200 });
+    assert.deepEqual(shaped.figures, { turns: 3, subCalls: 4, inputTokens: 12000, outputTokens: 300, costUsd: 0.0123, costUnknown: false, cost: '$0.01', wallTimeMs: 8200 });
     assert.equal(shaped.truncated, false);
     const text = renderAgentAnswer(shaped);
     assert.match(text, /^The key is read at src\/app\.ts:42\.\n\nReferences:\n- src\/app\.ts:42-43: const key = env\.KEY; ⏎ use\(key\);\n\nRLM: 3 turns, 4 sub-calls, 12k tokens, \$0\.01, 8\.2 s; trajectory: \/w\/\.rlm\/runs\/r\.rlm\.jsonl$/);
@@ -47,5 +47,18 @@ describe('agentAnswerOf', () => {
     assert.equal(shaped.answer, undefined);
     const text = renderAgentAnswer(shaped);
     assert.match(text, /^No answer \(limit\): the cost limit of \$0\.50 was reached\n\nPartial findings \(the run's last output, not an answer\):\nfound 3 of 5/);
+  });
+});
+
+describe('agentAnswerOf: cost in the same words as every other surface', () => {
+  const totals = (over: object) => ({ inputTokens: 1000, outputTokens: 100, costUsd: 0, costUnknown: false, subCalls: 1, iterations: 2, wallTimeMs: 900, ...over });
+  const figuresOf = (over: object, local = false) =>
+    agentAnswerOf({ status: 'completed', forced: false, answer: 'ok', references: [], totals: totals(over) } as unknown as Parameters<typeof agentAnswerOf>[0], undefined, undefined, local).figures.cost;
+
+  it('never "$0.00": a local server, an unknown price, the user\'s plan', () => {
+    assert.equal(figuresOf({}, true), 'local (no charge)');
+    assert.equal(figuresOf({ costUsd: null, costUnknown: true }), 'price unknown');
+    assert.equal(figuresOf({ includedInPlan: true }), 'included in your plan');
+    assert.equal(figuresOf({ costUsd: 0.25 }), '$0.25');
   });
 });
