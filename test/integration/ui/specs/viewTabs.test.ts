@@ -96,6 +96,9 @@ test('views open beside the asking editor in an existing group, one per conversa
   await chatEntry(chat, 1).locator('[data-testid="answer"]').waitFor({ timeout: 120_000 });
   await chatEntry(chat, 1).locator('[data-testid="view-trajectory"]').click();
   await page.locator('.part.editor .tabs-container .tab', { hasText: 'And how many are unique?' }).waitFor({ timeout: 30_000 });
+  // The reused view shows the follow-up (its page reloads with the follow-up's state).
+  const reused = await workbench.getWebviewFrame('#run-header .question-text:has-text("And how many are unique?")', 60_000);
+  assert.match(await reused.locator('[data-testid="outcome"]').innerText(), /Answered/);
   const after = await layout(page);
   assert.deepEqual(after.tabs.filter((tab) => /How many words|how many are unique/.test(tab)), ['And how many are unique?'], `one view for the conversation: ${JSON.stringify(after.tabs)}`);
   await workbench.screenshot('follow-up-reuses-the-conversation-view');
