@@ -106,10 +106,19 @@ export interface RunHeaderView {
   /** The answer's citations found in the input (open with `openReference`), and those that were not. */
   references?: ReferenceView[];
   unresolvedReferences?: Array<{ citation: string; reason: string; detail: string }>;
-  /** e.g. "continued from run-ab12 (needle.rlm.jsonl)", for a run made by rlm continue. */
-  continuedFrom?: string;
+  /** The run this one continued or forked: named by its question; `openParent` opens it when `openable`. */
+  continuedFrom?: ContinuedFromView;
   /** Which parts of the input the run saw and cited, in equal runs of lines (the coverage strip). */
   coverage?: CoverageView;
+}
+
+export interface ContinuedFromView {
+  /** "Continued from", "Forked at turn 3 from", "Replayed, for your own cells, from". */
+  relation: string;
+  /** The parent's question (or "run <id>" when it had none). */
+  question: string;
+  /** The host knows the parent's file and can open it. */
+  openable: boolean;
 }
 
 export interface CoverageView {
@@ -335,6 +344,8 @@ export type WebviewToHost =
   | { type: 'openSetting'; setting: string }
   /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
   | { type: 'openReference'; runId: string; index: number }
+  /** Opens the run this one continued or forked (the host looks its file up: the view names no path). */
+  | { type: 'openParent' }
   /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */
   | { type: 'continueRun'; fork: boolean }
   /** Runs the user's own Python in the run's REPL (or, when it is gone, replays the run first). */

@@ -107,6 +107,7 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost {
       checkRef(m.ref, raw);
       break;
     case 'askAgain':
+    case 'openParent':
       break;
     case 'setPrice':
       need(m.model === undefined || isStr(m.model), '`model` must be a string when given', raw);

@@ -43,6 +43,12 @@ export class TrajectoryApp {
   private readonly legend = new TimelineLegend();
   private readonly outlineSync: OutlineSync;
   private readonly userCell: UserCellInput;
+  /** In the toolbar, not the header: the toolbar stays in sight while the list follows a run. */
+  private readonly stopButton: HTMLButtonElement;
+  /** The user ran a cell: the next turn it adds is scrolled to, its output in sight. */
+  private revealNextTurnFrom: number | undefined;
+  /** The turn of the user's cell kept in sight until its output is drawn. */
+  private revealTurn: number | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -92,7 +98,12 @@ export class TrajectoryApp {
       this.width = mode;
       if (mode === 'wide') this.root.classList.remove('outline-open');
     });
-    this.userCell = new UserCellInput(bridge);
+    this.stopButton = iconButton('debug-stop', 'Stop the run', () => this.bridge.post({ type: 'stop' }), 'Stop', { testId: 'stop-run' });
+    this.stopButton.classList.add('stop-run');
+    this.stopButton.hidden = true;
+    this.userCell = new UserCellInput(bridge, () => {
+      this.revealNextTurnFrom = this.list.count;
+    });
     this.root.append(this.toolbar(), el('div', { className: 'body' }, [this.outline.element, this.scroller]), this.userCell.element, this.notices);
     if (this.saved?.outlineHidden) this.root.classList.add('outline-hidden');
     if (this.saved?.mode) this.setMode(this.saved.mode);
@@ -149,6 +160,7 @@ export class TrajectoryApp {
         else this.notify('info', 'This run has no answer yet.');
       }, 'Copy answer'),
       this.searchSlot,
+      this.stopButton,
     ]);
   }
 
@@ -162,6 +174,7 @@ export class TrajectoryApp {
 
   private renderHeader(): void {
     const header = this.requireHeader();
+    this.stopButton.hidden = !(this.live && header.status === 'running');
     // A live run re-renders its header on every tick: keep a keyboard user on the control they were on.
     keepingFocus(this.headerSlot, () => this.headerSlot.replaceChildren(headerView(this.ctx, header, this.live, Date.now())));
     this.search?.setChoices(header.models, header.maxDepth);
@@ -177,7 +190,7 @@ export class TrajectoryApp {
     this.renderHeader();
     this.saveSoon();
     const filled = this.outlineSync.reset(m.outline, m.turnCount);
-    if (first && this.saved && this.saved.scrollTop > 0) {
+    if (first && this.saved && this.saved.scrollTop > 0 && this.saved.source === m.header.source) {
       // A re-created view goes back to where the user was, once the slots down to there exist.
       this.list.follow.stop();
       this.list.start(m.firstTurns);
@@ -205,6 +218,28 @@ export class TrajectoryApp {
       .catch((error: unknown) => this.notify('error', `Could not load the outline: ${error instanceof Error ? error.message : String(error)}`));
     this.list.invalidate(ended && this.list.count > 0 ? [...m.changedTurns, this.list.count - 1] : m.changedTurns);
     this.list.keepFollowing();
+    this.revealUserTurn(m.outlineFrom + m.outline.length, m.changedTurns);
+  }
+
+  /**
+   * After "Run" in the cell input: the turn the user's cell adds is scrolled to, and kept in sight
+   * until its output is drawn (it arrives in later updates, when the cell finishes).
+   */
+  private revealUserTurn(turnCount: number, changedTurns: number[]): void {
+    if (this.revealNextTurnFrom !== undefined && turnCount > this.revealNextTurnFrom) {
+      this.revealTurn = turnCount - 1;
+      this.revealNextTurnFrom = undefined;
+    } else if (this.revealTurn === undefined || !changedTurns.includes(this.revealTurn)) return;
+    const index = this.revealTurn!;
+    this.list.scrollToTurn(index, (slot) => {
+      const cells = slot.querySelectorAll<HTMLElement>('section.cell');
+      const cell = cells[cells.length - 1];
+      if (!cell) return;
+      const outputs = cell.querySelectorAll<HTMLElement>('.stdout, .stderr, .error-box, .muted.small');
+      const output = outputs[outputs.length - 1];
+      (output ?? cell).scrollIntoView({ block: 'end' });
+      if (output && !cell.classList.contains('running') && this.revealTurn === index) this.revealTurn = undefined;
+    });
   }
 
   private jumpToAnswer(): void {

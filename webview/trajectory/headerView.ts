@@ -1,7 +1,7 @@
 // The run header: how the run ended (or that it runs) in words, the question, the answer (markdown,
 // copy) or the partial findings clearly marked as not an answer, the figures (cost honest about
 // local servers and unknown prices), badges for fallbacks, limits, file problems and the sandbox,
-// and Stop while live.
+// and Continue / Fork once ended (Stop is in the toolbar, which stays in sight while the view follows a run).
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
 import { cacheText } from '../../src/shared/cacheText';
 import { totalsCostText } from '../../src/shared/costText';
@@ -34,7 +34,7 @@ function stat(label: string, value: string | HTMLElement, extra?: HTMLElement | 
 
 const TONE_ICONS = { ok: 'pass', neutral: 'stop-circle', warning: 'warning', error: 'error' } as const;
 
-function outcomeLine(ctx: RenderContext, h: RunHeaderView, live: boolean): HTMLElement {
+function outcomeLine(ctx: RenderContext, h: RunHeaderView): HTMLElement {
   const o = h.outcome;
   const mark = h.loading ? spinner() : o.tone === 'running' ? spinner() : icon(TONE_ICONS[o.tone]);
   const text = h.loading ? `Reading the file… ${plural(h.iterations, 'turn')} so far` : o.headline;
@@ -47,10 +47,20 @@ function outcomeLine(ctx: RenderContext, h: RunHeaderView, live: boolean): HTMLE
     h.limitWarnings.length && h.status === 'running' ? el('span', { className: 'badge warn', text: `near a limit: ${[...new Set(h.limitWarnings.map((w) => w.limit))].join(', ')}`, title: h.limitWarnings.map((w) => `${w.limit} ${w.value} of ${w.max}`).join('\n') }) : null,
     h.problems.count ? el('span', { className: 'badge warn', text: plural(h.problems.count, 'file problem'), title: h.problems.first.join('\n') }) : null,
     sandboxBadge(h.protections),
-    h.continuedFrom ? el('span', { className: 'badge', text: h.continuedFrom }) : null,
-    live && h.status === 'running' ? iconButton('debug-stop', 'Stop the run', () => ctx.bridge.post({ type: 'stop' }), 'Stop', { focusKey: 'stop' }) : null,
+    parentLink(ctx, h),
     ...continueButtons(ctx, h),
   ]);
+}
+
+/** "Forked at turn 3 from “How many errors…?”": the parent named by its question, a link that opens it. */
+function parentLink(ctx: RenderContext, h: RunHeaderView): HTMLElement | null {
+  const from = h.continuedFrom;
+  if (!from) return null;
+  const question = from.question.length > 80 ? `${from.question.slice(0, 79)}…` : from.question;
+  const target = from.openable
+    ? actionButton(`“${question}”`, () => ctx.bridge.post({ type: 'openParent' }), { title: `Open the run this one came from: ${from.question}`, testId: 'open-parent', focusKey: 'open-parent' })
+    : el('span', { text: `“${question}”`, title: from.question });
+  return el('span', { className: 'badge parent-run', attrs: { 'data-testid': 'continued-from' } }, [`${from.relation} `, target]);
 }
 
 /** "Ask again" and "Open rlm.maxCostUsd" for runs that ended without an answer or at a limit. */
@@ -112,7 +122,7 @@ function cacheStat(h: RunHeaderView): HTMLElement | null {
 
 export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, now: number): HTMLElement {
   const root = el('header', { className: `run-header status-${h.status} tone-${h.outcome.tone}`, attrs: { id: 'run-header' } });
-  root.appendChild(outcomeLine(ctx, h, live));
+  root.appendChild(outcomeLine(ctx, h));
   // A recorded file still being read is not a running run: no live line, no clock running from its start.
   const running = h.status === 'running' && !h.loading;
   if (running) {

@@ -14,7 +14,11 @@ export class UserCellInput {
   private readonly status: HTMLElement;
   private state: UserCellState | undefined;
 
-  constructor(private readonly bridge: HostBridge) {
+  constructor(
+    private readonly bridge: HostBridge,
+    /** Told when a cell is sent to run, so the view can bring it into sight when it appears. */
+    private readonly onRun: () => void = () => undefined,
+  ) {
     this.input = el('textarea', {
       className: 'user-cell-code',
       attrs: {
@@ -71,6 +75,7 @@ export class UserCellInput {
     const state = this.state;
     if (!state || !code.trim()) return;
     if (state.status !== 'ready' && !(state.status === 'gone' && state.replayable)) return;
+    this.onRun();
     this.bridge.post({ type: 'runUserCell', code });
     // The cell appears in the run; the box is left for the next one.
     if (state.status === 'ready') this.input.value = '';

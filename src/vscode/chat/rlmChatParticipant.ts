@@ -105,6 +105,7 @@ async function handleChatRequest(
       question: target.question ?? plan.question,
       settings,
       conversation: thread.conversation,
+      conversationId: thread.key,
       signal: controller.signal,
       gather: async (signal) => (gathered = await target.gather(signal)),
       ...(chatModel

@@ -38,6 +38,8 @@ interface ActiveRunOptions {
   now: () => number;
   /** Injected timer for the tick (tests pass a manual one). */
   setTimer?: SetTimer;
+  /** The conversation the question belongs to (its follow-ups share it, and its view). */
+  conversationId?: string;
   /** The file stays open after the run, for the user's own cells (closeRecord() closes it). */
   holdRecord?: boolean;
 }
@@ -48,6 +50,7 @@ export class ActiveRun implements LiveRun {
   readonly runId: string;
   readonly question: string;
   readonly startedAt: number;
+  readonly conversationId: string | undefined;
   /** Settles when the run is over, successful or not; never rejects. */
   readonly result: Promise<RunResult>;
   readonly tree = new TreeBuilder();
@@ -65,6 +68,7 @@ export class ActiveRun implements LiveRun {
   constructor(private readonly options: ActiveRunOptions) {
     this.runId = options.run.runId;
     this.question = options.question;
+    this.conversationId = options.conversationId;
     this.startedAt = options.now();
     this.result = this.drive();
   }

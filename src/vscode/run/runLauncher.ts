@@ -162,7 +162,7 @@ export class RunLauncher {
         ...(request.replay ? { replay: request.replay } : {}),
       }));
       const sink = this.deps.openSink(run.runId, [rootConfig?.apiKey, subConfig?.apiKey], { question: request.question, ...(request.conversationId ? { conversationId: request.conversationId } : {}), ...(request.askedBy ? { askedBy: request.askedBy } : {}) });
-      const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, holdRecord: true, ...(sink ? { sink } : {}) });
+      const active = new ActiveRun({ run, controller, question: request.question, now: this.deps.now, holdRecord: true, ...(sink ? { sink } : {}), ...(request.conversationId ? { conversationId: request.conversationId } : {}) });
       const subCallCache = cache ? { cache, mode: request.cache ?? 'use' as const } : undefined;
       const conversation = request.conversation;
       const source = conversation ?? own!;

@@ -5,18 +5,13 @@ import { LiveFeed } from './liveFeed';
 import type { LiveRun, UserCellHost } from './liveRunTypes';
 import type { UserCellActions } from './trajectorySession';
 import { FileLoad } from './fileLoad';
+import { viewTitle } from './viewTitle';
 import { replayAndRun, setUpTrajectoryWebview, webviewOptions, type ViewLog } from './webviewSetup';
 
 export const LIVE_VIEW_TYPE = 'rlm.trajectoryLive';
 
 interface RevivedState {
   source?: string;
-}
-
-/** The question is the title: "RLM: How many lines and words?" (clipped). */
-export function titleFor(question: string): string {
-  const short = question.replace(/\s+/g, ' ').trim();
-  return `RLM: ${short.length > 40 ? `${short.slice(0, 39)}…` : short || 'run'}`;
 }
 
 /** A live run's cell input: its REPL while it is kept, else a replay of its file into a new one. */
@@ -32,8 +27,40 @@ function liveUserCell(host: UserCellHost, record: vscode.Uri | undefined): UserC
   };
 }
 
+/** One open view: the panel and the run it shows now; `detach` lets go of that run (a follow-up takes its place). */
+interface PanelEntry {
+  panel: vscode.WebviewPanel;
+  runId: string;
+  detach(): void;
+}
+
+/**
+ * Where a new view opens: beside the editor that asked, in a group that exists when there is one.
+ * VS Code's ViewColumn.Beside opens a new group right of the active one, so a question asked from
+ * the rightmost of three groups would make a fourth; here that goes to the group on its left. A
+ * group that already holds an RLM view is preferred, so the views gather in one place.
+ */
+function besideColumn(isRlmTab: (tab: vscode.Tab) => boolean): vscode.ViewColumn {
+  const groups = vscode.window.tabGroups.all;
+  const asking = vscode.window.activeTextEditor?.viewColumn ?? vscode.window.tabGroups.activeTabGroup.viewColumn;
+  if (groups.length <= 1) return vscode.ViewColumn.Beside;
+  const withViews = groups.find((g) => g.viewColumn !== asking && g.tabs.some(isRlmTab));
+  if (withViews) return withViews.viewColumn;
+  const index = groups.findIndex((g) => g.viewColumn === asking);
+  const right = index >= 0 ? groups[index + 1] : undefined;
+  const left = index > 0 ? groups[index - 1] : undefined;
+  return (right ?? left ?? groups[groups.length - 1]!).viewColumn;
+}
+
+function isRlmTab(tab: vscode.Tab): boolean {
+  const input = tab.input;
+  if (input instanceof vscode.TabInputWebview) return input.viewType.endsWith(LIVE_VIEW_TYPE);
+  return input instanceof vscode.TabInputCustom && input.viewType.startsWith('rlm.');
+}
+
 export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, vscode.Disposable {
-  private readonly panels = new Map<string, vscode.WebviewPanel>();
+  /** By conversation (a follow-up reuses its question's view), or by run for a question asked on its own. */
+  private readonly panels = new Map<string, PanelEntry>();
   /** The trajectory file of the live panel last in front, for "Export trajectory..." to offer first. */
   private activePath: string | undefined;
 
@@ -48,13 +75,31 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
   ) {}
 
   open(run: LiveRun): void {
-    const existing = this.panels.get(run.runId);
-    if (existing) {
-      existing.reveal(undefined, true);
+    const key = run.conversationId ? `conversation:${run.conversationId}` : `run:${run.runId}`;
+    const existing = this.panels.get(key) ?? [...this.panels.values()].find((e) => e.runId === run.runId);
+    if (existing?.runId === run.runId) {
+      existing.panel.reveal(undefined, true);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(LIVE_VIEW_TYPE, 'RLM: run', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(this.extensionUri));
-    this.panels.set(run.runId, panel);
+    let panel: vscode.WebviewPanel;
+    if (existing) {
+      // A follow-up in the same conversation: the conversation's view now shows it, in its tab.
+      existing.detach();
+      panel = existing.panel;
+      panel.reveal(undefined, true);
+    } else {
+      panel = vscode.window.createWebviewPanel(LIVE_VIEW_TYPE, viewTitle({ question: run.question ?? '' }), { viewColumn: besideColumn(isRlmTab), preserveFocus: true }, webviewOptions(this.extensionUri));
+      panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rlm.svg');
+      panel.onDidDispose(() => {
+        this.panels.get(key)?.detach();
+        this.panels.delete(key);
+      });
+    }
+    this.panels.set(key, { panel, runId: run.runId, detach: this.attach(panel, run) });
+  }
+
+  /** Shows `run` in `panel` and follows it; returns what lets go of it. */
+  private attach(panel: vscode.WebviewPanel, run: LiveRun): () => void {
     // The feed exists before the session (the session reads the feed's tree), so it posts through this.
     const sink: { session?: ReturnType<typeof setUpTrajectoryWebview>['session'] } = {};
     const feed = new LiveFeed({
@@ -64,11 +109,11 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
         if (!session) return;
         for (const s of streams) session.pushStreaming(s.runId, s.turnIndex, s.text);
         if (changes.length) session.pushChanges(changes);
-        panel.title = titleFor(feed.root().question);
+        panel.title = viewTitle(feed.root());
       },
     });
     feed.start();
-    panel.title = titleFor(feed.root().question);
+    panel.title = viewTitle(feed.root());
     const record = run.trajectoryPath ? vscode.Uri.file(run.trajectoryPath) : undefined;
     const host = run.userCells;
     // The run's REPL stays open for the user's cells while this view is.
@@ -87,18 +132,21 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     });
     sink.session = setup.session;
     if (run.trajectoryPath) this.activePath = run.trajectoryPath;
-    panel.onDidChangeViewState(() => {
+    const viewState = panel.onDidChangeViewState(() => {
       if (panel.active && run.trajectoryPath) this.activePath = run.trajectoryPath;
     });
     const unwatch = host?.onChange(() => setup.session.pushUserCellState());
-    panel.onDidDispose(() => {
+    let detached = false;
+    return () => {
+      if (detached) return;
+      detached = true;
       if (this.activePath === run.trajectoryPath) this.activePath = undefined;
+      viewState.dispose();
       unwatch?.();
       letGo?.();
       feed.dispose();
       setup.disposable.dispose();
-      this.panels.delete(run.runId);
-    });
+    };
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: RevivedState | undefined): Promise<void> {
@@ -111,7 +159,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     try {
       const load = new FileLoad(source, { source });
       await load.firstScreen;
-      panel.title = titleFor(load.root().question);
+      panel.title = viewTitle(load.root());
       const setup = setUpTrajectoryWebview({
         extensionUri: this.extensionUri,
         panel,
@@ -135,7 +183,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
   }
 
   dispose(): void {
-    for (const panel of this.panels.values()) panel.dispose();
+    for (const entry of this.panels.values()) entry.panel.dispose();
     this.panels.clear();
   }
 }

@@ -49,6 +49,8 @@ export interface LiveRun {
   stop(): void;
   /** The .rlm.jsonl being written, when there is one: shown in the header and used by export. */
   readonly trajectoryPath?: string;
+  /** The conversation the question belongs to: its follow-ups reuse its view (one tab per conversation). */
+  readonly conversationId?: string | undefined;
   /** The question, for the panel's title before the first record arrives. */
   readonly question?: string;
   /** When present, a view follows this tree instead of building its own from the records. */

@@ -9,6 +9,13 @@ import { SLICE_SCHEME, sliceProvider } from './referenceOpener';
 
 export type { LiveRun } from './liveRunTypes';
 
+/**
+ * Set once a recorded run has been shown in this window, whatever route opened it (the command,
+ * History, the explorer, a notification's button, the chat): the Getting Started walkthrough's
+ * "Open a recorded run" step ticks on it (package.json, completionEvents).
+ */
+const OPENED_RECORDED_RUN_CONTEXT = 'rlm.openedRecordedRun';
+
 export interface TrajectoryViewDeps {
   /** Where view problems are logged (the extension's LogOutputChannel). */
   log?: Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
@@ -37,6 +44,7 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
     openCustomDocument: (uri) => editor.openCustomDocument(uri),
     resolveCustomEditor: (document, panel) => {
       deps.onOpened?.();
+      void vscode.commands.executeCommand('setContext', OPENED_RECORDED_RUN_CONTEXT, true);
       return editor.resolveCustomEditor(document as Parameters<TrajectoryEditorProvider['resolveCustomEditor']>[0], panel);
     },
   };

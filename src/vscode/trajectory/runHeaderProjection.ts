@@ -6,7 +6,8 @@ import type { SandboxProtections } from '../../core/repl/replTypes';
 import { LAYER_TITLES } from '../../core/repl/sandboxReport';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { shownTurns } from '../../core/trajectory/turnCount';
-import type { ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
+import type { ContinuedFrom } from '../../core/trajectory/events';
+import type { ContinuedFromView, ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
 import { isNoChargeEndpoint } from '../../core/models/pricing';
 import { formatBytes, plural } from '../../shared/format';
 import { describeOutcome } from '../run/runOutcome';
@@ -105,7 +106,18 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     ...(run.references ? { references: run.references.map((r) => ({ ...r })) } : {}),
     ...(run.unresolvedReferences?.length ? { unresolvedReferences: run.unresolvedReferences.map((u) => ({ citation: u.citation, reason: u.reason, detail: u.detail })) } : {}),
     ...(run.coverage ? { coverage: { totalLines: run.coverage.totalLines, seenLines: run.coverage.seenLines, citedLines: run.coverage.citedLines, buckets: run.coverage.buckets.map((b) => ({ ...b })), files: run.coverage.files.slice(0, COVERAGE_FILES_SHOWN).map((f) => ({ ...f })) } } : {}),
-    ...(run.continuedFrom ? { continuedFrom: `${run.continuedFrom.mode === 'fork' ? `forked at turn ${run.continuedFrom.fromTurn ?? '?'} from` : run.continuedFrom.mode === 'session' ? 'replayed, for your own cells, from' : 'continued from'} ${run.continuedFrom.trajectory ?? run.continuedFrom.runId}` } : {}),
+    ...(run.continuedFrom ? { continuedFrom: continuedFromView(run.continuedFrom) } : {}),
   };
 }
 
+
+/**
+ * The parent named by its question, never by its file's path (deep in extension storage, and
+ * meaningless to a person): "Forked at turn 3 from", "How many errors…?". `openable`: the host knows
+ * the parent's file, so the view offers the question as a link that opens it.
+ */
+function continuedFromView(from: ContinuedFrom): ContinuedFromView {
+  const relation = from.mode === 'fork' ? `Forked at turn ${from.fromTurn ?? '?'} from` : from.mode === 'session' ? 'Replayed, for your own cells, from' : 'Continued from';
+  const question = from.question.replace(/\s+/g, ' ').trim();
+  return { relation, question: question || `run ${from.runId}`, openable: Boolean(from.trajectory) };
+}

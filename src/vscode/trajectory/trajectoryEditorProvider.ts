@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { FileLoad } from './fileLoad';
 import { setUpTrajectoryWebview, type ViewLog } from './webviewSetup';
-import { titleFor } from './livePanels';
+import { viewTitle } from './viewTitle';
 
 export const TRAJECTORY_VIEW_TYPE = 'rlm.trajectory';
 export const TRAJECTORY_ANY_VIEW_TYPE = 'rlm.trajectoryAnyJsonl';
@@ -43,7 +43,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
   resolveCustomEditor(document: TrajectoryDocument, panel: vscode.WebviewPanel): void {
     const { load } = document;
     // The question is the tab's title (the file name is in its tooltip).
-    if (load.root().question) panel.title = titleFor(load.root().question);
+    if (load.root().question) panel.title = viewTitle(load.root());
     const { session, disposable } = setUpTrajectoryWebview({
       extensionUri: this.extensionUri,
       panel,

@@ -35,6 +35,8 @@ export interface SessionActions {
   openSetting?(setting: string): Promise<void>;
   /** Opens a reference of the answer at its line; absent where no editor is at hand. */
   openReference?(reference: Reference, run: RunNode): Promise<void>;
+  /** Opens the run this one continued or forked, by its recorded file. */
+  openParent?(path: string): Promise<void>;
   /** Continue or fork the recorded run; absent where the run has no file to replay from. */
   continueRun?(fork: boolean): Promise<void>;
   /** The cell input at the bottom of the view: the user's own Python in the run's REPL. */
@@ -218,6 +220,13 @@ export class TrajectorySession {
         const text = this.index.text(message.ref);
         if (text === undefined) throw new Error(`Nothing to copy: ${message.ref.kind} of run ${message.ref.runId} was not found.`);
         await this.options.actions.copyText(text);
+        return;
+      }
+      case 'openParent': {
+        const parent = this.options.root().continuedFrom?.trajectory;
+        if (!parent) throw new Error('This run does not say which recorded file it came from.');
+        if (!this.options.actions.openParent) throw new Error('Opening the earlier run is not available here.');
+        await this.options.actions.openParent(parent);
         return;
       }
       case 'askAgain':

@@ -1,5 +1,6 @@
 // Wires one webview (custom editor or live panel) to a TrajectorySession: options, HTML, messages,
 // and the actions that need VS Code (export with a save dialog, clipboard).
+import { isAbsolute } from 'node:path';
 import { exportTargetUri } from './exportTarget';
 import * as vscode from 'vscode';
 import type { RunNode } from '../../core/trajectory/treeTypes';
@@ -81,6 +82,24 @@ async function exportRun(runs: RunNode[], format: ExportFormat, base: vscode.Uri
   if (open) await vscode.commands.executeCommand('vscode.open', target);
 }
 
+/**
+ * The parent's file as the record names it ("as the user named it": workspace-relative or absolute).
+ * The record is not trusted: only a trajectory file that exists is opened, and only in the viewer.
+ */
+async function openParentRun(named: string, record: vscode.Uri | undefined): Promise<void> {
+  if (!/\.jsonl$/i.test(named)) throw new Error(`The earlier run "${named}" is not a trajectory file (.rlm.jsonl), so it is not opened.`);
+  const bases = [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri), ...(record ? [vscode.Uri.joinPath(record, '..')] : [])];
+  const candidates = isAbsolute(named) ? [vscode.Uri.file(named)] : bases.map((base) => vscode.Uri.joinPath(base, named));
+  for (const uri of candidates) {
+    const found = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+    if (found) {
+      await vscode.commands.executeCommand('rlm.openTrajectory', uri);
+      return;
+    }
+  }
+  throw new Error(`The earlier run's file ${named} was not found (moved or deleted?).`);
+}
+
 /** Sets the panel up and returns its session; disposing the returned disposable detaches it. */
 export function setUpTrajectoryWebview(input: SetupInput): { session: TrajectorySession; disposable: vscode.Disposable } {
   const webview = input.panel.webview;
@@ -107,6 +126,7 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
       ...(input.exportBase?.scheme === 'file'
         ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
         : {}),
+      openParent: (named) => openParentRun(named, input.exportBase?.scheme === 'file' ? input.exportBase : undefined),
       openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
       userCell: input.userCell ?? recordedUserCell(input.exportBase),
     },

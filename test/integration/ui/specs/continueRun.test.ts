@@ -65,4 +65,11 @@ test('Continue this run replays a recorded run and answers the follow-up from it
   assert.match(await replayedCall.innerText(), /not sent, not billed/, 'a replayed sub-call says it was not billed');
   assert.doesNotMatch(await replayedCall.innerText(), /\$0\.00/, 'never "$0.00", which reads as a priced call');
   await workbench.screenshot('continued-run-replayed-subcall');
+
+  // The parent is named by its question, never by its file's path, and the question opens it.
+  const parent = live.locator('[data-testid="continued-from"]');
+  assert.match(await parent.innerText(), /^Continued from “What is the first word\?”$/);
+  await live.locator('[data-testid="open-parent"]').click();
+  await workbench.page.locator('.part.editor .tabs-container .tab.active[aria-label*="recorded.rlm.jsonl"]').waitFor({ state: 'visible', timeout: 30_000 });
+  await workbench.screenshot('parent-opened-from-its-question');
 });

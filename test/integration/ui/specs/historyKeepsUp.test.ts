@@ -45,7 +45,7 @@ test('History follows runs by itself, groups follow-ups, titles by question, and
   await item.filter({ hasText: 'Answered' }).waitFor({ timeout: 60_000 });
   assert.equal(await chat.getByRole('button', { name: 'Refresh' }).count(), 0, 'there is nothing to refresh by hand');
   // The live panel's tab is titled by the question.
-  assert.equal(await page.locator('.tabs-container .tab', { hasText: 'RLM: How many lines are in the notes?' }).count(), 1);
+  assert.equal(await page.locator('.tabs-container .tab', { hasText: 'How many lines are in the notes?' }).count(), 1);
   await workbench.screenshot('history-follows-a-palette-run');
 
   // A question and its follow-up in the chat are one conversation in History.
