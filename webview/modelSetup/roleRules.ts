@@ -4,7 +4,7 @@
 import type { RoleDraft, SetupEndpointOption } from '../../src/shared/modelSetupProtocol';
 
 /** What the page knows of a role's model list: shown under the model field. */
-export interface ListState {
+interface ListState {
   /** The ids the server (or VS Code) listed; empty while asking or after a failure. */
   models: readonly string[];
   /** The sentence shown; `bad` marks it as an error. */
