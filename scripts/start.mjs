@@ -20,6 +20,9 @@ import { isPrepared, prepareCodeServer, PREPARE_EXPECTATION } from './codeServer
 import { CODE_SERVER_VERSION, repoRoot } from './codeServer/paths.mjs';
 import { createProgress, tailLines } from './startProgress.mjs';
 
+/** npm ci of this repository on a fresh clone (see docs/npm-start.md for the measured figures). */
+const DEPENDENCIES_EXPECTATION = 'usually 1-4 min, depending on the network';
+
 const stateDir = resolve(process.env.RLM_START_STATE_DIR ?? join(repoRoot, '.cache', 'start'));
 
 /**
@@ -85,8 +88,6 @@ async function main() {
   const folder = await workspaceFolder();
   const progress = createProgress({ total: 4 });
   const prepared = await isPrepared();
-  console.log(prepared ? 'Starting VS Code with RLM: usually under a minute.' : `Starting VS Code with RLM. The first run prepares code-server (${PREPARE_EXPECTATION}); later runs take under a minute.`);
-
   const depsNeeded = (() => {
     try {
       return checkDependencies().state !== 'current';
@@ -94,6 +95,9 @@ async function main() {
       return false; // ensureDependencies says what is wrong, in its own step.
     }
   })();
+  // The honest expectation up front: what makes this run long, if anything.
+  const slow = [...(depsNeeded ? [`installs dependencies (${DEPENDENCIES_EXPECTATION})`] : []), ...(prepared ? [] : [`prepares code-server (${PREPARE_EXPECTATION})`])];
+  console.log(slow.length ? `Starting VS Code with RLM. This run first ${slow.join(' and ')}; later runs take 1-2 min.` : 'Starting VS Code with RLM: usually 1-2 min (build, package, start).');
   if (!depsNeeded) progress.skip('Dependencies', 'already installed as package-lock.json pins them');
   else {
     await progress.step('Installing dependencies with npm ci', async () => {
@@ -103,7 +107,7 @@ async function main() {
         return ran;
       } });
       return { note: result.reason ? `(${result.reason})` : '' };
-    }, { expect: 'first run: usually 1-3 min, depending on the network', waiting: 'downloading and installing packages' });
+    }, { expect: DEPENDENCIES_EXPECTATION, waiting: 'downloading and installing packages' });
   }
 
   if (process.env.RLM_SKIP_PACKAGE === '1') progress.skip('Packaging the extension', 'skipped (RLM_SKIP_PACKAGE=1), installing rlm-vscode.vsix as it is');
@@ -112,7 +116,7 @@ async function main() {
       await run('npm', ['run', '--silent', 'package']);
       const vsix = join(repoRoot, 'rlm-vscode.vsix');
       return { note: `rlm-vscode.vsix, ${(statSync(vsix).size / 1024 / 1024).toFixed(1)} MB` };
-    }, { expect: 'usually 30-60 s', waiting: 'building' });
+    }, { expect: 'usually 30 s to 2 min', waiting: 'building' });
   }
 
   if (prepared) progress.skip(`Preparing code-server ${CODE_SERVER_VERSION}`, 'already prepared');
@@ -137,7 +141,7 @@ async function main() {
       logFile: join(stateDir, 'code-server.log'),
       port,
     });
-  }, { expect: 'usually 10-20 s', waiting: 'waiting for code-server to answer' });
+  }, { expect: 'usually 10-30 s', waiting: 'waiting for code-server to answer' });
   const url = new URL(server.url);
   url.searchParams.set('folder', folder);
   console.log('');

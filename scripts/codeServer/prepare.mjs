@@ -19,10 +19,10 @@ const NATIVE_MODULES = ['kerberos', '@vscode/spdlog', '@vscode/deviceid', 'nativ
 
 /**
  * How long a first preparation takes: downloading VS Code's server and its extensions from the npm
- * registry and compiling five native modules. Measured on the 2-core development machine; see
- * docs/npm-start.md.
+ * registry and compiling five native modules. Measured at 46-51 s on the 2-core development machine
+ * with npm's cache warm; more with a cold cache or a busy machine (docs/npm-start.md).
  */
-export const PREPARE_EXPECTATION = 'usually 3-6 min on 2 cores';
+export const PREPARE_EXPECTATION = 'usually 1-3 min';
 
 export class PrepareError extends Error {
   constructor(step, detail) {

@@ -86,13 +86,14 @@ async function checkReferenceRing(workbench: Workbench, chat: FrameLocator, them
   assert.ok(unfocusedPixels < focusedPixels / 4, `${theme}: ${unfocusedPixels} ring-coloured pixels without focus`);
 }
 
-/** Preferences: Color Theme, as a person picks one. */
-async function pickColourTheme(workbench: Workbench, name: string): Promise<void> {
+/** Preferences: Color Theme, as a person picks one (the picker says "Dark High Contrast", "Dark Modern"). */
+async function pickColourTheme(workbench: Workbench, name: 'High Contrast' | 'Dark Modern'): Promise<void> {
   await workbench.runCommandFromPalette('Preferences: Color Theme');
   const input = workbench.page.locator('.quick-input-widget input');
   await input.fill(name);
-  await workbench.page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^${name}`) }).first().waitFor({ timeout: 15_000 });
-  await workbench.page.keyboard.press('Enter');
+  const row = workbench.page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: name, hasNotText: 'Light' }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click();
 }
 
 test('keyboard only: focus lands in the question box, one Tab stop for the conversation, visible focus rings, History rows with icon actions', { timeout: 900_000 }, async (t) => {
@@ -150,10 +151,10 @@ test('keyboard only: focus lands in the question box, one Tab stop for the conve
   await checkReferenceRing(workbench, chat, 'dark-modern');
 
   // High Contrast: the same ring in that theme's colours.
-  await pickColourTheme(workbench, 'Default High Contrast');
+  await pickColourTheme(workbench, 'High Contrast');
   await chat.locator('body.vscode-high-contrast').waitFor({ state: 'attached', timeout: 30_000 });
   await checkReferenceRing(workbench, chat, 'high-contrast');
-  await pickColourTheme(workbench, 'Default Dark Modern');
+  await pickColourTheme(workbench, 'Dark Modern');
   await chat.locator('body.vscode-dark').waitFor({ state: 'attached', timeout: 30_000 });
 
   // History: each item is one row, the question and icon actions with labels and tooltips; no text buttons.
