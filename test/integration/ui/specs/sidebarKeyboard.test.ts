@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
-import { chatEntry, waitForLiveLine } from '../../harness/chatDriver';
+import { chatEntry } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 import { contrastRatio, countColour, readPng } from '../../harness/pngPixels';
 import type { Workbench } from '../../harness/workbench';
@@ -86,6 +86,29 @@ async function checkReferenceRing(workbench: Workbench, chat: FrameLocator, them
   assert.ok(unfocusedPixels < focusedPixels / 4, `${theme}: ${unfocusedPixels} ring-coloured pixels without focus`);
 }
 
+/**
+ * Waits for entry `n` to be answered. On this shared 2-core machine the sandbox sometimes misses its
+ * 60 s start-up under load ("the REPL did not become ready"); the user's remedy, Ask again, is used
+ * once then, and said in the test's output. Any other failure fails the test.
+ */
+async function waitForAnswer(workbench: Workbench, chat: FrameLocator, n: number): Promise<void> {
+  const deadline = Date.now() + 420_000;
+  let retried = false;
+  while (Date.now() < deadline) {
+    const text = await chatEntry(chat, n).innerText().catch(() => '');
+    if (/Answered/.test(text)) return;
+    if (/did not become ready/.test(text) && !retried) {
+      retried = true;
+      console.log(`entry ${n}: the REPL missed its start-up under load; pressing Ask again`);
+      await workbench.screenshot(`repl-start-missed-${n}`);
+      await chatEntry(chat, n).locator('[data-testid="ask-again"]').click();
+      n += 1;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  assert.fail(`entry ${n} was not answered: ${await chatEntry(chat, n).innerText().catch(() => '(no entry)')}`);
+}
+
 /** Preferences: Color Theme, as a person picks one (the picker says "Dark High Contrast", "Dark Modern"). */
 async function pickColourTheme(workbench: Workbench, name: 'High Contrast' | 'Dark Modern'): Promise<void> {
   await workbench.runCommandFromPalette('Preferences: Color Theme');
@@ -117,18 +140,19 @@ test('keyboard only: focus lands in the question box, one Tab stop for the conve
   await page.keyboard.type('Where is withRetry?');
   await page.keyboard.press('Enter');
   await workbench.screenshot('focus-command-typed-question');
-  // Generous: the first run starts the REPL, slow on a loaded 2-core machine.
-  await waitForLiveLine(chat, 0, /Answered/, 400_000);
-  assert.equal(await chatEntry(chat, 0).locator('.reference-link').count(), 2, 'the answer\'s two citations are links');
+  await waitForAnswer(workbench, chat, 0);
+  assert.equal(await chat.locator('article.entry').last().locator('.reference-link').count(), 2, 'the answer\'s two citations are links');
   await workbench.screenshot('focus-command-typed-question-answered');
 
   // Again from the editor, after an answer: back in the question box.
   await workbench.openFile('src/retry.ts');
   await workbench.runCommandFromPalette('RLM: Focus on Chat View');
   await waitForFocus(chat, 'question', 'RLM: Focus on Chat View from the editor');
+  const asked = await chat.locator('article.entry').count();
   await page.keyboard.type('And where are its options?');
   await page.keyboard.press('Enter');
-  await waitForLiveLine(chat, 1, /Answered/, 300_000);
+  await chatEntry(chat, asked).waitFor({ timeout: 30_000 });
+  await waitForAnswer(workbench, chat, asked);
 
   // Tab order from the tab list: the conversation is one stop whatever it holds; the question box follows.
   const controlsInConversation = await chat.locator('[data-testid="entries"] a[href], [data-testid="entries"] button, [data-testid="entries"] vscode-button').count();
