@@ -58,6 +58,8 @@ async function themeColours(chat: FrameLocator): Promise<{ focus: [number, numbe
 /** Moves to the first reference link with the keyboard only, and checks its ring on screen. */
 async function checkReferenceRing(workbench: Workbench, chat: FrameLocator, theme: string): Promise<void> {
   const { page } = workbench;
+  // A click puts the page's focus in the view (after the theme picker it is in the workbench), as a person does.
+  await chat.locator('#tab-chat').click();
   await chat.locator('#tab-chat').focus();
   // Tab into the conversation (one stop), then arrows to the first reference link.
   for (let i = 0; i < 6 && !(await focused(chat)).startsWith('entries:'); i++) await page.keyboard.press('Tab');
