@@ -5,4 +5,4 @@ export declare class PrepareError extends Error {
 }
 export interface PrepareResult { dir: string; entry: string; prepared: boolean; seconds: number }
 export declare function isPrepared(): Promise<boolean>;
-export declare function prepareCodeServer(options?: { force?: boolean; log?: (line: string) => void }): Promise<PrepareResult>;
+export declare function prepareCodeServer(options?: { force?: boolean; log?: (line: string) => void; onStep?: (step: string) => void }): Promise<PrepareResult>;

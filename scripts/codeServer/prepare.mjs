@@ -17,6 +17,13 @@ import {
 /** Native modules of VS Code's server that need a build against the local Node headers. */
 const NATIVE_MODULES = ['kerberos', '@vscode/spdlog', '@vscode/deviceid', 'native-watchdog', 'node-pty'];
 
+/**
+ * How long a first preparation takes: downloading VS Code's server and its extensions from the npm
+ * registry and compiling five native modules. Measured at 46-51 s on the 2-core development machine
+ * with npm's cache warm; more with a cold cache or a busy machine (docs/npm-start.md).
+ */
+export const PREPARE_EXPECTATION = 'usually 1-3 min';
+
 export class PrepareError extends Error {
   constructor(step, detail) {
     super(`Preparing code-server ${CODE_SERVER_VERSION} failed at "${step}": ${detail}`);
@@ -31,7 +38,8 @@ export async function isPrepared() {
   return (await readFile(stampFile(), 'utf8')) === stampText();
 }
 
-function run(step, command, args, { cwd, log, env }) {
+function run(step, command, args, { cwd, log, env, onStep }) {
+  onStep?.(step);
   log(`  $ ${[command, ...args].join(' ')}   (in ${cwd})`);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -76,13 +84,13 @@ function nodeGypScript() {
   return found;
 }
 
-async function systemPackages(log) {
-  await run('system packages', 'bash', [join(repoRoot, 'scripts', 'installSystemPackages.sh')], { cwd: repoRoot, log });
+async function systemPackages(log, onStep) {
+  await run('system packages', 'bash', [join(repoRoot, 'scripts', 'installSystemPackages.sh')], { cwd: repoRoot, log, onStep });
   if (!existsSync('/usr/bin/rg')) throw new PrepareError('system packages', '/usr/bin/rg is missing after installing ripgrep');
 }
 
-async function buildInto(dir, log) {
-  const opts = { cwd: dir, log };
+async function buildInto(dir, log, onStep) {
+  const opts = { cwd: dir, log, onStep };
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'rlm-code-server-cache', private: true }, null, 2));
   const npmFlags = ['--no-audit', '--no-fund', '--loglevel=error'];
@@ -90,14 +98,14 @@ async function buildInto(dir, log) {
   await run('rebuild argon2', 'npm', ['rebuild', 'argon2', ...npmFlags], opts);
 
   const vscodeDir = join(codeServerPackageDir(dir), 'lib', 'vscode');
-  await run('lib/vscode dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts', ...npmFlags], { cwd: vscodeDir, log });
+  await run('lib/vscode dependencies', 'npm', ['install', '--omit=dev', '--ignore-scripts', ...npmFlags], { cwd: vscodeDir, log, onStep });
 
   const nodedir = await npmNodedir(log);
   const gyp = nodeGypScript();
   for (const name of NATIVE_MODULES) {
     const moduleDir = join(vscodeDir, 'node_modules', name);
     if (!existsSync(moduleDir)) throw new PrepareError(`native ${name}`, `${moduleDir} does not exist`);
-    await run(`native ${name}`, process.execPath, [gyp, 'rebuild', `--nodedir=${nodedir}`, `--jobs=2`], { cwd: moduleDir, log });
+    await run(`native ${name}`, process.execPath, [gyp, 'rebuild', `--nodedir=${nodedir}`, `--jobs=2`], { cwd: moduleDir, log, onStep });
   }
 
   const rgDir = join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin');
@@ -109,28 +117,30 @@ async function buildInto(dir, log) {
   await rm(join(vscodeDir, 'node_modules.asar'), { force: true });
   await symlink('node_modules', join(vscodeDir, 'node_modules.asar'));
 
-  await run('built-in extensions', 'npm', ['install', '--omit=dev', ...npmFlags], { cwd: join(vscodeDir, 'extensions'), log });
+  await run('built-in extensions', 'npm', ['install', '--omit=dev', ...npmFlags], { cwd: join(vscodeDir, 'extensions'), log, onStep });
   if (!existsSync(codeServerEntry(dir))) throw new PrepareError('verify', `${codeServerEntry(dir)} is missing`);
   await writeFile(join(dir, '.prepared'), stampText());
 }
 
 /**
  * Prepares code-server unless the cache already holds it. Returns where it is and whether work was done.
- * @param {{ force?: boolean, log?: (line: string) => void }} [options]
+ * `onStep` hears the name of each part as it starts ("npm install code-server", "native node-pty"),
+ * for a progress line that says what is being waited for.
+ * @param {{ force?: boolean, log?: (line: string) => void, onStep?: (step: string) => void }} [options]
  */
-export async function prepareCodeServer({ force = false, log = (line) => console.log(line) } = {}) {
+export async function prepareCodeServer({ force = false, log = (line) => console.log(line), onStep } = {}) {
   const target = installDir();
   if (!force && (await isPrepared())) {
     return { dir: target, entry: codeServerEntry(), prepared: false, seconds: 0 };
   }
   const started = Date.now();
-  log(`Preparing code-server ${CODE_SERVER_VERSION} into ${target} (one time; about a minute)`);
-  await systemPackages(log);
+  log(`Preparing code-server ${CODE_SERVER_VERSION} into ${target} (one time; ${PREPARE_EXPECTATION})`);
+  await systemPackages(log, onStep);
   await mkdir(cacheRoot(), { recursive: true });
   const scratch = `${target}.partial-${process.pid}`;
   await rm(scratch, { recursive: true, force: true });
   try {
-    await buildInto(scratch, log);
+    await buildInto(scratch, log, onStep);
     if (!force && (await isPrepared())) {
       // Another process finished first and may be using its copy: keep that one.
       await rm(scratch, { recursive: true, force: true });

@@ -49,7 +49,8 @@ export interface ListedModel {
 
 export type SetupToPage =
   | { type: 'init'; endpoints: SetupEndpointOption[]; draft: SetupDraft; storedKeys: Record<ModelRole, boolean> }
-  | { type: 'models'; role: ModelRole; requestId: number; models: ListedModel[]; error?: string }
+  /** `error`: the list could not be read (shown as a problem); `hint`: nothing to list yet, and what to do (not a problem). */
+  | { type: 'models'; role: ModelRole; requestId: number; models: ListedModel[]; error?: string; hint?: string }
   | { type: 'testResult'; role: ModelRole; ok: boolean; message: string }
   | { type: 'saved'; message: string }
   | { type: 'problem'; message: string };

@@ -2,6 +2,7 @@
 // list, with prices, or typed), whether sub-calls use a cheaper model, and a cost limit. Every
 // endpoint comes from the host's list; the page knows no provider by name.
 import { ListRequests } from './listRequests';
+import { copiedListState, modelAfterEndpointChange, modelPlaceholder, subOnTick, testOutcomeStale } from './roleRules';
 import type { ListedModel, ModelRole, RoleDraft, SetupDraft, SetupEndpointOption, SetupToHost, SetupToPage } from '../../src/shared/modelSetupProtocol';
 
 interface VsCodeApi {
@@ -35,6 +36,8 @@ interface RoleForm {
   price: HTMLElement;
   result: HTMLElement;
   listed: ListedModel[];
+  /** The fields the shown test outcome was about; a change to any of them clears it. */
+  tested?: RoleDraft;
 }
 
 let endpoints: SetupEndpointOption[] = [];
@@ -45,6 +48,8 @@ let subSeparate: HTMLInputElement;
 let subSection: HTMLElement;
 let maxCost: HTMLInputElement;
 let status: HTMLElement;
+/** The sub model holds the user's own choice (saved earlier or edited here), not a copy of the root. */
+let subIsUsersOwn = false;
 
 function option(id: string): SetupEndpointOption | undefined {
   return endpoints.find((e) => e.id === id);
@@ -74,22 +79,48 @@ function requestModels(role: ModelRole): void {
   api.postMessage({ type: 'listModels', role, requestId: listRequests.next(role), draft: roleDraft(role) });
 }
 
+/** Shows the rows and hints of the endpoint the role's select holds. */
+function showEndpoint(role: ModelRole, o: SetupEndpointOption, keyStored: boolean): void {
+  const f = forms[role] as RoleForm;
+  f.urlRow.hidden = !o.editableUrl;
+  f.keyRow.hidden = !o.takesKey;
+  if (!o.editableUrl) f.url.value = o.baseUrl;
+  f.key.placeholder = keyStored ? 'A key is stored (type to replace it)' : o.needsKey ? 'Required: stored in VS Code secret storage' : 'Optional: most local servers need none';
+  f.keyHint.textContent = o.description;
+}
+
+function showList(role: ModelRole, models: readonly ListedModel[], text: string, bad: boolean): void {
+  const f = forms[role] as RoleForm;
+  f.listed = [...models];
+  f.list.replaceChildren(...models.map((m) => h('option', { value: m.id }, m.label ? `${m.label} · ${m.price}` : m.price)));
+  f.model.placeholder = modelPlaceholder(option(f.endpoint.value), models.length);
+  f.listStatus.textContent = text;
+  f.listStatus.className = bad ? 'hint bad' : 'hint';
+  showPrice(role);
+}
+
+/** Clears the role's "✓ Connected" / "✗ …" once the fields it was about have changed. */
+function dropStaleResult(role: ModelRole): void {
+  const f = forms[role] as RoleForm;
+  if (!f.tested || !testOutcomeStale(f.tested, roleDraft(role))) return;
+  f.tested = undefined;
+  f.result.textContent = '';
+  f.result.className = 'result';
+}
+
 function applyEndpoint(role: ModelRole, changed: boolean): void {
   const f = forms[role] as RoleForm;
   const o = option(f.endpoint.value);
   if (!o) return;
   // An answer still coming for the endpoint left behind is not this one's.
   listRequests.next(role);
-  f.urlRow.hidden = !o.editableUrl;
-  f.keyRow.hidden = !o.takesKey;
-  if (!o.editableUrl) f.url.value = o.baseUrl;
-  f.key.placeholder = (role === 'root' ? storedKeys.root : storedKeys.sub) && !changed ? 'A key is stored (type to replace it)' : o.needsKey ? 'Required: stored in VS Code secret storage' : 'Optional: most local servers need none';
-  f.keyHint.textContent = o.description;
-  // A keyless choice (VS Code's models) takes only its own models' ids: none offered leaves the field empty.
-  if (changed && (o.suggestedModel || !o.takesKey)) f.model.value = o.suggestedModel;
-  f.listed = [];
-  f.list.replaceChildren();
-  showPrice(role);
+  if (changed) {
+    // A key typed for the endpoint left behind is that provider's secret: never sent to the new one.
+    f.key.value = '';
+    f.model.value = modelAfterEndpointChange(o);
+  }
+  showEndpoint(role, o, (role === 'root' ? storedKeys.root : storedKeys.sub) && !changed);
+  showList(role, [], '', false);
   if (o.unavailable) {
     // Known from the page's start; Refresh list asks again (after signing in to Copilot, say).
     f.listStatus.textContent = o.unavailable;
@@ -121,6 +152,12 @@ function roleSection(role: ModelRole, title: string, help: string, value: RoleDr
   url.addEventListener('change', () => requestModels(role));
   key.addEventListener('change', () => requestModels(role));
   model.addEventListener('input', () => showPrice(role));
+  for (const field of [endpoint, url, key, model]) {
+    field.addEventListener('input', () => {
+      if (role === 'sub') subIsUsersOwn = true;
+      dropStaleResult(role);
+    });
+  }
   refresh.addEventListener('click', () => requestModels(role));
   return h(
     'section',
@@ -143,9 +180,10 @@ function render(message: Extract<SetupToPage, { type: 'init' }>): void {
   subSeparate = h('input', { type: 'checkbox', id: 'sub-separate', checked: message.draft.sub !== undefined, 'data-testid': 'sub-separate' }) as HTMLInputElement;
   subSection = roleSection('sub', 'Sub model', 'Answers the llm_query() calls the code makes over pieces of the input: often dozens per run, so a cheap, fast model is the point of an RLM.', message.draft.sub ?? { ...message.draft.root, apiKey: '' });
   subSection.hidden = !subSeparate.checked;
+  subIsUsersOwn = message.draft.sub !== undefined;
   subSeparate.addEventListener('change', () => {
     subSection.hidden = !subSeparate.checked;
-    if (subSeparate.checked) requestModels('sub');
+    if (subSeparate.checked) startSub();
   });
   maxCost = h('input', { id: 'max-cost', type: 'number', min: '0', step: '0.5', value: String(message.draft.maxCostUsd), 'data-testid': 'max-cost' }) as HTMLInputElement;
   status = h('div', { class: 'status', role: 'status', 'data-testid': 'status' });
@@ -153,11 +191,13 @@ function render(message: Extract<SetupToPage, { type: 'init' }>): void {
   const test = h('button', { type: 'button', class: 'secondary', 'data-testid': 'test' }, 'Test connection');
   save.addEventListener('click', () => {
     status.textContent = 'Saving…';
+    markTested();
     api.postMessage({ type: 'save', draft: draft(), thenTest: true });
   });
   test.addEventListener('click', () => {
     // An earlier "Saved" would read as this test's outcome.
     status.textContent = '';
+    markTested();
     for (const f of Object.values(forms)) if (f) f.result.textContent = 'Testing…';
     api.postMessage({ type: 'test', draft: draft() });
   });
@@ -175,6 +215,42 @@ function render(message: Extract<SetupToPage, { type: 'init' }>): void {
   if (subSeparate.checked) applyEndpoint('sub', false);
 }
 
+/** Remembers what each role is tested with, so an outcome for values changed since is not shown. */
+function markTested(): void {
+  for (const role of ['root', 'sub'] as const) {
+    const f = forms[role];
+    if (f) f.tested = roleDraft(role);
+  }
+}
+
+/**
+ * "Use a different model for sub-calls" ticked: the sub model starts as the root model as the form
+ * shows it now (see subOnTick), with the root's model list, and no error the user has not caused.
+ */
+function startSub(): void {
+  const sub = forms.sub as RoleForm;
+  if (subIsUsersOwn) {
+    applyEndpoint('sub', false);
+    return;
+  }
+  const next = subOnTick(roleDraft('root'), roleDraft('sub'), subIsUsersOwn);
+  const o = option(next.endpointId);
+  if (!o) return;
+  listRequests.next('sub');
+  sub.endpoint.value = next.endpointId;
+  sub.url.value = next.baseUrl;
+  sub.key.value = next.apiKey;
+  sub.model.value = next.model;
+  sub.tested = undefined;
+  sub.result.textContent = '';
+  sub.result.className = 'result';
+  const root = forms.root as RoleForm;
+  showEndpoint('sub', o, false);
+  sub.key.placeholder = root.key.placeholder;
+  const copied = copiedListState({ models: root.listed.map((m) => m.id), text: root.listStatus.textContent ?? '', bad: root.listStatus.classList.contains('bad') });
+  showList('sub', root.listed.filter((m) => copied.models.includes(m.id)), copied.text, copied.bad);
+}
+
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const data = event.data;
   if (typeof data !== 'object' || data === null || typeof (data as { type?: unknown }).type !== 'string') return;
@@ -186,19 +262,17 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'models': {
       const f = forms[message.role];
       if (!f || !listRequests.isCurrent(message.role, message.requestId)) return;
-      f.listed = message.models;
-      f.list.replaceChildren(...message.models.map((m) => h('option', { value: m.id }, m.label ? `${m.label} · ${m.price}` : m.price)));
       const source = option(f.endpoint.value)?.modelSource ?? 'the server';
-      f.listStatus.textContent = message.error ?? `${message.models.length} model${message.models.length === 1 ? '' : 's'} listed by ${source}.`;
-      f.listStatus.className = message.error ? 'hint bad' : 'hint';
-      showPrice(message.role);
+      showList(message.role, message.models, message.error ?? message.hint ?? `${message.models.length} model${message.models.length === 1 ? '' : 's'} listed by ${source}.`, message.error !== undefined);
       return;
     }
     case 'testResult': {
       const f = forms[message.role];
-      if (!f) return;
+      // Changed since the test was sent: the outcome is about values the form no longer holds.
+      if (!f?.tested) return;
       f.result.textContent = `${message.ok ? '✓' : '✗'} ${message.message}`;
       f.result.className = `result ${message.ok ? 'ok' : 'bad'}`;
+
       return;
     }
     case 'saved':

@@ -86,7 +86,7 @@ function referenceList(entry: ChatEntry, host: HostChannel): HTMLElement {
   const list = el('ol', { className: 'references', attrs: { 'data-testid': 'references', 'aria-label': 'References' } });
   entry.references!.forEach((reference, index) => {
     const label = `${reference.path}:${reference.line}${reference.endLine !== undefined ? `-${reference.endLine}` : ''}`;
-    const link = el('a', { className: 'reference-link', text: label, title: `Open ${label}`, attrs: { href: '#' } });
+    const link = el('a', { className: 'reference-link', text: label, title: `Open ${label}`, attrs: { href: '#', 'data-focus-key': `${entry.id}:reference:${index}` } });
     link.addEventListener('click', (event) => {
       event.preventDefault();
       host.post({ type: 'chat.openReference', entryId: entry.id, index });

@@ -64,7 +64,10 @@ export class Composer {
   }
 
   focus(): void {
-    this.textarea.focus();
+    // The text area draws its inner <textarea> after it is attached; focus it once that is there.
+    const pending = (this.textarea as ValueElement & { updateComplete?: Promise<unknown> }).updateComplete;
+    if (pending) void pending.then(() => this.textarea.focus());
+    else this.textarea.focus();
   }
 
   private onTargetChange(): void {

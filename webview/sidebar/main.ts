@@ -8,6 +8,7 @@ import { actionButton, el, icon, keepingFocus, vscodeButton } from '../common/do
 import { createHistorySearch, renderHistoryList } from './historyView';
 import { connectToHost } from './hostChannel';
 import { applyHostMessage } from './sidebarModel';
+import { RovingFocus } from '../common/rovingFocus';
 
 const host = connectToHost();
 const app = document.getElementById('app') ?? document.body;
@@ -22,6 +23,13 @@ const TABS: Array<{ id: SidebarState['tab']; label: string; icon: string }> = [
 const tabs = el('div', { className: 'tabs', attrs: { role: 'tablist', 'aria-label': 'RLM' } });
 const banners = el('div', { className: 'banners' });
 const entries = el('div', { className: 'entries', attrs: { role: 'log', 'aria-label': 'Conversation', 'data-testid': 'entries' } });
+// The conversation is one Tab stop (arrow keys move within it), so the question box is a few Tabs away
+// however long the conversation grows. Before the user picks a control, Tab enters on the newest answer.
+const entriesFocus = new RovingFocus(entries, (controls) => {
+  const newest = entries.querySelector('article.entry:last-of-type');
+  const first = controls.findIndex((c) => newest?.contains(c));
+  return first >= 0 ? first : controls.length - 1;
+});
 const chatPanel = el('section', { className: 'panel chat-panel', attrs: { role: 'tabpanel', id: 'panel-chat', 'aria-labelledby': 'tab-chat' } }, [banners, entries, composer.element]);
 const historySearch = createHistorySearch(host);
 const historyList = el('div', { className: 'history-scroll' });
@@ -71,6 +79,7 @@ function renderEntries(s: SidebarState): void {
     return;
   }
   entries.replaceChildren(...s.entries.map((e) => renderEntry(e, host)));
+  entriesFocus.refresh();
 }
 
 function renderAll(s: SidebarState): void {
@@ -85,11 +94,13 @@ function renderAll(s: SidebarState): void {
 }
 
 host.onMessage((message) => {
+  const previous = state;
   const wasAtBottom = entries.scrollHeight - entries.scrollTop - entries.clientHeight < 40;
   const { state: next, change } = applyHostMessage(state, message);
   state = next;
   const current = state;
   if (!current || !change) return;
+  const first = previous === undefined;
   keepingFocus(app, () => {
     if (change === 'all') renderAll(current);
     else if (change === 'history') historyList.replaceChildren(renderHistoryList(current.history, host, Date.now()));
@@ -97,11 +108,31 @@ host.onMessage((message) => {
       const entry = current.entries.find((e) => e.id === change.entryId);
       const old = entries.querySelector(`[data-entry-id="${CSS.escape(change.entryId)}"]`);
       if (entry && old) old.replaceWith(renderEntry(entry, host));
+      entriesFocus.refresh();
     }
   });
   // Follow the streaming answer while the user is at the bottom; never yank them back up.
   if (wasAtBottom) entries.scrollTop = entries.scrollHeight;
+  // Focused before the first state arrived (the view opened by its focus command): now there is an input.
+  if (first && document.hasFocus()) focusInput();
 });
+
+/**
+ * The view got keyboard focus with nothing in it focused ("RLM: Focus on Chat View", a click on the
+ * view's title, Ctrl+0-style navigation): focus the open tab's input, as VS Code's own chat does.
+ * A click inside the page is left alone — focus goes where the user clicked.
+ */
+let pointerFocus = false;
+window.addEventListener('pointerdown', () => {
+  pointerFocus = true;
+  setTimeout(() => (pointerFocus = false), 0);
+}, true);
+function focusInput(): void {
+  if (pointerFocus || (document.activeElement && document.activeElement !== document.body)) return;
+  if (state?.tab === 'history') historySearch.focus();
+  else composer.focus();
+}
+window.addEventListener('focus', focusInput);
 
 app.replaceChildren(tabs, chatPanel, historyPanel);
 host.post({ type: 'lifecycle.ready' });

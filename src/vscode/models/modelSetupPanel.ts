@@ -132,6 +132,11 @@ export function openModelSetup(services: RlmServices): vscode.WebviewPanel {
           return;
         }
         const key = message.draft.apiKey.trim() || (await services.keys.get(option.provider as ModelSetting['provider'], baseUrl));
+        if (!key && option.needsKey) {
+          // Not a failure the user caused: the server will not list models without a key, so say what to do.
+          post({ type: 'models', role: message.role, requestId: message.requestId, models: [], hint: `Enter the API key to see ${option.label}'s models, or type the model name.` });
+          return;
+        }
         const listed = await listModels({ provider: option.provider as ModelSetting['provider'], baseUrl, ...(key ? { apiKey: key } : {}) });
         if (!listed.ok) {
           answer([], `${listed.reason} Type the model name instead.`);

@@ -19,6 +19,11 @@ function activeFileTarget(): ChatTarget[] {
   return [{ kind: 'file', label: vscode.workspace.asRelativePath(uri), uri: uri.toString() }];
 }
 
+/** The trajectory path a History item's context menu was opened on (undefined: the router refuses it). */
+function contextPath(arg: unknown): unknown {
+  return typeof arg === 'object' && arg !== null ? (arg as { trajectoryPath?: unknown }).trajectoryPath : undefined;
+}
+
 function currentModelLabel(): string | undefined {
   try {
     const settings = readSettings();
@@ -97,6 +102,10 @@ export function registerSidebar(services: RlmServices): vscode.Disposable[] {
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => store.setTrusted(true)),
     vscode.commands.registerCommand('rlm.newConversation', () => router.receive({ type: 'chat.newConversation' })),
+    // The History items' context menu (webview/context): the argument is the item's data-vscode-context;
+    // the router checks it like any message from the page.
+    vscode.commands.registerCommand('rlm.history.openItem', (arg: unknown) => router.receive({ type: 'history.open', path: contextPath(arg) })),
+    vscode.commands.registerCommand('rlm.history.deleteItem', (arg: unknown) => router.receive({ type: 'history.delete', path: contextPath(arg) })),
     { dispose: () => chat.dispose() },
     {
       dispose: () => {

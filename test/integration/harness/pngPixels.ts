@@ -1,5 +1,6 @@
 // Reads the pixels of a PNG screenshot (8-bit RGB or RGBA, not interlaced: what Chromium writes), so
-// a spec can tell whether an image area is actually drawn or is one flat colour.
+// a spec can check what is drawn and not only what the style sheet says: whether an image area is
+// drawn or one flat colour, and a focus ring's colour and contrast on screen.
 import { inflateSync } from 'node:zlib';
 
 interface Pixels {
@@ -7,7 +8,11 @@ interface Pixels {
   height: number;
   /** RGBA, 4 bytes per pixel, row by row. */
   data: Uint8Array;
+  /** [r, g, b] at x, y. */
+  at(x: number, y: number): [number, number, number];
 }
+
+type Rgb = readonly [number, number, number];
 
 class UnsupportedPngError extends Error {
   constructor(readonly detail: string) {
@@ -71,7 +76,25 @@ export function decodePng(png: Buffer): Pixels {
     for (let c = 0; c < 3; c++) data[i * 4 + c] = rows[i * channels + c]!;
     data[i * 4 + 3] = channels === 4 ? rows[i * channels + 3]! : 255;
   }
-  return { width, height, data };
+  return { width, height, data, at: (x, y) => [data[(y * width + x) * 4]!, data[(y * width + x) * 4 + 1]!, data[(y * width + x) * 4 + 2]!] };
+}
+
+/** How many pixels are within `tolerance` (per channel) of `rgb`. */
+export function countColour(pixels: Pixels, rgb: Rgb, tolerance = 24): number {
+  let count = 0;
+  for (let y = 0; y < pixels.height; y++) {
+    for (let x = 0; x < pixels.width; x++) {
+      const [r, g, b] = pixels.at(x, y);
+      if (Math.abs(r - rgb[0]) <= tolerance && Math.abs(g - rgb[1]) <= tolerance && Math.abs(b - rgb[2]) <= tolerance) count++;
+    }
+  }
+  return count;
+}
+
+/** WCAG contrast ratio of two sRGB colours. */
+export function contrastRatio(a: Rgb, b: Rgb): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
 }
 
 /** How often each colour occurs, most frequent first ("#rrggbb"). */
@@ -84,9 +107,9 @@ export function colourCounts(pixels: Pixels): Array<{ colour: string; count: num
   return [...counts].map(([colour, count]) => ({ colour, count })).sort((a, b) => b.count - a.count);
 }
 
-/** Relative luminance (0 black .. 1 white) of "#rrggbb" or "rgb(r, g, b)". */
-export function luminance(colour: string): number {
-  const parts = colour.startsWith('#') ? [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) : (colour.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+/** Relative luminance (0 black .. 1 white) of "#rrggbb", "rgb(r, g, b)" or [r, g, b]. */
+export function luminance(colour: string | Rgb): number {
+  const parts = typeof colour !== 'string' ? [...colour] : colour.startsWith('#') ? [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) : (colour.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
   const [r, g, b] = parts.map((v) => {
     const s = v / 255;
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;

@@ -57,7 +57,20 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   await workbench.screenshot('model-setup-no-vscode-models');
 
   for (const role of ['root', 'sub'] as const) {
-    if (role === 'sub') await page.locator('[data-testid="sub-separate"]').check();
+    if (role === 'sub') {
+      // Ticked: the sub model starts as the root model as the form shows it, with the root's list and
+      // no error (issue 31: it used to start as OpenAI with an instant red error).
+      await page.locator('[data-testid="sub-separate"]').check();
+      assert.equal(await page.locator('[data-testid="sub-endpoint"]').inputValue(), 'custom-openai');
+      assert.equal(await page.locator('[data-testid="sub-url"]').inputValue(), server.baseUrl);
+      assert.equal(await page.locator('[data-testid="sub-model"]').inputValue(), 'big-coder');
+      const subStatus = page.locator('[data-testid="sub-list-status"]');
+      assert.equal(await subStatus.innerText(), '2 models listed by the server.');
+      assert.doesNotMatch((await subStatus.getAttribute('class')) ?? '', /bad/);
+      assert.equal(await page.locator('[data-testid="sub-result"]').innerText(), '');
+      assert.equal(await page.locator('#sub-models option').count(), 2, 'the root\'s listed models are offered for the copy');
+      await workbench.screenshot('model-setup-sub-ticked-copies-root');
+    }
     await page.locator(`[data-testid="${role}-endpoint"]`).selectOption('custom-openai');
     await page.locator(`[data-testid="${role}-url"]`).fill(server.baseUrl);
     await page.locator(`[data-testid="${role}-url"]`).press('Tab');
@@ -82,8 +95,11 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   assert.equal(settings['rlm.sub.model'], 'small-helper');
   assert.equal(settings['rlm.maxCostUsd'], 1);
 
-  // A model the server does not list can still be typed; a server that cannot list says so.
+  // "✓ Connected" is about the values tested: changing the URL clears it at once.
   await page.locator('[data-testid="sub-url"]').fill('http://127.0.0.1:1/v1');
+  assert.equal(await page.locator('[data-testid="sub-result"]').innerText(), '', 'a "Connected" for the old URL stayed');
+  assert.match(await page.locator('[data-testid="root-result"]').innerText(), /Connected to big-coder/, 'the root\'s outcome is about values unchanged');
+  // A model the server does not list can still be typed; a server that cannot list says so.
   await page.locator('[data-testid="sub-url"]').press('Tab');
   await page.locator('[data-testid="sub-list-status"]').filter({ hasText: 'could not be reached. Type the model name instead.' }).waitFor({ timeout: 30_000 });
   await page.locator('[data-testid="sub-model"]').fill('hand-typed-model');
@@ -91,4 +107,18 @@ test('one-screen model setup: pick root and sub from the server list, save and t
   await page.locator('[data-testid="sub-result"]').filter({ hasText: '✗' }).waitFor({ timeout: 60_000 });
   assert.equal(await page.locator('[data-testid="status"]').innerText(), '', 'the earlier "Saved" is not shown as this test\'s outcome');
   await workbench.screenshot('model-setup-unreachable-sub');
+
+  // Another provider: its own suggested model (or none), never the previous provider's name, and the
+  // old outcome goes with the old provider.
+  await page.locator('[data-testid="sub-endpoint"]').selectOption('anthropic');
+  assert.equal(await page.locator('[data-testid="sub-model"]').inputValue(), 'claude-sonnet-4-5');
+  // No key for Anthropic yet: what to do, not an error the user did not cause.
+  const anthropicStatus = page.locator('[data-testid="sub-list-status"]').filter({ hasText: 'Enter the API key to see Anthropic\'s models' });
+  await anthropicStatus.waitFor({ timeout: 30_000 });
+  assert.doesNotMatch((await anthropicStatus.getAttribute('class')) ?? '', /bad/);
+  assert.equal(await page.locator('[data-testid="sub-result"]').innerText(), '');
+  await page.locator('[data-testid="root-endpoint"]').selectOption('lmstudio');
+  assert.equal(await page.locator('[data-testid="root-model"]').inputValue(), '', 'big-coder was kept for LM Studio');
+  assert.equal(await page.locator('[data-testid="root-result"]').innerText(), '');
+  await workbench.screenshot('model-setup-provider-changed');
 });
