@@ -58,8 +58,11 @@ export interface RunOptions {
   sub?: ModelClient;
   limits?: Partial<RunLimits>;
   repl: ReplFactory;
-  /** An already-bound session to reuse (follow-up questions on the same context). */
-  session?: ReplSession;
+  /**
+   * A session to reuse (follow-up questions on the same context), or one still starting: the run's
+   * first request goes out while it starts, and the run waits for it only to bind `context`.
+   */
+  session?: ReplSession | Promise<ReplSession>;
   /**
    * The router the reused `session` was acquired with (`acquire({ bridge: router.handler })`), so
    * its bridge calls reach this run. Required with `session`; see createBridgeRouter().

@@ -41,7 +41,7 @@ export interface RunInput {
   depth: number;
   meter: UsageMeter;
   signal: AbortSignal;
-  session?: ReplSession;
+  session?: ReplSession | Promise<ReplSession>;
   sessionBridge?: BridgeRouter;
   parent?: { runId: string; cellId: string; callId: string };
   /** Re-run a recorded run's cells before the first turn (root runs only; see replayer.ts). */
@@ -243,8 +243,10 @@ class RunDriver {
     try {
       if (input.session) {
         if (!input.sessionBridge) throw new LoopError('RunOptions.session was given without sessionBridge: acquire it with a bridge router (createBridgeRouter) and pass the router too');
-        this.session = input.session;
+        // Routed first, so the session's bridge reaches this run from its first cell; a session still
+        // starting is awaited here (a Stop does not wait for it: the session is the caller's to end).
         this.cleanups.push(input.sessionBridge.route(handler));
+        this.session = await raceAbort(Promise.resolve(input.session), input.signal, () => undefined);
       } else {
         // A cold REPL start takes seconds; a Stop during it must not wait for it.
         // The session is this run's alone and is killed when the run ends (RunOptions.session, used by

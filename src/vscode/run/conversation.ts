@@ -11,7 +11,8 @@ interface ConversationDeps {
 }
 
 interface RunSessionOptions {
-  session: ReplSession;
+  /** Still starting on a conversation's first question: the run does not wait for it to ask. */
+  session: ReplSession | Promise<ReplSession>;
   sessionBridge: BridgeRouter;
   priorTurns: Array<{ question: string; answer: string }>;
   /** The user's own cells since the last question: the root is shown them with the next one. */
@@ -29,7 +30,8 @@ export interface WarmSession {
 const MAX_PRIOR_TURNS = 10;
 
 export class Conversation {
-  private warm: { contextKey: string; session: ReplSession; router: BridgeRouter; factory: ReplFactory } | undefined;
+  /** `ready` once the session has started; until then only `session`, its start, is known. */
+  private warm: { contextKey: string; session: Promise<ReplSession>; ready?: ReplSession; router: BridgeRouter; factory: ReplFactory } | undefined;
   private readonly turns: Array<{ question: string; answer: string }> = [];
   /** Targets whose "Bind N files?" the user already answered with Ask in this conversation. */
   private readonly confirmed = new Set<string>();
@@ -58,7 +60,7 @@ export class Conversation {
 
   /** The warm session, if any (a user's cell runs in it). */
   get warmSession(): WarmSession | undefined {
-    return this.warm && { session: this.warm.session, router: this.warm.router, factory: this.warm.factory };
+    return this.warm?.ready && { session: this.warm.ready, router: this.warm.router, factory: this.warm.factory };
   }
 
   /** Told when the session ends or a question starts or finishes using it. */
@@ -74,8 +76,18 @@ export class Conversation {
     if (!this.warm) {
       const factory = await this.deps.repl();
       const router = await this.deps.createBridgeRouter();
-      const session = await factory.acquire({ bridge: router.handler, ...(signal ? { signal } : {}) });
-      this.warm = { contextKey, session, router, factory };
+      // Not awaited: a REPL start takes seconds, and the run's first request and its live view need
+      // none of it (the run waits for the session only to bind `context`).
+      const session = factory.acquire({ bridge: router.handler, ...(signal ? { signal } : {}) });
+      const warm: NonNullable<Conversation['warm']> = { contextKey, session, router, factory };
+      this.warm = warm;
+      session.then(
+        (ready) => (warm.ready = ready),
+        // The run that waited for it fails with the cause; the next question starts a new one.
+        () => {
+          if (this.warm === warm) this.warm = undefined;
+        },
+      );
     }
     // The user's cells belong with this question; a later one is told of cells run after it.
     const userCells = this.userCells;
@@ -133,7 +145,8 @@ export class Conversation {
     const warm = this.warm;
     this.warm = undefined;
     this.userCells = [];
-    if (warm) await warm.factory.release(warm.session).catch(() => undefined);
+    const session = warm && (await warm.session.catch(() => undefined));
+    if (warm && session) await warm.factory.release(session).catch(() => undefined);
     this.changed();
   }
 

@@ -99,7 +99,7 @@ test('a chat run\'s user cell runs in the chat\'s REPL, joins the run\'s records
   assert.ok(run.records().some((r) => r.type === 'cell.started' && r.author === 'user'));
   await h.ask('second?');
   assert.deepEqual(h.runs[1]!.userCells, [{ code: 'print(x)', observation: 'Output (4 chars):\nout' }], 'the follow-up\'s root is given the user\'s cell');
-  assert.equal(h.runs[1]!.session, h.acquired[0]);
+  assert.equal(await h.runs[1]!.session, h.acquired[0], 'the follow-up runs in the same REPL');
 });
 
 test('the input waits while a follow-up uses the REPL, a follow-up waits for a running user cell, and a gone REPL is said', async () => {

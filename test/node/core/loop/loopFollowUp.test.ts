@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { fence, isRootRequest, lastUser, makeRepl, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
+import { createBridgeRouter } from '../../../../src/core/loop/rlmRun';
+import { until } from '../../../support/until';
 
 describe('RLM loop: follow-up questions on the same session', () => {
   let model: Harness;
@@ -53,6 +55,31 @@ describe('RLM loop: follow-up questions on the same session', () => {
     } finally {
       await repl.release(session);
     }
+  });
+
+  it("a conversation's session still starting: the first request goes out before it has started, then the run binds into it", async () => {
+    // As a chat's first question: the REPL start (seconds) is handed over, not waited for.
+    const router = createBridgeRouter();
+    let allowStart!: () => void;
+    const allowed = new Promise<void>((resolve) => (allowStart = resolve));
+    const starting = allowed.then(() => repl.acquire({ bridge: router.handler }));
+    let started = false;
+    let beforeStart = 0;
+    model.server.setRespond((r) => {
+      if (!isRootRequest(r)) return 'sub reply';
+      if (!started) beforeStart++;
+      return turnOf(r) === 0 ? fence('n = len(context)\nprint(n, llm_query("q"))') : fence('FINAL(str(n))');
+    });
+    const running = runCollect({ question: 'How long is this one?', context: { kind: 'text', text: 'twelve chars' }, root: model.client, repl, session: starting, sessionBridge: router });
+    await until(() => beforeStart === 1, 'the first root request, sent while the REPL has not started');
+    started = true;
+    allowStart();
+    const { result } = await running;
+    assert.equal(result.status, 'completed');
+    assert.equal(result.answer, '12');
+    assert.equal(result.totals.subCalls, 1, "the session's bridge reaches the run");
+    assert.equal(beforeStart, 1);
+    await repl.release(await starting);
   });
 
   it('gives each pooled run a fresh namespace: nothing leaks from the previous run', async () => {
