@@ -33,6 +33,9 @@ function isOpenInTab(uri: vscode.Uri): boolean {
 }
 
 function tabUri(input: unknown): vscode.Uri | undefined {
+  // RLM's own views of a recorded run show a file too, but are never what "this file" means: a
+  // question asked right after opening a run's trajectory is about the file the person was reading.
+  if (input instanceof vscode.TabInputCustom && input.viewType.startsWith('rlm.')) return undefined;
   if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputNotebook) return input.uri;
   if (input instanceof vscode.TabInputTextDiff || input instanceof vscode.TabInputNotebookDiff) return input.modified;
   return undefined;
