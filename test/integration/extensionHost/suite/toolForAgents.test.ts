@@ -3,6 +3,8 @@
 // model VS Code offers). Checks the answer and its references, the run listed in History as asked by
 // an agent, the confirmation text prepareInvocation gives, refusals of paths out of the workspace,
 // and that cancelling the invocation stops the run.
+// Named to run after chatPrewarm.test.ts (the suite runs its files in name order): a tool run starts
+// the REPL pool, and that test checks the chat is what starts it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RlmExtensionApi } from '../../../../src/vscode/extension';
