@@ -143,7 +143,7 @@ test('keyboard only: focus lands in the question box, one Tab stop for the conve
   await page.keyboard.press('Enter');
   await workbench.screenshot('focus-command-typed-question');
   await waitForAnswer(workbench, chat, 0);
-  assert.equal(await chat.locator('article.entry').last().locator('.reference-link').count(), 2, 'the answer\'s two citations are links');
+  assert.equal(await chat.locator('article.entry').last().locator('[data-testid="references"] .reference-link').count(), 2, 'the answer\'s two citations are links in its references');
   await workbench.screenshot('focus-command-typed-question-answered');
 
   // Again from the editor, after an answer: back in the question box.
