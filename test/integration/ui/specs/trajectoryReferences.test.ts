@@ -56,7 +56,8 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
   assert.equal(await view.locator('.coverage-strip .coverage-cell').count(), 120);
   assert.equal(await view.locator('.coverage-strip .coverage-cell.cited').count(), 2);
   const legend = await view.locator('.coverage-legend').innerText();
-  assert.match(legend, /5\.1% of 400,400 lines seen( \([\d,]+ short or blank lines? not counted\))? in cell output or sub-call prompts/);
+  // Coverage counts a line cut in two by chunking as seen (issue 31): 400,440 of the generated log's lines count.
+  assert.match(legend, /5\.1% of 400,440 lines seen( \([\d,]+ short or blank lines? not counted\))? in cell output or sub-call prompts/);
   assert.match(legend, /\d+ lines? cited by the answer/);
   assert.match(legend, /never shown to a model/);
   assert.equal(await view.locator('.coverage-legend .coverage-swatch').count(), 3, 'a swatch for each state of the strip');
