@@ -56,7 +56,7 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
   assert.equal(await view.locator('.coverage-strip .coverage-cell').count(), 120);
   assert.equal(await view.locator('.coverage-strip .coverage-cell.cited').count(), 2);
   const legend = await view.locator('.coverage-legend').innerText();
-  // Coverage counts a line cut in two by chunking as seen (issue 31): 400,440 of the generated log's lines count.
+  // The line count the coverage strip gives for this generated log since issue 31 changed how coverage counts lines.
   assert.match(legend, /5\.1% of 400,440 lines seen( \([\d,]+ short or blank lines? not counted\))? in cell output or sub-call prompts/);
   assert.match(legend, /\d+ lines? cited by the answer/);
   assert.match(legend, /never shown to a model/);
