@@ -67,6 +67,9 @@ describe('VS Code language models (a fake provider registered through the LM API
     await setRlm({ 'root.provider': 'vscode', 'root.model': 'rlm-test-family', 'root.baseUrl': '', trajectoriesInWorkspace: true });
     const target = vscode.Uri.joinPath(folderUri(), 'lm', 'four.txt');
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('a\nb\nc\nd'));
+    // The agent tool's suite runs the same scripted sub-call on this model earlier; its cached answer
+    // would be reused (rightly), so the cache is cleared to see this run's sub-call reach the model.
+    await vscode.commands.executeCommand('rlm.clearSubCallCache');
     const before = (await fakeRequests()).length;
     const run = (await vscode.commands.executeCommand('rlm.askAboutFile', target, { question: 'How many lines?' })) as ActiveRun | undefined;
     assert.ok(run, 'the command started a run');
