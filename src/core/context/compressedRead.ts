@@ -5,14 +5,11 @@
 // or once the output passes RATIO_FLOOR_BYTES at more than MAX_RATIO times the compressed bytes taken
 // (what a decompression bomb does; no log compresses like that). Memory stays at one piece of input and
 // one block of output whatever the file holds (bzip2 aside: its compressed bytes are held, see decoders.ts).
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { realPathOfDescriptor } from './descriptorPath';
 import { hasMagic } from './compressedFormats';
 import type { Compression } from './compressedFormats';
 import { CorruptCompressedError, decode } from './decoders';
-import { specialKindOf } from './localFileRead';
+import { openRegularFile } from './localFileRead';
 import type { SpecialKind } from './localFileRead';
 import { isWithin } from './pathContainment';
 
@@ -55,18 +52,10 @@ export type CompressedRead =
  * in all.
  */
 export async function readCompressed(path: string, format: Compression, options: CompressedReadOptions, onChunk: (piece: Uint8Array) => void | Promise<void>): Promise<CompressedRead> {
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
-  let handle: FileHandle;
+  const opened = await openRegularFile(path, options);
+  if (opened.kind !== 'open') return opened;
+  const { handle, stat } = opened;
   try {
-    handle = await open(path, flags);
-  } catch (error) {
-    if (options.noFollow && (error as NodeJS.ErrnoException).code === 'ELOOP') return { kind: 'link' };
-    throw error;
-  }
-  try {
-    const stat = await handle.stat();
-    const special = specialKindOf(stat) ?? (stat.isFile() ? undefined : 'special file');
-    if (special) return { kind: 'special', special };
     if (options.within) {
       const real = realPathOfDescriptor(handle.fd, path);
       if (!real || !options.within.some((root) => isWithin(real, root))) return { kind: 'outside', real };

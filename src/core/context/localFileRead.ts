@@ -37,10 +37,14 @@ interface LocalReadOptions {
 /** Reads below this are grown in steps; one read call never asks for more than this. */
 const CHUNK = 4 * 1024 * 1024;
 
-/** The open handle of a regular file, or why there is none (the handle is the caller's to close). */
-type Opened = { kind: 'open'; handle: FileHandle; statBytes: number } | Exclude<LocalRead, { kind: 'read' | 'too-large' }> | { kind: 'too-large'; bytesSeen: 0; statBytes: number };
+/** The open handle of a regular file and its stat, or why there is none (the handle is the caller's to close). */
+export type OpenedRegular = { kind: 'open'; handle: FileHandle; stat: Stats } | { kind: 'special'; special: SpecialKind } | { kind: 'link' };
 
-async function openRegular(path: string, options: LocalReadOptions): Promise<Opened> {
+/**
+ * Opens `path` for reading and checks the open handle (never the name) is a regular file: every reader
+ * of a local file for `context` (plain, compressed, …) starts here so the read-time checks live in one place.
+ */
+export async function openRegularFile(path: string, options: { noFollow?: boolean }): Promise<OpenedRegular> {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. Absent on Windows.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
   let handle;
@@ -52,15 +56,24 @@ async function openRegular(path: string, options: LocalReadOptions): Promise<Ope
   }
   try {
     const stat = await handle.stat();
-    const special = specialKindOf(stat);
-    const refusal: Opened | undefined = special ? { kind: 'special', special } : !stat.isFile() ? { kind: 'special', special: 'special file' } : stat.size > options.maxBytes ? { kind: 'too-large', bytesSeen: 0, statBytes: stat.size } : undefined;
-    if (!refusal) return { kind: 'open', handle, statBytes: stat.size };
+    const special = specialKindOf(stat) ?? (stat.isFile() ? undefined : 'special file');
+    if (!special) return { kind: 'open', handle, stat };
     await handle.close();
-    return refusal;
+    return { kind: 'special', special };
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+type Opened = { kind: 'open'; handle: FileHandle; statBytes: number } | Exclude<LocalRead, { kind: 'read' | 'too-large' }> | { kind: 'too-large'; bytesSeen: 0; statBytes: number };
+
+async function openRegular(path: string, options: LocalReadOptions): Promise<Opened> {
+  const opened = await openRegularFile(path, options);
+  if (opened.kind !== 'open') return opened;
+  if (opened.stat.size <= options.maxBytes) return { kind: 'open', handle: opened.handle, statBytes: opened.stat.size };
+  await opened.handle.close();
+  return { kind: 'too-large', bytesSeen: 0, statBytes: opened.stat.size };
 }
 
 export async function readLocalFile(path: string, options: LocalReadOptions): Promise<LocalRead> {

@@ -35,7 +35,8 @@ function writeWorkspace(): string {
     unresolved: [{ citation: 'src/missing.ts:12', path: 'src/missing.ts', line: 12, reason: 'unknown-path', detail: 'no file src/missing.ts in the context' }],
   };
   // Coverage as the loop records it: a few runs of lines seen, the two cited lines' runs marked.
-  const buckets = Array.from({ length: 120 }, (_, i) => ({ lines: 3337, cell: i % 17 === 3 ? 40 : 0, subcall: i >= 60 && i < 66 ? 3337 : 0, cited: i === 0 || i === 89 ? 1 : 0 }));
+  // 120 buckets that add up to the file's 400,400 lines (40 of 3,336 and 80 of 3,337), as the loop's are.
+  const buckets = Array.from({ length: 120 }, (_, i) => ({ lines: i < 40 ? 3336 : 3337, cell: i % 17 === 3 ? 40 : 0, subcall: i >= 60 && i < 66 ? 3337 : 0, cited: i === 0 || i === 89 ? 1 : 0 }));
   const coverage: EventRecord = { type: 'coverage', runId: 'refs-run', seq: last.seq, ts: last.ts, coverage: { totalLines: 400_400, buckets, files: [{ path: 'notes/small.txt', firstLine: 1, lines: 400 }, { path: 'big.log', firstLine: 401, lines: 400_000 }], seenLines: 20_502, citedLines: 2 } };
   const writer = openTrajectoryWriter(join(dir, 'cited.rlm.jsonl'), syntheticHeader({ cells: 1, runId: 'refs-run' }), { exclusive: false });
   for (const record of [...events.slice(0, finished), references, { ...coverage, seq: last.seq + 1 }, { ...last, seq: last.seq + 2 }]) writer.write(record);
@@ -56,8 +57,8 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
   assert.equal(await view.locator('.coverage-strip .coverage-cell').count(), 120);
   assert.equal(await view.locator('.coverage-strip .coverage-cell.cited').count(), 2);
   const legend = await view.locator('.coverage-legend').innerText();
-  // The line count the coverage strip gives for this generated log since issue 31 changed how coverage counts lines.
-  assert.match(legend, /5\.1% of 400,440 lines seen( \([\d,]+ short or blank lines? not counted\))? in cell output or sub-call prompts/);
+  // The legend's share is of the lines the buckets count (here all of them, so none is "not counted").
+  assert.match(legend, /5\.1% of 400,400 lines seen in cell output or sub-call prompts/);
   assert.match(legend, /\d+ lines? cited by the answer/);
   assert.match(legend, /never shown to a model/);
   assert.equal(await view.locator('.coverage-legend .coverage-swatch').count(), 3, 'a swatch for each state of the strip');
