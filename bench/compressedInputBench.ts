@@ -2,22 +2,19 @@
 // a fake OpenAI server that answers at once: when the root's first request arrives after the command
 // starts (the .gz is sampled when planned, then counted and streamed decompressed while the request is
 // out), and the summed peak RSS of the whole process tree (decoding must not hold the text twice).
-import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
-import { treeRss } from './startupBench';
+import { DIST_CLI, MB, runCliAsk } from './cliAsk';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
 
 const GROUP = 'Compressed inputs (rlm ask app.log.gz)';
-const CLI = join(resolve(import.meta.dirname, '..'), 'dist', 'cli.js');
 const RUNS = 3;
-const MB = 1024 * 1024;
 
 interface Sample {
   firstRequestMs: number;
@@ -25,7 +22,7 @@ interface Sample {
 }
 
 export async function run(): Promise<BenchFigure[]> {
-  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(DIST_CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
   const dir = mkdtempSync(join(tmpdir(), 'rlm-compressed-bench-'));
   try {
     const plain = join(dir, 'big.log');
@@ -61,22 +58,10 @@ async function measure(dir: string, plain: string, gz: string): Promise<BenchFig
   });
   const askOnce = async (path: string): Promise<Sample> => {
     firstAt = 0;
-    const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'ask', path, '-q', 'How long is it?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', join(dir, `t-${Date.now()}.rlm.jsonl`)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: dir },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 10);
-    const code = await new Promise<number | null>((done) => child.on('exit', done));
-    clearInterval(timer);
-    if (code !== 0) throw new Error(`rlm ask ${path} exited ${code}: ${stderr.trim()}`);
-    if (!/^\d+$/.test(stdout.trim()) || Number(stdout.trim()) < 200 * MB) throw new Error(`rlm ask ${path} answered ${stdout.trim()}, not the log's length`);
-    return { firstRequestMs: firstAt - started, peakMb: peak / MB };
+    const run = await runCliAsk({ path, question: 'How long is it?', baseUrl: server.baseUrl, home: dir, trajectory: join(dir, `t-${Date.now()}.rlm.jsonl`), sampleMemory: true });
+    const stdout = run.stdout.trim();
+    if (!/^\d+$/.test(stdout) || Number(stdout) < 200 * MB) throw new Error(`rlm ask ${path} answered ${stdout}, not the log's length`);
+    return { firstRequestMs: firstAt - run.startedAt, peakMb: run.peakMb };
   };
   try {
     await askOnce(plain); // warms the snapshot and page caches, as a second question finds them

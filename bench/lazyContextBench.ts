@@ -3,13 +3,13 @@
 // answer, when the first root request arrives, and the summed peak memory of every process. search() on
 // the host (ripgrep from PATH, as the CLI uses it) against `rg` and `grep -r` over the same tree, warm;
 // the streamed scan used without ripgrep; and a 50 MB folder that must still bind eagerly.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
-import { treeRss } from './startupBench';
+import { DIST_CLI, MB, runCliAsk } from './cliAsk';
 import { planPaths } from '../src/core/context/contextPlan';
 import { hostSearch } from '../src/core/context/hostSearch';
 import { ripgrepOnPath } from '../src/cli/ripgrepOnPath';
@@ -17,9 +17,6 @@ import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
 
 const GROUP = 'Lazy folder context (2 GB, 100,000 files)';
-const repo = resolve(import.meta.dirname, '..');
-const CLI = join(repo, 'dist', 'cli.js');
-const MB = 1024 * 1024;
 const FILES = 100_000;
 const FILE_BYTES = 21_600;
 const NEEDLE = 'KESTREL-7731';
@@ -29,7 +26,7 @@ const RUNS = 3;
 const SEARCH_RUNS = 7;
 
 export async function run(): Promise<BenchFigure[]> {
-  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(DIST_CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
   const dir = mkdtempSync(join(tmpdir(), 'rlm-lazy-bench-'));
   try {
     const big = makeBigFolder(dir);
@@ -91,24 +88,11 @@ async function askFigures(dir: string, big: string, small: string): Promise<Benc
   const askOnce = async (path: string): Promise<AskSample> => {
     firstAt = 0;
     const trajectory = join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
-    const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'ask', path, '-q', 'What is the vault code?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', trajectory], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: dir },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 10);
-    const code = await new Promise<number | null>((done) => child.on('exit', done));
-    clearInterval(timer);
-    if (code !== 0) throw new Error(`rlm ask ${path} exited ${code}: ${stderr.trim()}`);
+    const run = await runCliAsk({ path, question: 'What is the vault code?', baseUrl: server.baseUrl, home: dir, trajectory, sampleMemory: true });
     const records = readFileSync(trajectory, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; stdout?: string; contextShown?: { listing?: string } });
     const cells = records.filter((l) => l.type === 'cell.finished');
     const partial = records.some((l) => l.type === 'run.started' && l.contextShown?.listing === 'partial');
-    return { firstRequestMs: firstAt - started, peakMb: peak / MB, answer: stdout.trim(), cell: cells[0]?.stdout ?? '', partial };
+    return { firstRequestMs: firstAt - run.startedAt, peakMb: run.peakMb, answer: run.stdout.trim(), cell: cells[0]?.stdout ?? '', partial };
   };
   const figures: BenchFigure[] = [];
   try {

@@ -3,10 +3,11 @@
 // and when a two-turn run ends, for a 1 KB file, a 200 MB file and a 20,000-file folder; the summed peak
 // RSS of the whole process tree for the 200 MB file; reading the folder against a plain python3 walk of
 // it in the same run; and a whole turn (model request to next model request) through the real SDK.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DIST_CLI, MB, runCliAsk } from './cliAsk';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
 import { createRlmRun } from '../src/core/loop/rlmRun';
@@ -17,12 +18,10 @@ import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
 
 const GROUP = 'Start-up and footprint (rlm ask)';
 const repo = resolve(import.meta.dirname, '..');
-const CLI = join(repo, 'dist', 'cli.js');
 const RUNS = 3;
-const MB = 1024 * 1024;
 
 export async function run(): Promise<BenchFigure[]> {
-  if (!existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(DIST_CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
   // The per-turn figure first: writing 300 MB of inputs leaves the kernel flushing them for seconds,
   // and a few milliseconds per turn are easily lost to that.
   const turns = await turnFigures();
@@ -89,19 +88,8 @@ async function askFigures(dir: string, inputs: Inputs): Promise<BenchFigure[]> {
   });
   const askOnce = async (path: string, sampleMemory: boolean): Promise<AskSample> => {
     firstAt = 0;
-    const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'ask', path, '-q', 'How long is it?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`)], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: dir },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let peak = 0;
-    const timer = sampleMemory ? setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 10) : undefined;
-    const code = await new Promise<number | null>((done) => child.on('exit', done));
-    clearInterval(timer);
-    if (code !== 0) throw new Error(`rlm ask ${path} exited ${code}: ${stderr.trim()}`);
-    return { firstRequestMs: firstAt - started, endMs: performance.now() - started, peakMb: peak / MB };
+    const run = await runCliAsk({ path, question: 'How long is it?', baseUrl: server.baseUrl, home: dir, trajectory: join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`), sampleMemory });
+    return { firstRequestMs: firstAt - run.startedAt, endMs: run.wallMs, peakMb: run.peakMb };
   };
   const figures: BenchFigure[] = [];
   try {
@@ -141,35 +129,6 @@ async function askFigures(dir: string, inputs: Inputs): Promise<BenchFigure[]> {
     await server.close();
   }
   return figures;
-}
-
-/** RSS in bytes of a process and all its descendants, from /proc. */
-export function treeRss(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(name));
-      children.set(ppid, list);
-    } catch {
-      // gone while read
-    }
-  }
-  let total = 0;
-  const queue = [root];
-  while (queue.length) {
-    const pid = queue.shift()!;
-    try {
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-    } catch {
-      // gone
-    }
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return total;
 }
 
 const PYTHON_WALK = `

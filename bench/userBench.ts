@@ -10,7 +10,7 @@
 //   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
 //     the time from rlm_query to the child's first cell (from the trajectory the command wrote)
 //   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time)
-import { spawn } from 'node:child_process';
+import { runCliAsk } from './cliAsk';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,17 +87,8 @@ export async function run(): Promise<BenchFigure[]> {
       finalAt = 0;
       const trajectory = join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
       const cpuFile = join(dir, 'cpu.txt');
-      const args = [build.cli, 'ask', path, '-q', 'How long is it?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', trajectory];
-      const [command, argv] = how.cpu ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
-      const started = performance.now();
-      const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: build.home } });
-      let stderr = '';
-      let stdoutAt = 0;
-      child.stdout.on('data', () => (stdoutAt ||= performance.now()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const code = await new Promise<number | null>((done) => child.on('exit', done));
-      const wallMs = performance.now() - started;
-      if (code !== 0) throw new Error(`${build.label}: rlm ask ${path} exited ${code}: ${stderr.trim().slice(-2000)}`);
+      const run = await runCliAsk({ cli: build.cli, path, question: 'How long is it?', baseUrl: server.baseUrl, home: build.home, trajectory, ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}) });
+      const { wallMs, startedAt: started, firstStdoutAt: stdoutAt } = run;
       const sample: Sample = { wallMs, firstRequestMs: firstAt - started };
       if (finalAt && stdoutAt) sample.answerAfterFinalMs = stdoutAt - finalAt;
       if (how.cpu) sample.cpuS = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number).reduce((a, b) => a + b, 0);

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { startFakeModelServer } from '../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../../src/eval/fakeServers/fakeServerTypes';
 import { median } from '../benchTypes';
+import { runCliAsk } from '../cliAsk';
 
 const here = resolve(import.meta.dirname);
 const repo = resolve(here, '../..');
@@ -72,17 +73,11 @@ function probe(file: string, args: string[]): Promise<Record<string, unknown>> {
 /** `rlm ask` on a 1 KB file, two turns: from the spawn to the first request, and to the exit. */
 async function askOnce(side: Side, server: { baseUrl: string }, scratch: string, firstAt: { at: number }): Promise<{ first: number; exit: number }> {
   firstAt.at = 0;
-  const started = performance.now();
-  const child = spawn(process.execPath, [join(side.root, 'dist/cli.js'), 'ask', join(scratch, 'small.txt'), '-q', 'How long is it?', '--base-url', server.baseUrl, '--model', 'bench', '--quiet', '--trajectory', join(scratch, `t-${Math.random().toString(36).slice(2)}.rlm.jsonl`)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    // Each side its own HOME: its own snapshot cache, warmed by the first (untimed) run.
-    env: { PATH: process.env.PATH ?? '', HOME: join(scratch, side === sides[0] ? 'a' : 'b') },
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((done) => child.on('exit', done));
-  if (code !== 0) throw new Error(`rlm ask (${side.label}) exited ${code}: ${stderr.trim()}`);
-  return { first: firstAt.at - started, exit: performance.now() - started };
+  // Each side its own HOME: its own snapshot cache, warmed by the first (untimed) run.
+  const home = join(scratch, side === sides[0] ? 'a' : 'b');
+  const trajectory = join(scratch, `t-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
+  const run = await runCliAsk({ cli: join(side.root, 'dist/cli.js'), path: join(scratch, 'small.txt'), question: 'How long is it?', baseUrl: server.baseUrl, home, trajectory });
+  return { first: firstAt.at - run.startedAt, exit: run.wallMs };
 }
 
 const { values } = parseArgs({ options: { ref: { type: 'string' }, rounds: { type: 'string', default: '6' } } });
