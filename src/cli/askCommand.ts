@@ -1,6 +1,6 @@
 // `rlm ask <path>... -q "<question>"`: reads the paths into `context`, runs the RLM loop, records the
 // trajectory, and prints the answer (or --json). Ctrl-C cancels through the run's AbortSignal.
-import { mkdirSync } from 'node:fs';
+import { createRunsFolder } from '../core/trajectory/runsFolder';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
@@ -166,7 +166,7 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
 
   const trajectoryPath = resolve(deps.cwd, args.trajectory ?? defaultTrajectoryPath(now()));
   try {
-    mkdirSync(dirname(trajectoryPath), { recursive: true });
+    createRunsFolder(dirname(trajectoryPath));
   } catch (error) {
     deps.stderr.write(`rlm ask: cannot create the folder for the trajectory ${trajectoryPath}: ${oneLine(error)}\n`);
     return EXIT.error;

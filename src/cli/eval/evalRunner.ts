@@ -1,6 +1,6 @@
 // Drives an evaluation: plans the tasks, skips those a resumed results file already holds, generates
 // each task once for all its modes, runs and scores it, and saves the results after every task.
-import { mkdirSync } from 'node:fs';
+import { createRunsFolder } from '../../core/trajectory/runsFolder';
 import { join } from 'node:path';
 import { generateTask, planTasks } from '../../eval/tasks/suites';
 import type { BenchTask } from '../../eval/tasks/taskTypes';
@@ -45,7 +45,7 @@ export class EvalPlanError extends Error {
 
 export async function runEvaluation(options: EvalRunOptions): Promise<EvalResultsFile> {
   const plan: EvalPlanRecord = { ...options.plan, root: modelRef(options.root), sub: modelRef(options.sub) };
-  mkdirSync(join(options.outDir, 'trajectories'), { recursive: true });
+  createRunsFolder(join(options.outDir, 'trajectories'));
   const saved = loadResults(options.outDir);
   if (saved && !options.resume) {
     throw new EvalPlanError(options.outDir, `${options.outDir} already holds results: add --resume to continue them, or choose another --out`);

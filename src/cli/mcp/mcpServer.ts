@@ -3,7 +3,8 @@
 // and output schemas are plain JSON Schema, the same the VS Code tool declares. Everything the client
 // sends is untrusted: paths are confined to the root (agentPaths.ts), limits default to the agent
 // defaults, and a failure is a tool result with isError (the agent reads it and can act), never a crash.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRunsFolder } from '../../core/trajectory/runsFolder';
 import { dirname, join, resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CreateMessageResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -148,7 +149,7 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
  * read earlier runs' records (they hold earlier prompts and answers), and git should not see them either.
  */
 function keepOutOfReads(folder: string): void {
-  mkdirSync(folder, { recursive: true });
+  createRunsFolder(folder);
   const ignore = join(folder, '.gitignore');
   if (!existsSync(ignore)) writeFileSync(ignore, '# Written by rlm mcp: recorded runs stay out of git and out of what RLM reads.\n*\n');
 }

@@ -1,11 +1,11 @@
 // Records a run into `<directory>/<time>-<runId>.rlm.jsonl`. The file's header needs what the root's
 // run.started carries, so the writer opens on that event; nothing before it exists to be lost.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventRecord } from '../../core/trajectory/events';
 import { TRAJECTORY_EXTENSION } from '../../core/trajectory/trajectoryFormat';
 import type { AskedBy } from '../../core/trajectory/trajectoryFormat';
 import { headerFromRunStarted } from '../../core/trajectory/trajectoryHeader';
+import { createRunsFolder } from '../../core/trajectory/runsFolder';
 import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectorySink } from './activeRun';
@@ -77,7 +77,7 @@ export class FileTrajectorySink implements TrajectorySink {
     try {
       if (!this.writer) {
         if (record.type !== 'run.started' || record.runId !== this.options.runId) return;
-        mkdirSync(this.options.directory, { recursive: true });
+        createRunsFolder(this.options.directory);
         const header = { ...headerFromRunStarted(record, this.options.toolVersion), ...(this.options.conversationId ? { conversationId: this.options.conversationId } : {}), ...(this.options.askedBy ? { askedBy: this.options.askedBy } : {}) };
         this.writer = openTrajectoryWriter(this.path, header, {
           secrets: this.options.secrets,
