@@ -1,25 +1,46 @@
 // Builds the prelude API inside Pyodide, or finds the one a memory snapshot already holds. The API lives
-// in a module of its own (sys.modules['_rlm_prelude']) so that it survives the snapshot and is found
-// again after a restore; its key ties a snapshot to this exact prelude, warm-up and stdlib zip, so a
+// in modules of its own (sys.modules['_rlm_prelude'] and the parts it assembles, PYTHON_MODULES) so that
+// it survives the snapshot and is found again after a restore; its key ties a snapshot to this exact prelude, warm-up and stdlib zip, so a
 // snapshot taken by another build of the extension is refused (and replaced) instead of running a stale
 // prelude or reading the zip at stale offsets.
 import { createHash } from 'node:crypto';
 import type { PyodideAPI } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
 import { DISABLED_BUILTINS } from './builtinModules';
+import CHANNEL_PY from './python/channel.py';
+import OUTPUT_PY from './python/output.py';
+import CONTEXT_VIEWS_PY from './python/context_views.py';
+import SESSION_PY from './python/session.py';
+import MODEL_API_PY from './python/model_api.py';
+import BINDING_PY from './python/binding.py';
+import CELL_RUNNER_PY from './python/cell_runner.py';
 import PRELUDE_PY from './python/prelude.py';
 import ISOLATION_PY from './python/isolation.py';
 
-/** Both run in the prelude's module namespace: the cell API, and the layer-1 cut and probe. */
-const PYTHON_SOURCES = [PRELUDE_PY, ISOLATION_PY];
-const PRELUDE_SOURCE = PYTHON_SOURCES.map((source) => `${source}\n`).join('');
+/**
+ * The prelude's parts, each loaded as a module of that name (sys.modules) before the next, in the
+ * order they import each other; a cell can import one too (tests do, to exercise a part alone).
+ */
+const PYTHON_MODULES: readonly (readonly [name: string, file: string, source: string])[] = [
+  ['_rlm_channel', 'channel.py', CHANNEL_PY],
+  ['_rlm_output', 'output.py', OUTPUT_PY],
+  ['_rlm_context_views', 'context_views.py', CONTEXT_VIEWS_PY],
+  ['_rlm_session', 'session.py', SESSION_PY],
+  ['_rlm_model_api', 'model_api.py', MODEL_API_PY],
+  ['_rlm_binding', 'binding.py', BINDING_PY],
+  ['_rlm_cell_runner', 'cell_runner.py', CELL_RUNNER_PY],
+];
+
+/** Both run in the prelude's module namespace: the API assembled, and the layer-1 cut and probe. */
+const PRELUDE_SOURCE = [PRELUDE_PY, ISOLATION_PY].map((source) => `${source}\n`).join('');
+const PYTHON_SOURCES = [...PYTHON_MODULES.map(([, , source]) => source), PRELUDE_PY, ISOLATION_PY];
 
 /** Modules imported before a snapshot is taken, so that restored sessions start with them loaded. */
 const WARM_IMPORTS = 'import re, json, ast, traceback, linecache, codecs, time, keyword, os, math, collections, itertools, functools';
 
 /** Run after the prelude's source: builds and warms the API (the key is stored after it). */
 const BUILD_API =
-  '_rlm_api = _rlm_install()\n_rlm_api.lock_down = _iso_lock_down\n_rlm_api.cut_generic = _iso_cut_generic\n_iso_prepare()\n' +
+  'import json\n_rlm_api = _rlm_install()\n_rlm_api.lock_down = _iso_lock_down\n_rlm_api.cut_generic = _iso_cut_generic\n_iso_prepare()\n' +
   '_rlm_api.probe = lambda names: _iso_probe(json.loads(names))\n_rlm_api.type_records = _iso_type_records\n' +
   '_rlm_api.make_types_inert = _iso_make_types_inert\n_rlm_api.warm()\n';
 
@@ -72,15 +93,18 @@ export interface PreludeApi {
 /** `key`: preludeKey() of this build, stored with the API so a restored snapshot can be checked. */
 export function installPrelude(pyodide: PyodideAPI, key: string): void {
   pyodide.runPython(WARM_IMPORTS);
+  for (const [name, file, source] of PYTHON_MODULES) runAsModule(pyodide, name, source, `<rlm ${file}>`);
+  runAsModule(pyodide, '_rlm_prelude', `${PRELUDE_SOURCE}\n${BUILD_API}_rlm_key = ${JSON.stringify(key)}\n`, '<rlm prelude.py>');
+}
+
+/** Runs `source` as the body of a new module registered as sys.modules[name]. */
+function runAsModule(pyodide: PyodideAPI, name: string, source: string, filename: string): void {
   const moduleDict = pyodide.runPython(
-    "import sys, types\n_rlm_m = types.ModuleType('_rlm_prelude')\nsys.modules['_rlm_prelude'] = _rlm_m\n_rlm_m.__dict__",
-    { globals: pyodide.toPy({}) as PyProxy },
+    'import sys, types\n_rlm_m = types.ModuleType(NAME)\nsys.modules[NAME] = _rlm_m\n_rlm_m.__dict__',
+    { globals: pyodide.toPy({ NAME: name }) as PyProxy },
   ) as PyProxy;
   try {
-    pyodide.runPython(
-      `${PRELUDE_SOURCE}\n${BUILD_API}_rlm_key = ${JSON.stringify(key)}\n`,
-      { globals: moduleDict },
-    );
+    pyodide.runPython(source, { globals: moduleDict, filename });
   } finally {
     moduleDict.destroy();
   }

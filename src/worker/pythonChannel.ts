@@ -123,12 +123,12 @@ export class PythonChannel {
     this.target = target;
   }
 
-  /** Opens a text target of `size` bytes for the bind (prelude.py asked for it); false if it cannot. */
+  /** Opens a text target of `size` bytes for the bind (binding.py asked for it); false if it cannot. */
   openText(size: number): boolean {
     return this.target?.open(size) ?? false;
   }
 
-  /** The text target, once full, handed to `adopt` (prelude.py, bind_adopt). */
+  /** The text target, once full, handed to `adopt` (binding.py, Binder.adopt). */
   adoptText(adopt: (text: PyProxy) => void): void {
     if (!this.target) throw new RangeError('no text target');
     this.target.adopt(adopt);

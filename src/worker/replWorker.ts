@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   };
 
   /**
-   * The hot paths of a first cell (prelude.py, warm_paths) are warmed in steps of a few ms while the
+   * The hot paths of a first cell (cell_runner.py, hot_path_steps) are warmed in steps of a few ms while the
    * REPL waits: before a bind, and after it until the first cell. The event loop turns between steps, so
    * a message waits at most one step; a bind pauses the warm-up and the first cell ends it. Interrupts go
    * to a spare buffer during a step: one meant for a cell queued behind it is left for that cell.

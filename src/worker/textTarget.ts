@@ -2,7 +2,7 @@
 // streamed bytes straight into it, so a 200 MB log is held once in Python's memory rather than as a
 // 200 MB bytes buffer plus the str decoded from it (wasm memory never shrinks, so the buffer's pages
 // stayed resident after it was freed). Only ASCII fits: a compact ASCII str's data is exactly its UTF-8
-// bytes. A text with any other byte falls back to the buffered decode (prelude.py, bind_feed), with
+// bytes. A text with any other byte falls back to the buffered decode (binding.py, Binder.feed), with
 // the ASCII prefix written so far handed back.
 // Memory safety is kept here, not in Python: Python never names an address. It asks for a target of
 // n bytes, appends bytes, and asks for the prefix back; every write is bounded to the str allocated

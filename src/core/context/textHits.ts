@@ -2,7 +2,7 @@
 // run inside the regex worker (regexWorker.ts), whose source is these functions' own text: each must
 // stand alone, using only its arguments and the functions below (no module constants, no imports).
 
-/** The line of a hit, clipped as Python clips it (prelude.py, _SEARCH_LINE_MAX = 300): from a third before the hit. */
+/** The line of a hit, clipped as Python clips it (src/worker/python/model_api.py, SEARCH_LINE_MAX = 300): from a third before the hit. */
 export function clipLine(text: string, s: number): string {
   const lineMax = 300;
   let ls = text.lastIndexOf('\n', s - 1) + 1;

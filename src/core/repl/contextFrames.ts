@@ -1,5 +1,5 @@
 // The wire format of `context` on the REPL's context pipe: a stream of frames, so the host can send the
-// input as it reads it and Python can decode each entry as soon as it is complete (prelude.py, bind_feed).
+// input as it reads it and Python can decode each entry as soon as it is complete (src/worker/python/binding.py).
 // A frame is a 9-byte head (kind, meta length, data length; unsigned 32-bit little-endian), the meta
 // (a file's path, UTF-8) and the data. One bind is either one 'T' frame or any number of 'F' frames,
 // then 'E'. 'A' aborts the bind: the host could not deliver what it announced (a file that shrank

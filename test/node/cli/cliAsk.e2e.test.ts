@@ -130,7 +130,8 @@ describe('rlm ask (dist/cli.js)', () => {
       }
     });
     assert.equal(out.code, 130, out.stderr);
-    assert.ok(Date.now() - signalledAt < 1000);
+    // The cell sleeps 60 s: exiting well before shows the second Ctrl-C did not wait for it.
+    assert.ok(Date.now() - signalledAt < 30_000);
   });
 
   it('a sub-call limit mid-cell: per-item limit errors, one last turn, and the answer (exit 0), or no answer and labelled partial findings (exit 3)', async () => {

@@ -106,12 +106,9 @@ test('a Node older than engines.node is refused with the version to install', ()
   assert.match(nodeVersionProblem('>=20.19.0', '18.20.4') ?? '', /Node 18\.20\.4/);
 });
 
-// The check reads one small manifest per package, so it stays far below what npm ci would cost; the
-// bound is loose so a loaded machine does not fail it (speed is the bench's to judge).
-test("this repository's own tree is checked as current, quickly", () => {
-  const started = performance.now();
+// The check reads one small manifest per package, so it stays far below what npm ci would cost; how
+// long it takes is measured in bench/hostPathsBench.ts ("dependency check of this checkout's node_modules").
+test("this repository's own tree is checked as current", () => {
   const result = checkDependencies(resolve(__dirname, '..', '..', '..'));
-  const ms = performance.now() - started;
   assert.equal(result.state, 'current', 'node_modules of this checkout should match its lock file');
-  assert.ok(ms < 5000, `the check took ${ms.toFixed(0)} ms`);
 });

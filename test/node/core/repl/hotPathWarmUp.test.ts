@@ -1,5 +1,5 @@
 // The REPL warms the first cell's hot paths (a regex over `context`, its lines) in steps while it waits
-// (prelude.py, warm_paths; replWorker.ts). The warm-up must never be seen: a cell that arrives in the
+// (cell_runner.py, hot_path_steps; replWorker.ts). The warm-up must never be seen: a cell that arrives in the
 // middle of it still stops at its soft timeout, the namespace and the cell numbers are as without it,
 // and a bind that comes first is not held up by it. Its speed-up is a bench figure ("a run's first
 // regex over a 50 MB context").

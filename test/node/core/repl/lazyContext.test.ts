@@ -123,12 +123,12 @@ describe('REPL session: lazy folder context', () => {
     const attempts = ['proj/../outside.txt', join(dir, 'outside.txt'), 'proj/ignored/secret.txt', 'proj/src/link-out.txt', '../outside.txt'];
     const r = await session.execute(
       [
-        'import _rlm_prelude as P',
+        'import _rlm_channel as P',
         'out = []',
         `for p in ${JSON.stringify(attempts)}:`,
-        '    try:\n        out.append(P._context_read([p]))\n    except OSError as e:\n        out.append("refused" if "no file" in str(e) else str(e))',
+        '    try:\n        out.append(P.context_read([p]))\n    except OSError as e:\n        out.append("refused" if "no file" in str(e) else str(e))',
         'print(out)',
-        'try:\n    P._context_call({"kind": "context_search", "pattern": "SECRET", "flags": "", "maxHits": 5, "paths": ["proj/ignored/secret.txt"]})\nexcept OSError as e:\n    print("search refused", "no file" in str(e))',
+        'try:\n    P.context_call({"kind": "context_search", "pattern": "SECRET", "flags": "", "maxHits": 5, "paths": ["proj/ignored/secret.txt"]})\nexcept OSError as e:\n    print("search refused", "no file" in str(e))',
         'print(search("SECRET|OUTSIDE"))',
       ].join('\n'),
     );
@@ -136,7 +136,7 @@ describe('REPL session: lazy folder context', () => {
     assert.equal(r.stdout, "['refused', 'refused', 'refused', 'refused', 'refused']\nsearch refused True\n[]\n");
     // A malformed request is a broken or hostile REPL: the process is killed and the session (the run) ends,
     // as for any bad bridge frame (docs/security.md, "The channel"). The next tests get a new session.
-    await assert.rejects(session.execute('import _rlm_prelude as P\nP._context_call({"kind": "context_read", "paths": "x"})'), SandboxViolationError);
+    await assert.rejects(session.execute('import _rlm_channel as P\nP.context_call({"kind": "context_read", "paths": "x"})'), SandboxViolationError);
     await assert.rejects(session.execute('print(1)'), SandboxViolationError);
     await session.close();
     session = await startSession({ bridge: recordingBridge().handler, contextLimitBytes: 1024 * KB, ripgrepPath: '/usr/bin/rg' });

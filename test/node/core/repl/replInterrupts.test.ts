@@ -62,14 +62,16 @@ for (const transport of ['pipe', 'relay'] as const) describe(`REPL interrupts, t
     await session?.close();
   });
 
-  it('interrupt() stops a busy loop within moments and keeps variables', async () => {
+  // How soon is bench/replBench.ts's "interrupt() of a busy cell to its result"; the bound here only
+  // catches an interrupt that never lands (the loop has no end of its own).
+  it('interrupt() stops a busy loop and keeps variables', async () => {
     await session.execute('kept = [1, 2, 3]');
     const running = session.execute('n = 0\nwhile True:\n    n += 1');
     await new Promise((r) => setTimeout(r, 400));
     const stopAt = performance.now();
     session.interrupt();
     const r = await running;
-    assert.ok(performance.now() - stopAt < 3000, 'the interrupt took too long');
+    assert.ok(performance.now() - stopAt < 30_000, 'the interrupt never stopped the loop');
     assert.equal(r.interrupted, true);
     assert.equal(r.error?.type, 'Interrupted');
     assert.equal(r.restarted, undefined);

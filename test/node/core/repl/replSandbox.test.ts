@@ -60,6 +60,9 @@ describe('REPL sandbox (adversarial suite, all layers on)', () => {
         '    for cell in (f.__closure__ or ()):',
         '        seen.append(type(cell.cell_contents).__name__)',
         '    seen.extend(type(d).__name__ for d in (f.__defaults__ or ()))',
+        // The API's functions are methods of small objects (src/worker/python/model_api.py): their state too.
+        "    seen.extend(type(v).__name__ for v in vars(getattr(f, '__self__', None) or f).values())",
+        "    seen.extend(type(v).__name__ for o in vars(getattr(f, '__self__', None) or f).values() for v in getattr(o, '__dict__', {}).values())",
         "print(sorted(set(n for n in seen if n.startswith('Js'))))",
       ].join('\n'),
     );

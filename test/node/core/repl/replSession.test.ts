@@ -28,10 +28,9 @@ describe('REPL session: a single text context', () => {
     await session?.close();
   });
 
+  // How long the bind takes is bench/replBench.ts's "bind 50 MB of text as context".
   it('binds 50 MB as a str and reports metadata computed on the host', async () => {
-    const started = performance.now();
     const meta = await session.bindContext({ kind: 'text', text: big, label: 'big.txt' });
-    const ms = performance.now() - started;
     assert.equal(meta.type, 'str');
     assert.equal(meta.totalBytes, big.byteLength);
     assert.equal(meta.totalChars, big.byteLength);
@@ -40,7 +39,6 @@ describe('REPL session: a single text context', () => {
     assert.equal(meta.invalidUtf8Replacements, 0);
     const r = await session.execute('len(context), type(context).__name__');
     assert.equal(pyValue(r.stdout), `(${big.byteLength}, 'str')`);
-    assert.ok(ms < 10_000, `binding took ${ms} ms`);
   });
 
   it('search finds the needle with a 1-based line number, and peek slices', async () => {

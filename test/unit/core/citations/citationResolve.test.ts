@@ -120,7 +120,7 @@ test('references: a 20 MB single file resolves a line near its end without decod
   for (let i = 1; i <= 400_000; i++) lines.push(`line ${i} ${'x'.repeat(40)}`);
   writeFileSync(join(dir, 'big.log'), lines.join('\n') + '\n');
   const plan = await planPaths(['big.log'], { cwd: dir });
-  const started = Date.now();
+  // How long it takes is measured in bench/hostPathsBench.ts; here, that it reads once, in bounded chunks.
   const lookup = lookupForSource({ kind: 'plan', plan });
   let largest = 0;
   let scans = 0;
@@ -130,7 +130,6 @@ test('references: a 20 MB single file resolves a line near its end without decod
   assert.ok(largest <= 1024 * 1024, `streamed in chunks of at most 1 MiB, not held whole (largest ${largest})`);
   assert.equal(references[0]!.text, `line 399999 ${'x'.repeat(40)}`);
   assert.equal(references[1]!.text, `line 1 ${'x'.repeat(40)}`);
-  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
 });
 
 test('line ranges: many overlapping and unordered ranges of one file, each with its own text, from one pass', async () => {

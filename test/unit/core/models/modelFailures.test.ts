@@ -43,9 +43,9 @@ for (const provider of PROVIDERS) {
     await withClient(provider, { respond: [{ status: 500, retryAfterSec: 0.01 }, 'recovered'] }, { maxRetries: 1 }, async (client, server) => {
       assert.equal((await client.complete(ask)).text, 'recovered');
       assert.equal(server.completionRequests.length, 2);
-      // A short Retry-After is honoured too, rather than the default back-off (at least 375 ms).
-      const gap = (server.completionRequests[1]?.receivedAt ?? Infinity) - (server.completionRequests[0]?.finishedAt ?? 0);
-      assert.ok(gap < 300, `the retry waited ${gap} ms; Retry-After asked for 10`);
+      assert.equal(server.completionRequests[1]?.headers['x-stainless-retry-count'], '1');
+      // That a short Retry-After is honoured rather than the default back-off (at least 375 ms) is a
+      // question of milliseconds: bench/hostPathsBench.ts measures the gap ("a 500 with Retry-After 10 ms").
     });
   });
 
@@ -105,36 +105,37 @@ for (const provider of PROVIDERS) {
     });
   });
 
-  test(`${provider}: abort mid-stream ends the call quickly with ModelAbortedError`, async () => {
+  // How long the abort takes is measured in bench/hostPathsBench.ts; here, that the stream stops at it.
+  test(`${provider}: abort mid-stream ends the call at once with ModelAbortedError`, async () => {
     const controller = new AbortController();
     await withClient(provider, { respond: [{ text: 'x'.repeat(400), chunkDelayMs: 100 }], chunkChars: 4 }, {}, async (client, server) => {
-      let abortedAt = 0;
+      let deltas = 0;
+      let afterAbort = 0;
       const pending = client.complete(ask, {
         signal: controller.signal,
         onDelta: () => {
-          if (abortedAt === 0) {
-            abortedAt = Date.now();
-            controller.abort();
-          }
+          deltas++;
+          if (controller.signal.aborted) afterAbort++;
+          else controller.abort();
         },
       });
       const error = await rejection(pending);
-      const took = Date.now() - abortedAt;
       assert.ok(error instanceof ModelAbortedError, String(error));
-      assert.ok(took < 500, `took ${took} ms after abort`);
+      // The reply has 100 deltas, one every 100 ms: none is delivered once the call is aborted.
+      assert.equal(deltas, 1);
+      assert.equal(afterAbort, 0);
       while (server.inFlight > 0) await new Promise((r) => setTimeout(r, 5));
       assert.equal(server.completionRequests[0]?.aborted, true, 'the server saw the client go away');
     });
   });
 
   test(`${provider}: abort while waiting for a slow plain response`, async () => {
-    await withClient(provider, { respond: [{ text: 'late', latencyMs: 5_000 }] }, {}, async (client) => {
+    // The reply comes after a minute: a ModelAbortedError can only come from the abort.
+    await withClient(provider, { respond: [{ text: 'late', latencyMs: 60_000 }] }, {}, async (client) => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      const started = Date.now();
       const error = await rejection(client.complete(ask, { signal: controller.signal }));
       assert.ok(error instanceof ModelAbortedError, String(error));
-      assert.ok(Date.now() - started < 1000);
     });
   });
 
@@ -155,11 +156,15 @@ for (const provider of PROVIDERS) {
   });
 
   test(`${provider}: a caller's timeout signal gives ModelTimeoutError, plain and mid-stream`, async () => {
-    const replies = [{ text: 'late', latencyMs: 3_000 }, { text: 'slow stream '.repeat(10), chunkDelayMs: 100 }];
+    const replies = [{ text: 'late', latencyMs: 60_000 }, { text: 'slow stream '.repeat(10), chunkDelayMs: 100 }];
     await withClient(provider, { respond: replies }, {}, async (client) => {
       const plain = await rejection(client.complete(ask, { signal: AbortSignal.any([new AbortController().signal, AbortSignal.timeout(100)]) }));
       assert.ok(plain instanceof ModelTimeoutError, String(plain));
-      const streamed = await rejection(client.complete(ask, { signal: AbortSignal.timeout(150), onDelta: () => undefined }));
+      // The time limit runs out at the first delta (as AbortSignal.timeout would, with its TimeoutError),
+      // so the stream has begun however slow the machine is.
+      const limit = new AbortController();
+      const timedOut = (): void => limit.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      const streamed = await rejection(client.complete(ask, { signal: limit.signal, onDelta: timedOut }));
       assert.ok(streamed instanceof ModelTimeoutError, String(streamed));
       assert.match(streamed.message, /time limit ran out mid-stream/);
     });

@@ -22,12 +22,11 @@ for (const provider of PROVIDERS) {
 
   test(`${provider}: aborting the shared signal still cancels a request in flight`, async () => {
     const run = new AbortController();
-    await withClient(provider, { respond: () => ({ text: 'late', latencyMs: 5_000 }) }, {}, async (client) => {
+    // The reply ('late') comes after a minute: only the abort reaching the request makes the call reject.
+    await withClient(provider, { respond: () => ({ text: 'late', latencyMs: 60_000 }) }, {}, async (client) => {
       const pending = client.complete(ask, { signal: run.signal });
       setTimeout(() => run.abort(), 50);
-      const started = Date.now();
       await assert.rejects(pending, (error: Error) => /abort/i.test(error.name + error.message));
-      assert.ok(Date.now() - started < 2_000, 'the abort reached the SDK request');
     });
   });
 }

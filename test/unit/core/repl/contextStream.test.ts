@@ -1,5 +1,5 @@
 // The host's side of binding: a source becomes a well-formed frame stream (parsed back here exactly as
-// prelude.py reads it), in pieces of at most 1 MB, with files planned on disk read while streaming, and
+// binding.py reads it), in pieces of at most 1 MB, with files planned on disk read while streaming, and
 // the metadata the root sees built from it (and, before binding, previewed from sizes).
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';

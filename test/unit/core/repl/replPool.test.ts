@@ -178,8 +178,7 @@ test('dispose abandons a spare still starting instead of waiting for it', async 
       }),
   });
   p.prewarm();
-  const started = Date.now();
+  // The start never settles unless told to stop, so dispose() returning at all shows it did not wait for it.
   await p.dispose();
   assert.ok(abandoned, 'the start was told to stop');
-  assert.ok(Date.now() - started < 1000);
 });
