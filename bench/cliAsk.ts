@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 export const MB = 1024 * 1024;
 export const DIST_CLI = join(resolve(import.meta.dirname, '..'), 'dist', 'cli.js');
 
-export interface CliAskOptions {
+interface CliAskOptions {
   /** The built CLI (dist/cli.js of this checkout unless another build is compared). */
   cli?: string;
   path: string;
@@ -23,7 +23,7 @@ export interface CliAskOptions {
   wrapper?: [string, string[]];
 }
 
-export interface CliAskSample {
+interface CliAskSample {
   /** performance.now() at the spawn: subtract it from a fake server's clock to time a request. */
   startedAt: number;
   wallMs: number;
@@ -34,7 +34,7 @@ export interface CliAskSample {
   firstStdoutAt: number;
 }
 
-export class CliAskError extends Error {
+class CliAskError extends Error {
   constructor(
     readonly path: string,
     readonly code: number | null,
@@ -67,7 +67,7 @@ export async function runCliAsk(options: CliAskOptions): Promise<CliAskSample> {
 }
 
 /** RSS in bytes of a process and all its descendants, from /proc. */
-export function treeRss(root: number): number {
+function treeRss(root: number): number {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

@@ -38,7 +38,7 @@ interface LocalReadOptions {
 const CHUNK = 4 * 1024 * 1024;
 
 /** The open handle of a regular file and its stat, or why there is none (the handle is the caller's to close). */
-export type OpenedRegular = { kind: 'open'; handle: FileHandle; stat: Stats } | { kind: 'special'; special: SpecialKind } | { kind: 'link' };
+type OpenedRegular = { kind: 'open'; handle: FileHandle; stat: Stats } | { kind: 'special'; special: SpecialKind } | { kind: 'link' };
 
 /**
  * Opens `path` for reading and checks the open handle (never the name) is a regular file: every reader

@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, parse, resolve, sep } from 'node:path';
 
-export const RUNS_GITIGNORE = "# Written by RLM. Recorded runs hold earlier questions, answers and slices of what was read:\n# they stay out of git and out of what RLM reads about this folder. Delete this file to keep them in git.\n*\n";
+const RUNS_GITIGNORE = "# Written by RLM. Recorded runs hold earlier questions, answers and slices of what was read:\n# they stay out of git and out of what RLM reads about this folder. Delete this file to keep them in git.\n*\n";
 
 /** The `.rlm` folder `folder` lies in (the innermost), or undefined. */
-export function rlmFolderOf(folder: string): string | undefined {
+function rlmFolderOf(folder: string): string | undefined {
   const absolute = resolve(folder);
   const { root } = parse(absolute);
   const parts = absolute.slice(root.length).split(sep).filter(Boolean);
