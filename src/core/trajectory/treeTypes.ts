@@ -3,12 +3,11 @@
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
 import type { SandboxProtections } from '../repl/replTypes';
-import type { CoverageRecord } from '../citations/coverage';
 import type { NodeTotals } from '../../shared/nodeTotals';
-import type { ContinuedFrom, LimitKind, Reference, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus, UnresolvedCitation } from './events';
+import type { CoverageRecord, ContinuedFrom, RecordedEvent, LimitKind, RecordedRunError, Reference, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus, UnresolvedCitation } from './events';
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
-type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
+type SubCallFinished = RecordedEvent<Extract<RunEvent, { type: 'subcall.finished' }>>;
 
 /** What the call's two events say (declared once there), plus its place in the tree. */
 export interface SubCallNode
@@ -85,7 +84,7 @@ export interface RunNode {
   references?: Reference[];
   unresolvedReferences?: UnresolvedCitation[];
   forced: boolean;
-  error?: { kind: string; message: string; limit?: LimitKind };
+  error?: RecordedRunError;
   turns: TurnNode[];
   limitWarnings: Array<{ limit: LimitKind; value: number; max: number }>;
   fallbacks: Array<{ kind: string; detail: string }>;
