@@ -15,7 +15,7 @@ import type { CellResult, SandboxProtections } from '../repl/replTypes';
 const MAY_BE_ABSENT_IN_OLDER_FILES = new WeakSet<z.ZodType>();
 
 /** A field every event written now has, but files written by earlier versions may lack. */
-export function olderFiles<T extends z.ZodType>(schema: T): T {
+function olderFiles<T extends z.ZodType>(schema: T): T {
   MAY_BE_ABSENT_IN_OLDER_FILES.add(schema);
   return schema;
 }
@@ -36,7 +36,7 @@ const skippedSchema = z.object({
   detail: z.string().optional(),
 });
 
-export const targetSchema = z.object({
+const targetSchema = z.object({
   kind: z.enum(['file', 'selection', 'folder', 'workspace', 'files', 'text']),
   paths: z.array(z.string()),
   totalBytes: num(),
@@ -44,7 +44,7 @@ export const targetSchema = z.object({
   skipped: olderFiles(z.array(skippedSchema)),
 });
 
-export const contextMetadataSchema = z.object({
+const contextMetadataSchema = z.object({
   type: z.enum(['str', 'dict']),
   totalChars: num(),
   totalBytes: olderFiles(num()),
@@ -68,7 +68,7 @@ export const contextMetadataSchema = z.object({
     .optional(),
 });
 
-export const tokenUsageSchema = z.object({
+const tokenUsageSchema = z.object({
   inputTokens: num(),
   outputTokens: num(),
   cacheReadTokens: num().optional(),
@@ -83,7 +83,7 @@ export const tokenUsageSchema = z.object({
 
 const finalAnswerSchema = z.object({ value: z.string(), via: z.enum(['FINAL', 'FINAL_VAR', 'answer']) });
 
-export const cellResultSchema = z.object({
+const cellResultSchema = z.object({
   stdout: z.string(),
   stderr: z.string(),
   stdoutChars: olderFiles(num()),
@@ -179,10 +179,10 @@ export const continuedFromSchema = z.object({
   allowDivergence: olderFiles(z.boolean()),
 });
 
-export const RUN_STATUSES = ['completed', 'forced', 'cancelled', 'limit', 'error'] as const;
+const RUN_STATUSES = ['completed', 'forced', 'cancelled', 'limit', 'error'] as const;
 export const runStatusSchema = z.enum(RUN_STATUSES);
 
-export const LIMIT_KINDS = ['iterations', 'depth', 'subCalls', 'totalTokens', 'costUsd', 'wallTime', 'consecutiveErrors'] as const;
+const LIMIT_KINDS = ['iterations', 'depth', 'subCalls', 'totalTokens', 'costUsd', 'wallTime', 'consecutiveErrors'] as const;
 export const limitKindSchema = z.enum(LIMIT_KINDS);
 
 /** Why a run or a sub-call failed: a stable word (errorKind.ts), what happened, and the limit reached. */
@@ -365,7 +365,7 @@ export const EVENT_SHAPES = {
   },
 } satisfies Record<string, z.ZodRawShape>;
 
-export type EventShapes = typeof EVENT_SHAPES;
+type EventShapes = typeof EVENT_SHAPES;
 export type EventTypeName = keyof EventShapes;
 
 /** One event as the loop emits it. */
@@ -390,7 +390,7 @@ export const headerShape = {
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Agree<T extends true> = T;
-export type SchemasAgree = [
+type _SchemasAgree = [
   Agree<Same<z.infer<typeof contextMetadataSchema>, ContextMetadata>>,
   Agree<Same<z.infer<typeof targetSchema>, TargetDescription>>,
   Agree<Same<z.infer<typeof tokenUsageSchema>, TokenUsage>>,
