@@ -41,6 +41,7 @@ const HEADER_READERS = new Map<string, z.ZodType>(Object.entries(readableShape(h
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
