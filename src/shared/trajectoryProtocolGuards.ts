@@ -3,7 +3,7 @@
 // them. A webview is our own code, but its messages arrive as `unknown`; a malformed one gets a typed
 // error naming what was wrong. Only the host imports this file (the webview imports types alone), so
 // zod stays out of the webview bundles.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export class InvalidViewMessageError extends Error {
   constructor(

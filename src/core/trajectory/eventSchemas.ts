@@ -6,7 +6,7 @@
 // too: `olderFiles(schema)` marks a field that files written by earlier versions may lack, and words
 // from a closed set (a kind, a status) are read as any string, since a newer writer may add one and a
 // reader shows it as text. Everything else is checked as declared: a wrong type is a problem on its line.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import { ERROR_KINDS } from '../errorKind';
 import type { ProviderKind, TokenUsage } from '../models/modelTypes';

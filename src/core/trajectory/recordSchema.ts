@@ -4,7 +4,7 @@
 // declaration of each event (eventSchemas.ts), read leniently where files legitimately differ from what
 // RLM writes today: fields older files lack may be absent, a word from a closed set may be any string
 // (a newer writer may add one), and fields a newer writer adds are allowed and left alone.
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_SHAPES, headerShape, mayBeAbsentInOlderFiles } from './eventSchemas';
 import type { EventTypeName } from './eventSchemas';
 

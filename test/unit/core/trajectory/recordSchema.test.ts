@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkEvent } from '../../../../src/core/trajectory/eventValidation';
 import { EVENT_SHAPES, mayBeAbsentInOlderFiles } from '../../../../src/core/trajectory/eventSchemas';
 import { EVENT_TYPES, sanitizeHeader } from '../../../../src/core/trajectory/recordSchema';
