@@ -60,7 +60,7 @@ describe('parseWebviewMessage', () => {
       [{ type: 'runUserCell', code: 'x'.repeat(200_001) }, /`code` must be a string of at most 200000 characters/],
       [{ type: 'openSetting', setting: 'editor.fontSize' }, /`setting` must be the name of an rlm\.\* setting/],
       [{ type: 'openReference', runId: 'r', index: 1.5 }, /`index` must be a non-negative integer/],
-      [{ type: 'requestTurns', requestId: 1, runId: 'r', from: 1e999, count: 1 }, /`from`/],
+      [{ type: 'requestTurns', requestId: 1, runId: 'r', from: Number.POSITIVE_INFINITY, count: 1 }, /`from`/],
       [{ type: 'copy', ref: 'stdout' }, /`ref` must be an object/],
       [{ type: 'continueRun', fork: 'yes' }, /`fork` must be true or false/],
     ];
