@@ -35,6 +35,18 @@ export interface KindedError {
 
 const KNOWN = new Set<string>(ERROR_KINDS);
 
+/** Kinds older records carry: the class names written before the stable kinds. */
+const FORMER_KINDS: Readonly<Record<string, ErrorKind>> = { BudgetExceededError: 'limit', RunCancelledError: 'cancelled' };
+
+/**
+ * A kind read from a record, as one of ours: a stable kind as is, a former class name as the kind it
+ * became, and any other word (the Python reference's 'RateLimitError') as 'internal'.
+ */
+export function asErrorKind(recorded: string): ErrorKind {
+  if (KNOWN.has(recorded)) return recorded as ErrorKind;
+  return Object.hasOwn(FORMER_KINDS, recorded) ? FORMER_KINDS[recorded]! : 'internal';
+}
+
 /** The declared kind of anything thrown; 'cancelled' for an AbortError, 'internal' for the rest. */
 export function errorKindOf(error: unknown): ErrorKind {
   const declared = (error as Partial<KindedError> | null)?.errorKind;

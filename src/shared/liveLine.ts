@@ -3,6 +3,7 @@
 import { cacheText } from './cacheText';
 import { costTextShort } from './costText';
 import { formatTokenCount, plural } from './format';
+import type { NodeTotals } from './nodeTotals';
 import type { RunLiveLine } from './sidebarState';
 
 /** "turn 3 · 12 sub-calls · 45k tokens · $0.012" (or "· local (no charge)", "· price unknown"). */
@@ -21,17 +22,7 @@ export function formatFigures(line: Omit<RunLiveLine, 'turn' | 'activity'>): str
 }
 
 /** Totals as a run's tree keeps them (cost 0 until something is charged). */
-interface LiveTotals {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  costUnknown: boolean;
-  includedInPlan?: boolean;
-  subCalls: number;
-  cacheReadTokens?: number;
-  cachedSubCalls?: number;
-  savedUsd?: number;
-}
+type LiveTotals = Pick<NodeTotals, 'inputTokens' | 'outputTokens' | 'costUsd' | 'costUnknown' | 'includedInPlan' | 'subCalls' | 'cacheReadTokens' | 'cachedSubCalls' | 'savedUsd'>;
 
 /**
  * The live line's figures from a run's totals: the status bar, the chat and the trajectory view all

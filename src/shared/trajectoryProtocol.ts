@@ -3,7 +3,9 @@
 // so a 5,000-cell run never crosses the boundary at once. Both sides import these types; the view
 // shapes are projections of src/core/trajectory/treeTypes.ts, declared here so the webview depends
 // on src/shared/ only.
+import type { z } from 'zod';
 import type { NodeTotals } from './nodeTotals';
+import type { exportFormatSchema, searchFiltersSchema, textRefSchema, webviewToHostSchema } from './trajectoryProtocolGuards';
 import type { RunOutcome } from './runOutcome';
 
 /** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
@@ -12,11 +14,14 @@ export const TRAJECTORY_PROTOCOL_VERSION = 1;
 export type ViewRunStatus = 'completed' | 'forced' | 'cancelled' | 'limit' | 'error' | 'running' | 'incomplete';
 
 /** Addresses one piece of (possibly long) text the host holds, so the webview can page it. */
-export type TextRef =
-  | { kind: 'question' | 'answer'; runId: string }
-  | { kind: 'reasoning'; runId: string; turnIndex: number }
-  | { kind: 'code' | 'stdout' | 'stderr' | 'traceback'; runId: string; cellId: string }
-  | { kind: 'prompt' | 'response'; runId: string; callId: string };
+export type TextRef = z.infer<typeof textRefSchema>;
+
+/** A failure as the view shows it: the kind recorded (any word, shown as text), what happened, the limit reached. */
+interface ViewError {
+  kind: string;
+  message: string;
+  limit?: string;
+}
 
 /** The first part of a text; `totalChars > text.length` means the rest can be paged with requestText. */
 export interface TextPreview {
@@ -72,7 +77,7 @@ export interface RunHeaderView {
   /** How the run ended (or that it runs), in words: the headline of the header. */
   outcome: RunOutcome;
   forced: boolean;
-  error?: { kind: string; message: string; limit?: string };
+  error?: ViewError;
   pricing: PricingView;
   rootModel?: string;
   subModel?: string;
@@ -177,7 +182,7 @@ export interface SubCallView {
   status: 'running' | 'ok' | 'error';
   prompt: TextPreview;
   response?: TextPreview;
-  error?: { kind: string; message: string };
+  error?: ViewError;
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number | null;
@@ -281,13 +286,7 @@ export interface TurnView {
   author?: 'user';
 }
 
-export interface SearchFilters {
-  errorsOnly: boolean;
-  /** Only hits in sub-calls of this model (and cells that made such calls). */
-  model?: string;
-  /** Only sub-calls at this depth. */
-  depth?: number;
-}
+export type SearchFilters = z.infer<typeof searchFiltersSchema>;
 
 export interface SearchHit {
   runId: string;
@@ -302,7 +301,7 @@ export interface SearchHit {
   match?: { start: number; length: number };
 }
 
-export type ExportFormat = 'ipynb' | 'markdown';
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
 /**
  * Whether the user can run a cell of their own in the run's REPL now. `waiting`: the run (or a follow-up)
@@ -318,39 +317,8 @@ export type UserCellState =
 /** The id of the page's JSON block carrying the first `state` (the webview reads it before saying `ready`). */
 export const INITIAL_STATE_ID = 'rlm-initial-state';
 
-export type WebviewToHost =
-  /**
-   * Handshake: the first message of every (re-)created webview; the host answers with `state`.
-   * `embedded` is the stamp of the state the page's HTML carried and the webview already rendered:
-   * the host then sends `state` only if the run changed since.
-   */
-  | { type: 'ready'; protocolVersion: number; embedded?: number }
-  | { type: 'requestTurns'; requestId: number; runId: string; from: number; count: number }
-  | { type: 'requestOutline'; requestId: number; runId: string; from: number; count: number }
-  /** Header and outline of a child run (rlm_query), to render it nested. */
-  | { type: 'requestRun'; requestId: number; runId: string }
-  /** One cell with every sub-call (when its page view left some out). */
-  | { type: 'requestCell'; requestId: number; runId: string; cellId: string }
-  | { type: 'requestText'; requestId: number; ref: TextRef; offset: number; length: number }
-  | { type: 'search'; requestId: number; query: string; filters: SearchFilters }
-  | { type: 'stop' }
-  | { type: 'export'; format: ExportFormat }
-  | { type: 'copy'; ref: TextRef }
-  /** Put the run's question in the chat's box, to ask it again (a stopped, limited or failed run). */
-  | { type: 'askAgain' }
-  /** Let the user set a price for one of `header.pricing.unpriced`. */
-  | { type: 'setPrice'; model?: string }
-  /** Open an rlm.* setting (e.g. the limit that stopped the run). */
-  | { type: 'openSetting'; setting: string }
-  /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
-  | { type: 'openReference'; runId: string; index: number }
-  /** Opens the run this one continued or forked (the host looks its file up: the view names no path). */
-  | { type: 'openParent' }
-  /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */
-  | { type: 'continueRun'; fork: boolean }
-  /** Runs the user's own Python in the run's REPL (or, when it is gone, replays the run first). */
-  | { type: 'runUserCell'; code: string }
-  | { type: 'stopUserCell' };
+/** What a webview posts; declared, with its rules, in trajectoryProtocolGuards.ts (the host checks each one). */
+export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
 export type HostToWebview =
   /**

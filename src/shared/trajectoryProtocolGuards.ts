@@ -1,6 +1,9 @@
-// Checks what a trajectory webview posts before the host acts on it. A webview is our own code, but
-// its messages arrive as `unknown`; a malformed one gets a typed error naming what was wrong.
-import type { TextRef, WebviewToHost } from './trajectoryProtocol';
+// What a trajectory webview may post, declared once: the host checks every message against these
+// schemas before it acts on it, and the WebviewToHost type (trajectoryProtocol.ts) is inferred from
+// them. A webview is our own code, but its messages arrive as `unknown`; a malformed one gets a typed
+// error naming what was wrong. Only the host imports this file (the webview imports types alone), so
+// zod stays out of the webview bundles.
+import * as z from 'zod';
 
 export class InvalidViewMessageError extends Error {
   constructor(
@@ -12,123 +15,100 @@ export class InvalidViewMessageError extends Error {
   }
 }
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function need(cond: boolean, reason: string, raw: unknown): void {
-  if (!cond) throw new InvalidViewMessageError(reason, raw);
-}
-
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-
-function checkRef(ref: unknown, raw: unknown): TextRef {
-  need(isObj(ref), '`ref` must be an object', raw);
-  const r = ref as Obj;
-  need(isStr(r.runId), '`ref.runId` must be a string', raw);
-  switch (r.kind) {
-    case 'question':
-    case 'answer':
-      break;
-    case 'reasoning':
-      need(isCount(r.turnIndex), '`ref.turnIndex` must be a non-negative integer', raw);
-      break;
-    case 'code':
-    case 'stdout':
-    case 'stderr':
-    case 'traceback':
-      need(isStr(r.cellId), '`ref.cellId` must be a string', raw);
-      break;
-    case 'prompt':
-    case 'response':
-      need(isStr(r.callId), '`ref.callId` must be a string', raw);
-      break;
-    default:
-      need(false, `unknown text kind ${JSON.stringify(r.kind)}`, raw);
-  }
-  return r as unknown as TextRef;
-}
-
-/** Returns the message typed, or throws InvalidViewMessageError saying which field is wrong. */
 /** Longest cell the user can send from the view (a paste of a whole file is not a cell). */
 const USER_CELL_MAX_CHARS = 200_000;
 
-export function parseWebviewMessage(raw: unknown): WebviewToHost {
-  need(isObj(raw), 'a message must be an object', raw);
-  const m = raw as Obj;
-  switch (m.type) {
-    case 'ready':
-      need(typeof m.protocolVersion === 'number', '`protocolVersion` must be a number', raw);
-      need(m.embedded === undefined || isCount(m.embedded), '`embedded` must be a non-negative integer when given', raw);
-      break;
-    case 'requestTurns':
-    case 'requestOutline': {
-      const max = m.type === 'requestTurns' ? 200 : 5000;
-      need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
-      need(isStr(m.runId), '`runId` must be a string', raw);
-      need(isCount(m.from), '`from` must be a non-negative integer', raw);
-      need(isCount(m.count) && (m.count as number) <= max, `\`count\` must be an integer from 0 to ${max}`, raw);
-      break;
-    }
-    case 'requestCell':
-      need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
-      need(isStr(m.runId), '`runId` must be a string', raw);
-      need(isStr(m.cellId), '`cellId` must be a string', raw);
-      break;
-    case 'requestRun':
-      need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
-      need(isStr(m.runId), '`runId` must be a string', raw);
-      break;
-    case 'requestText':
-      need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
-      checkRef(m.ref, raw);
-      need(isCount(m.offset), '`offset` must be a non-negative integer', raw);
-      need(isCount(m.length) && (m.length as number) > 0, '`length` must be a positive integer', raw);
-      break;
-    case 'search': {
-      need(isCount(m.requestId), '`requestId` must be a non-negative integer', raw);
-      need(isStr(m.query), '`query` must be a string', raw);
-      need(isObj(m.filters), '`filters` must be an object', raw);
-      const f = m.filters as Obj;
-      need(typeof f.errorsOnly === 'boolean', '`filters.errorsOnly` must be a boolean', raw);
-      need(f.model === undefined || isStr(f.model), '`filters.model` must be a string when given', raw);
-      need(f.depth === undefined || isCount(f.depth), '`filters.depth` must be a non-negative integer when given', raw);
-      break;
-    }
-    case 'stop':
-      break;
-    case 'export':
-      need(m.format === 'ipynb' || m.format === 'markdown', '`format` must be "ipynb" or "markdown"', raw);
-      break;
-    case 'copy':
-      checkRef(m.ref, raw);
-      break;
-    case 'askAgain':
-    case 'openParent':
-      break;
-    case 'setPrice':
-      need(m.model === undefined || isStr(m.model), '`model` must be a string when given', raw);
-      break;
-    case 'openSetting':
-      need(isStr(m.setting) && /^rlm\.[A-Za-z.]+$/.test(m.setting), '`setting` must name an rlm.* setting', raw);
-      break;
-    case 'continueRun':
-      need(typeof m.fork === 'boolean', '`fork` must be true or false', raw);
-      break;
-    case 'runUserCell':
-      need(isStr(m.code) && m.code.length <= USER_CELL_MAX_CHARS, `\`code\` must be a string of at most ${USER_CELL_MAX_CHARS} characters`, raw);
-      break;
-    case 'stopUserCell':
-      break;
-    case 'openReference':
-      need(isStr(m.runId), '`runId` must be a string', raw);
-      need(isCount(m.index), '`index` must be a non-negative integer', raw);
-      break;
-    default:
-      need(false, `unknown message type ${JSON.stringify(m.type)}`, raw);
-  }
-  return m as unknown as WebviewToHost;
+// Each schema carries the words of its rule; the field's name is put in front (`requestId` must be ...).
+const text = () => z.string({ error: 'a string' });
+const count = () => z.number({ error: 'a non-negative integer' }).int({ error: 'a non-negative integer' }).min(0, { error: 'a non-negative integer' });
+const countUpTo = (max: number) => count().max(max, { error: `an integer from 0 to ${max}` });
+const flag = () => z.boolean({ error: 'true or false' });
+
+const RUN_TEXTS = ['question', 'answer'] as const;
+const CELL_TEXTS = ['code', 'stdout', 'stderr', 'traceback'] as const;
+const CALL_TEXTS = ['prompt', 'response'] as const;
+
+/** Addresses one piece of (possibly long) text the host holds, so the webview can page it. */
+export const textRefSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.enum(RUN_TEXTS), runId: text() }),
+  z.object({ kind: z.literal('reasoning'), runId: text(), turnIndex: count() }),
+  z.object({ kind: z.enum(CELL_TEXTS), runId: text(), cellId: text() }),
+  z.object({ kind: z.enum(CALL_TEXTS), runId: text(), callId: text() }),
+]);
+
+export const searchFiltersSchema = z.object({
+  errorsOnly: z.boolean({ error: 'a boolean' }),
+  /** Only hits in sub-calls of this model (and cells that made such calls). */
+  model: text().optional(),
+  /** Only sub-calls at this depth. */
+  depth: count().optional(),
+});
+
+export const exportFormatSchema = z.enum(['ipynb', 'markdown'], { error: '"ipynb" or "markdown"' });
+
+const paging = (max: number) => ({ requestId: count(), runId: text(), from: count(), count: countUpTo(max) });
+
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  /**
+   * Handshake: the first message of every (re-)created webview; the host answers with `state`.
+   * `embedded` is the stamp of the state the page's HTML carried and the webview already rendered:
+   * the host then sends `state` only if the run changed since.
+   */
+  z.object({ type: z.literal('ready'), protocolVersion: z.number({ error: 'a number' }), embedded: count().optional() }),
+  z.object({ type: z.literal('requestTurns'), ...paging(200) }),
+  z.object({ type: z.literal('requestOutline'), ...paging(5000) }),
+  /** Header and outline of a child run (rlm_query), to render it nested. */
+  z.object({ type: z.literal('requestRun'), requestId: count(), runId: text() }),
+  /** One cell with every sub-call (when its page view left some out). */
+  z.object({ type: z.literal('requestCell'), requestId: count(), runId: text(), cellId: text() }),
+  z.object({ type: z.literal('requestText'), requestId: count(), ref: textRefSchema, offset: count(), length: count().min(1, { error: 'a positive integer' }) }),
+  z.object({ type: z.literal('search'), requestId: count(), query: text(), filters: searchFiltersSchema }),
+  z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('export'), format: exportFormatSchema }),
+  z.object({ type: z.literal('copy'), ref: textRefSchema }),
+  /** Put the run's question in the chat's box, to ask it again (a stopped, limited or failed run). */
+  z.object({ type: z.literal('askAgain') }),
+  /** Let the user set a price for one of `header.pricing.unpriced`. */
+  z.object({ type: z.literal('setPrice'), model: text().optional() }),
+  /** Open an rlm.* setting (e.g. the limit that stopped the run). */
+  z.object({ type: z.literal('openSetting'), setting: z.string({ error: 'the name of an rlm.* setting' }).regex(/^rlm\.[A-Za-z.]+$/, { error: 'the name of an rlm.* setting' }) }),
+  /** Opens the run's `index`-th reference in the editor (the host looks the path up: the view names no path). */
+  z.object({ type: z.literal('openReference'), runId: text(), index: count() }),
+  /** Opens the run this one continued or forked (the host looks its file up: the view names no path). */
+  z.object({ type: z.literal('openParent') }),
+  /** Continue this run (a follow-up after replaying it) or fork it at a turn the host asks for. */
+  z.object({ type: z.literal('continueRun'), fork: flag() }),
+  /** Runs the user's own Python in the run's REPL (or, when it is gone, replays the run first). */
+  z.object({ type: z.literal('runUserCell'), code: text().max(USER_CELL_MAX_CHARS, { error: `a string of at most ${USER_CELL_MAX_CHARS} characters` }) }),
+  z.object({ type: z.literal('stopUserCell') }),
+]);
+
+const MESSAGE_TYPES: ReadonlySet<unknown> = new Set(webviewToHostSchema.options.map((option) => option.shape.type.value));
+const TEXT_KINDS: ReadonlySet<unknown> = new Set([...RUN_TEXTS, 'reasoning', ...CELL_TEXTS, ...CALL_TEXTS]);
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The reason for the first issue, naming the field: "`ref.cellId` must be a string". */
+function reasonOf(error: z.ZodError, raw: Record<string, unknown>): string {
+  const issue = error.issues[0]!;
+  const path = issue.path.map(String).join('.');
+  const ref = issue.path[0] === 'ref' ? raw.ref : undefined;
+  if (issue.path[0] === 'ref' && isObj(ref) && !TEXT_KINDS.has(ref.kind)) return `unknown text kind ${JSON.stringify(ref.kind)}`;
+  if (issue.path[0] === 'ref' && !isObj(ref)) return '`ref` must be an object';
+  if (issue.path.length > 1 && issue.code === 'invalid_type' && issue.expected === 'object') return `\`${path}\` must be an object`;
+  return `\`${path}\` must be ${issue.message}`;
+}
+
+type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
+
+/** Returns the message typed, or throws InvalidViewMessageError saying which field is wrong. */
+export function parseWebviewMessage(raw: unknown): WebviewToHostMessage {
+  if (!isObj(raw)) throw new InvalidViewMessageError('a message must be an object', raw);
+  if (!MESSAGE_TYPES.has(raw.type)) throw new InvalidViewMessageError(`unknown message type ${JSON.stringify(raw.type)}`, raw);
+  const result = webviewToHostSchema.safeParse(raw);
+  if (!result.success) throw new InvalidViewMessageError(reasonOf(result.error, raw), raw);
+  // The message as it came (zod's copy drops fields a newer webview adds; the host ignores them anyway).
+  return raw as WebviewToHostMessage;
 }

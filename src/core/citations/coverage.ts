@@ -6,26 +6,12 @@
 // when its two halves were: the end of one piece and the start of another that join into it. A line cut
 // into three or more pieces is missed, and a line shown from elsewhere with the same text counts: it is
 // an estimate, and is labelled so. Lines under 8 characters (blank lines, braces) are not counted at all.
-import type { Reference } from '../trajectory/events';
+import type { CoverageRecord, Reference } from '../trajectory/events';
 import { LineSplitter } from './lineSplitter';
 
-interface CoverageBucket {
-  /** Lines of the input in this bucket that can be matched (8+ characters once trimmed). */
-  lines: number;
-  cell: number;
-  subcall: number;
-  cited: number;
-}
+/** One run of input lines: how many can be matched (8+ characters once trimmed), seen by cells, by sub-calls, cited. */
+type CoverageBucket = CoverageRecord['buckets'][number];
 
-export interface CoverageRecord {
-  totalLines: number;
-  /** The input in order (files one after another), cut into equal runs of lines. */
-  buckets: CoverageBucket[];
-  /** Where each file starts (1-based line of the whole input); at most FILES_LISTED are listed. */
-  files: Array<{ path: string; firstLine: number; lines: number }>;
-  seenLines: number;
-  citedLines: number;
-}
 
 const MIN_LINE_CHARS = 8;
 const BUCKETS = 120;

@@ -6,7 +6,7 @@ import type { SubCallCache } from '../models/subCallCache';
 import type { ReplayInput } from './replayer';
 import type { UserCellNote } from './userCell';
 import type { BridgeHandler, ReplSession } from '../repl/replTypes';
-import type { EventRecord, LimitKind, Reference, RunStatus, UnresolvedCitation, UsageTotals } from '../trajectory/events';
+import type { EventOf, EventRecord, RunStatus } from '../trajectory/events';
 
 export interface RunLimits {
   maxIterations: number; // default 30
@@ -106,19 +106,12 @@ export interface SubCallCacheUse {
   mode: 'use' | 'refresh';
 }
 
-export interface RunResult {
-  runId: string;
-  status: RunStatus;
-  answer?: string;
-  forced: boolean;
-  error?: { kind: string; message: string; limit?: LimitKind };
-  /** Set when there is no answer: the last output, as partial findings (not an answer). */
-  partial?: string;
+/** What run() resolves with: the run's run.finished event, and its resolved citations. */
+export type RunResult = Omit<EventOf<'run.finished'>, 'type'> & {
   /** The answer's `path:line` citations resolved against `context`, and those that were not. */
-  references?: Reference[];
-  unresolvedReferences?: UnresolvedCitation[];
-  totals: UsageTotals;
-}
+  references?: EventOf<'references'>['references'];
+  unresolvedReferences?: EventOf<'references'>['unresolved'];
+};
 
 export interface RlmRun extends AsyncIterable<EventRecord> {
   readonly runId: string;

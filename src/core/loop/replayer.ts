@@ -5,6 +5,7 @@
 import type { ContextMetadata } from '../context/contextTypes';
 import type { BridgeCall, BridgeHandler, CellResult } from '../repl/replTypes';
 import type { ReplayCell, RecordedSubCall, ReplayPlan } from '../replay/replayPlan';
+import { asErrorKind } from '../errorKind';
 import type { ContinuedFrom } from '../trajectory/events';
 import { LoopError } from './loopErrors';
 import type { RunTree } from './runTree';
@@ -115,7 +116,8 @@ export class Replayer {
       runId: this.runId,
       callId,
       ...(recorded.response !== undefined ? { response: recorded.response } : {}),
-      ...(recorded.error !== undefined ? { error: recorded.error } : {}),
+      // The event says a stable kind; the cell gets the recorded words back (see the return below).
+      ...(recorded.error !== undefined ? { error: { kind: asErrorKind(recorded.error.kind), message: recorded.error.message } } : {}),
       usage: ZERO_USAGE,
       latencyMs: 0,
       replayed: true,

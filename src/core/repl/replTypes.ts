@@ -98,7 +98,7 @@ export interface CellError {
   traceback: string;
 }
 
-export interface FinalAnswer {
+interface FinalAnswer {
   value: string;
   via: 'FINAL' | 'FINAL_VAR' | 'answer';
 }

@@ -1,14 +1,14 @@
 // What a recorded run gives a replay: its root turns, each with the cells that ran and the sub-call
 // answers they got, read from the run tree of a .rlm.jsonl file. Only the root's cells are re-run:
 // a child run (rlm_query) is answered by its recorded answer, as any other sub-call.
-import type { ModelRef } from '../trajectory/events';
+import type { ModelRef, RecordedRunError } from '../trajectory/events';
 import type { CellNode, RunNode } from '../trajectory/treeTypes';
 
 export interface RecordedSubCall {
   kind: 'llm_query' | 'rlm_query';
   prompt: string;
   response?: string;
-  error?: { kind: string; message: string };
+  error?: RecordedRunError;
   model: ModelRef;
 }
 

@@ -1,9 +1,9 @@
 // Checks that a parsed line is an event every reader can use safely: every field of its type is
-// checked against recordSchema.ts, so a wrong type is a problem on that line, never a crash later.
-// Unknown event types are not errors here: they are reported separately and kept, since a newer
-// writer may add them.
+// checked against the event's schema (recordSchema.ts), so a wrong type is a problem on that line,
+// never a crash later. Unknown event types are not errors here: they are reported separately and
+// kept, since a newer writer may add them.
 import type { RunEventType } from './events';
-import { checkFields, EVENT_FIELDS } from './recordSchema';
+import { checkEventFields, EVENT_TYPES } from './recordSchema';
 import { isPlainObject } from './trajectoryFormat';
 
 type EventCheck =
@@ -11,7 +11,7 @@ type EventCheck =
   | { ok: false; unknownType: string }
   | { ok: false; invalid: string };
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_FIELDS));
+const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 function isKnownEventType(type: string): type is RunEventType {
   return KNOWN_TYPES.has(type);
@@ -24,6 +24,6 @@ export function checkEvent(value: unknown): EventCheck {
   if (typeof value.ts !== 'number' || !Number.isFinite(value.ts)) return { ok: false, invalid: `${value.type} has no numeric "ts"` };
   if (!isKnownEventType(value.type)) return { ok: false, unknownType: value.type };
   if (typeof value.runId !== 'string') return { ok: false, invalid: `${value.type}.runId is missing or not a string` };
-  const problem = checkFields(value, EVENT_FIELDS[value.type]!, value.type);
+  const problem = checkEventFields(value, value.type);
   return problem ? { ok: false, invalid: problem } : { ok: true, type: value.type };
 }

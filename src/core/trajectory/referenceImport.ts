@@ -6,7 +6,7 @@
 // One logger can serve several completions (a persistent REPL, or an RLMSession's chat): each begins
 // with a `run_context` line, and the log's iteration numbers run on across them. Each becomes its own
 // top-level run, as our own follow-ups are: the conversation is the file's runs in order.
-import type { RunEvent, RunSessionInfo } from './events';
+import type { RecordedEvent, RunEvent, RunSessionInfo } from './events';
 import { NamespaceTracker } from './referenceNamespace';
 import { callError, callModel, nestedIterations, num, optional, payloadMetadata, promptMessages, promptText, seconds, str, text, usageOf } from './referenceValues';
 import type { Obj } from './referenceValues';
@@ -369,7 +369,7 @@ export class ReferenceImporter {
     if (Number.isFinite(at)) this.clock = Math.max(this.clock, at);
   }
 
-  private push(event: Exclude<RunEvent, { type: 'run.started' }> | ImportedRunStarted): void {
+  private push(event: RecordedEvent<Exclude<RunEvent, { type: 'run.started' }>> | ImportedRunStarted): void {
     if (event.type === 'run.started' && event.session?.carriedOver) this.carried.set(event.runId, event.session.carriedOver);
     const record = { ...event, seq: ++this.seq, ts: this.clock } as BuildableRecord;
     this.tallies.apply(record);

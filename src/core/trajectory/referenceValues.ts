@@ -2,12 +2,13 @@
 // versions and any of them can hold anything, so every reader here checks the type it gets.
 import type { ContextMetadata } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
+import type { RecordedRunError } from './events';
 import { isPlainObject } from './trajectoryFormat';
 
 export type Obj = Record<string, unknown>;
 
 /** A failed call: newer reference logs add `error`, `error_type` and `status_code` to the call. */
-export function callError(call: Obj): { kind: string; message: string } | undefined {
+export function callError(call: Obj): RecordedRunError | undefined {
   const message = str(call.error);
   if (message === undefined) return undefined;
   const status = num(call.status_code);

@@ -2,7 +2,7 @@
 // synchronous write on an open descriptor before write() returns, so a killed process leaves only
 // complete lines (the reader also tolerates a torn last line). Every line is scrubbed of secrets first.
 import * as nodeFs from 'node:fs';
-import type { EventRecord, RunStatus } from './events';
+import type { EventRecord, RunError, RunStatus } from './events';
 import { createRedactor } from './redaction';
 import type { Redactor } from './redaction';
 import { RunTallies } from './runTally';
@@ -42,7 +42,7 @@ export class TrajectoryWriteError extends Error {
 interface CloseOptions {
   /** Status for runs that have not finished when the file is closed (default 'cancelled'). */
   status?: Extract<RunStatus, 'cancelled' | 'error'>;
-  error?: { kind: string; message: string };
+  error?: RunError;
 }
 
 export interface TrajectoryWriter {
@@ -118,7 +118,7 @@ class FileTrajectoryWriter implements TrajectoryWriter {
   abort(reason: string): void {
     if (this.closed) return;
     try {
-      this.endUnfinished('error', { kind: 'aborted', message: reason });
+      this.endUnfinished('error', { kind: 'internal', message: reason });
     } catch {
       // The crash path must not throw over the original error; the reader tolerates a missing end.
     } finally {
@@ -126,7 +126,7 @@ class FileTrajectoryWriter implements TrajectoryWriter {
     }
   }
 
-  private endUnfinished(status: 'cancelled' | 'error', error?: { kind: string; message: string }): void {
+  private endUnfinished(status: 'cancelled' | 'error', error?: RunError): void {
     const ts = Math.max(this.now(), this.tallies.lastTs);
     for (const run of this.tallies.unfinished()) {
       const record: PersistedEventRecord = {

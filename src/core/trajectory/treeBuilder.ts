@@ -2,7 +2,7 @@
 // only the event's node and its ancestors (bounded by the nesting depth), and returns the ids of the
 // nodes it changed so the view can re-render just those.
 import { readProtections } from '../repl/sandboxReport';
-import type { EventOf, EventRecord, RunEvent } from './events';
+import type { EventOf, EventRecord, RecordedEvent, RunEvent } from './events';
 import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import {
   addToTotals, cellNodeId, emptyNodeTotals, newRunNode, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
@@ -15,7 +15,7 @@ type RunStarted = EventOf<'run.started'>;
 export type ImportedRunStarted = Omit<RunStarted, 'config' | 'protections' | 'context'> &
   Partial<Pick<RunStarted, 'config' | 'protections' | 'context'>>;
 /** Anything the builder accepts: every EventRecord, and imported run starts. */
-export type BuildableRecord = (Exclude<RunEvent, { type: 'run.started' }> | ImportedRunStarted) & { seq: number; ts: number };
+export type BuildableRecord = (RecordedEvent<Exclude<RunEvent, { type: 'run.started' }>> | ImportedRunStarted) & { seq: number; ts: number };
 
 export interface ApplyResult {
   /** Ids of the nodes whose content or totals changed, innermost first. */

@@ -1,14 +1,11 @@
 // The run as a tree, rebuilt from events, live or from a file. The webview, `rlm show` and the exports
 // all read this shape. Totals are rolled up at every node.
-import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
 import type { TokenUsage } from '../models/modelTypes';
-import type { SandboxProtections } from '../repl/replTypes';
-import type { CoverageRecord } from '../citations/coverage';
 import type { NodeTotals } from '../../shared/nodeTotals';
-import type { ContinuedFrom, LimitKind, Reference, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus, UnresolvedCitation } from './events';
+import type { CoverageRecord, LimitKind, RecordedEvent, Reference, RunEvent, RunStatus, UnresolvedCitation } from './events';
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
-type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
+type SubCallFinished = RecordedEvent<Extract<RunEvent, { type: 'subcall.finished' }>>;
 
 /** What the call's two events say (declared once there), plus its place in the tree. */
 export interface SubCallNode
@@ -56,27 +53,19 @@ export interface TurnNode {
   totals: NodeTotals;
 }
 
-export interface RunNode {
-  runId: string;
-  parentRunId?: string;
-  parentCellId?: string;
-  parentCallId?: string;
-  depth: number;
-  question: string;
-  context?: ContextMetadata;
-  target?: TargetDescription;
-  config?: RunConfigRecord;
-  protections?: SandboxProtections;
-  priorTurns?: Array<{ question: string; answer: string }>;
-  session?: RunSessionInfo;
+type RunStarted = Extract<RunEvent, { type: 'run.started' }>;
+type RunFinished = RecordedEvent<Extract<RunEvent, { type: 'run.finished' }>>;
+
+/** What the run's events say (declared once there), plus its turns and rolled-up totals. */
+export interface RunNode
+  extends Pick<RunStarted, 'runId' | 'parentRunId' | 'parentCellId' | 'parentCallId' | 'depth' | 'question' | 'target' | 'priorTurns' | 'session' | 'continuedFrom'>,
+    // Absent in child runs' records and in imported reference logs.
+    Partial<Pick<RunStarted, 'context' | 'config' | 'protections'>>,
+    Pick<RunFinished, 'answer' | 'partial' | 'forced' | 'error'> {
   startedAt: number;
   finishedAt?: number;
   /** 'running' until run.finished arrives; a file that ends without one is reported as 'incomplete'. */
   status: RunStatus | 'running' | 'incomplete';
-  answer?: string;
-  /** A run without an answer: its last output, shown as partial findings, never as the answer. */
-  partial?: string;
-  continuedFrom?: ContinuedFrom;
   /** Which lines of the input the run saw and cited (absent in older files and child runs). */
   coverage?: CoverageRecord;
   /** Where a replay did not match its record. */
@@ -84,8 +73,6 @@ export interface RunNode {
   /** The answer's citations found in the context, and those that were not (absent in older files). */
   references?: Reference[];
   unresolvedReferences?: UnresolvedCitation[];
-  forced: boolean;
-  error?: { kind: string; message: string; limit?: LimitKind };
   turns: TurnNode[];
   limitWarnings: Array<{ limit: LimitKind; value: number; max: number }>;
   fallbacks: Array<{ kind: string; detail: string }>;

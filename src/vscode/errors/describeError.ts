@@ -4,7 +4,7 @@ import { BudgetExceededError, InvalidLimitError, RunCancelledError } from '../..
 import { errorKindOf } from '../../core/errorKind';
 import { ModelError } from '../../core/models/modelErrors';
 import type { ModelErrorKind } from '../../core/models/modelErrors';
-import type { LimitKind } from '../../core/trajectory/events';
+import type { LimitKind, RecordedRunError } from '../../core/trajectory/events';
 import { RunBusyError } from '../run/runRegistry';
 import { SettingsError } from '../settings/rlmSettings';
 import { MissingApiKeyError, NoModelConfiguredError, TargetRefusedError, UntrustedWorkspaceError } from './extensionErrors';
@@ -193,7 +193,7 @@ const SANDBOX_VIOLATION: UserMessage = {
 };
 
 /** For the `error` a finished run records, which carries the kind but not the class. */
-export function describeRunError(error: { kind: string; message: string; limit?: LimitKind }): UserMessage {
+export function describeRunError(error: RecordedRunError): UserMessage {
   // Records written before the RLM contract v1 carry class names ('BudgetExceededError') as kinds.
   if (error.limit !== undefined || error.kind === 'limit' || error.kind === 'BudgetExceededError') {
     const setting = error.limit ? LIMITS[error.limit].setting : undefined;

@@ -2,7 +2,7 @@
 // "Stopped by you after 3 turns"), a limit is a limit (which one, and the setting to raise), and a
 // failure says its cause and the next step. Works on recorded runs too, including files written
 // before the stable error kinds. No `vscode` import.
-import type { LimitKind } from '../../core/trajectory/events';
+import type { RecordedRunError } from '../../core/trajectory/events';
 import { plural } from '../../shared/format';
 import type { RunOutcome } from '../../shared/runOutcome';
 import { describeRunError, LIMITS, limitReached } from '../errors/describeError';
@@ -10,7 +10,7 @@ import type { UserMessage } from '../errors/describeError';
 
 interface OutcomeInput {
   status: 'completed' | 'forced' | 'limit' | 'cancelled' | 'error' | 'running' | 'incomplete';
-  error?: { kind: string; message: string; limit?: LimitKind };
+  error?: RecordedRunError;
   /** Root turns the run completed (src/core/trajectory/turnCount.ts); the turn under way while it runs. */
   turns: number;
 }

@@ -101,6 +101,6 @@ export class FileTrajectorySink implements TrajectorySink {
   async close(): Promise<void> {
     if (!this.writer || this.writer.closed) return;
     // A run that ended without run.finished was stopped or crashed: the writer records it as cancelled.
-    this.writer.close(this.lastStatus ? {} : { status: 'cancelled', error: { kind: 'stopped', message: 'the run ended without finishing' } });
+    this.writer.close(this.lastStatus ? {} : { status: 'cancelled', error: { kind: 'cancelled', message: 'the run ended without finishing' } });
   }
 }

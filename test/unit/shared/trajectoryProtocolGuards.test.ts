@@ -49,4 +49,22 @@ describe('parseWebviewMessage', () => {
       );
     }
   });
+
+  it('keeps the rules for hostile messages: extra fields ignored, prototype keys inert, sizes and names bounded', () => {
+    const extra = { type: 'requestRun', requestId: 1, runId: 'r', newerField: { deep: true } };
+    assert.deepEqual(parseWebviewMessage(extra), extra);
+    const proto = JSON.parse('{"__proto__":{"requestId":1,"runId":"r"},"type":"requestRun"}') as unknown;
+    assert.throws(() => parseWebviewMessage(proto), /`requestId` must be a non-negative integer/);
+    assert.equal(({} as Record<string, unknown>).runId, undefined);
+    const rejected: Array<[unknown, RegExp]> = [
+      [{ type: 'runUserCell', code: 'x'.repeat(200_001) }, /`code` must be a string of at most 200000 characters/],
+      [{ type: 'openSetting', setting: 'editor.fontSize' }, /`setting` must be the name of an rlm\.\* setting/],
+      [{ type: 'openReference', runId: 'r', index: 1.5 }, /`index` must be a non-negative integer/],
+      [{ type: 'requestTurns', requestId: 1, runId: 'r', from: Number.POSITIVE_INFINITY, count: 1 }, /`from`/],
+      [{ type: 'copy', ref: 'stdout' }, /`ref` must be an object/],
+      [{ type: 'continueRun', fork: 'yes' }, /`fork` must be true or false/],
+    ];
+    for (const [raw, reason] of rejected) assert.throws(() => parseWebviewMessage(raw), reason, JSON.stringify(raw).slice(0, 80));
+    assert.deepEqual(parseWebviewMessage({ type: 'runUserCell', code: 'x'.repeat(200_000) }), { type: 'runUserCell', code: 'x'.repeat(200_000) });
+  });
 });

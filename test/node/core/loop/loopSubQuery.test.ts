@@ -12,7 +12,7 @@ import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import { replayPlanOf } from '../../../../src/core/replay/replayPlan';
 import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
 import type { EventRecord } from '../../../../src/core/trajectory/events';
-import { checkFields, EVENT_FIELDS } from '../../../../src/core/trajectory/recordSchema';
+import { checkEventFields } from '../../../../src/core/trajectory/recordSchema';
 import { fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
@@ -76,7 +76,7 @@ describe('sub_query and ctx (issue 38)', () => {
     for (const call of calls) {
       assert.equal(call.kind, 'llm_query', 'billed, cached and limited as llm_query');
       assert.ok(call.slice, 'the record says where the slice is');
-      assert.equal(checkFields(call as unknown as Record<string, unknown>, EVENT_FIELDS['subcall.started']!, 'record'), undefined);
+      assert.equal(checkEventFields(call as unknown as Record<string, unknown>, 'subcall.started'), undefined);
     }
     const [a] = calls;
     assert.equal(a!.prompt.slice(a!.slice!.start, a!.slice!.end), TEXT.slice(0, 200));

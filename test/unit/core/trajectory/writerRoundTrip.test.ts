@@ -95,7 +95,7 @@ test('abort() ends the file with status error and never throws', async () => {
   writer.abort('twice');
   const read = await readTrajectory(path);
   assert.equal(read.tree?.status, 'error');
-  assert.deepEqual(read.tree?.error, { kind: 'aborted', message: 'the REPL crashed' });
+  assert.deepEqual(read.tree?.error, { kind: 'internal', message: 'the REPL crashed' });
 });
 
 test('the writer refuses to replace a file, and events out of order', () => {
