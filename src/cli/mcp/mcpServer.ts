@@ -26,6 +26,7 @@ import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { ReplPool } from '../../core/repl/replPool';
 import type { SubCallCacheUse } from '../../core/loop/loopTypes';
 import { defaultTrajectoryPath } from '../askCommand';
+import type { ModelConfigs } from '../modelArgs';
 import type { McpArgs } from './mcpArgs';
 import { SamplingModelClient } from './samplingModelClient';
 
@@ -35,7 +36,7 @@ interface McpServerDeps {
   root: string;
   toolVersion: string;
   /** The model configs built from the flags (keys from the environment), or why there are none. */
-  models: { root: ModelConfig; sub: ModelConfig } | { missing: string };
+  models: ModelConfigs | { missing: string };
   createModelClient: (config: ModelConfig) => ModelClient;
   createRun: (options: RunOptions) => RlmRun;
   /** The REPL pool, started on the first call and shared by every call (each run still gets a fresh session). */
@@ -96,7 +97,7 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
   } else {
     rootClient = deps.createModelClient(deps.models.root);
     subClient = deps.models.sub === deps.models.root ? rootClient : deps.createModelClient(deps.models.sub);
-    secrets = [deps.models.root.apiKey, deps.models.sub.apiKey].filter((k): k is string => !!k);
+    secrets = deps.models.secrets;
   }
   const trajectoryPath = resolve(deps.root, deps.args.trajectoryDir ? join(deps.args.trajectoryDir, defaultTrajectoryPath(now()).split(/[\\/]/).pop()!) : defaultTrajectoryPath(now()));
   keepOutOfReads(dirname(trajectoryPath));
