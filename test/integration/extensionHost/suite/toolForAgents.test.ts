@@ -7,25 +7,9 @@
 // the REPL pool, and that test checks the chat is what starts it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RlmExtensionApi } from '../../../../src/vscode/extension';
 import { RlmAskTool } from '../../../../src/vscode/agentTool/rlmAskTool';
 import { listHistory } from '../../../../src/vscode/history/historyIndex';
-import { activatedExtension } from './suiteHelpers';
-
-async function api(): Promise<RlmExtensionApi> {
-  return (await activatedExtension()).exports as RlmExtensionApi;
-}
-
-function folderUri(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  if (!f) throw new Error('no workspace folder');
-  return f.uri;
-}
-
-async function setRlm(values: Record<string, unknown>): Promise<void> {
-  const config = vscode.workspace.getConfiguration('rlm');
-  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
-}
+import { folderUri, rlmApi as api, setRlm } from './suiteHelpers';
 
 function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
