@@ -38,6 +38,16 @@ export function describeAgentPlan(summary: AgentPlanSummary): string {
   const where = summary.paths.map((p) => (p === '.' ? 'the whole folder' : p)).join(', ') + (summary.morePaths ? ` and ${summary.morePaths} more` : '');
   const how = summary.lazy ? 'read lazily (files are read only when the run uses them)' : 'bound whole into the sandbox';
   const skipped = summary.skipped ? `; ${plural(summary.skipped, 'file')} left out (ignored, binary or too large)` : '';
-  const stops = [summary.maxCostUsd !== undefined ? `$${summary.maxCostUsd.toFixed(2)}` : undefined, summary.maxWallTimeMs !== undefined ? formatDuration(summary.maxWallTimeMs) : undefined].filter(Boolean);
-  return `Reads ${plural(summary.fileCount, 'file')} (${formatBytes(summary.totalBytes)}) from ${where}, ${how}${skipped}.${stops.length ? ` Stops at ${stops.join(' or ')}, whichever comes first.` : ''}`;
+  return `Reads ${plural(summary.fileCount, 'file')} (${formatBytes(summary.totalBytes)}) from ${where}, ${how}${skipped}.${describeStops(summary)}`;
+}
+
+/** "Reads the 40 selected lines of src/x.ts (lines 40-79): 1.3 KB, bound at their own line numbers … Stops at …" */
+export function describeAgentSelection(selection: string, selectedBytes: number, limits: Partial<RunLimits>): string {
+  return `Reads ${selection}: ${formatBytes(selectedBytes)}, bound at their own line numbers so references point into the file.${describeStops(limits)}`;
+}
+
+/** " Stops at $0.50 or 5 min 0 s, whichever comes first." (with a leading space), or nothing without limits. */
+function describeStops(limits: Pick<Partial<RunLimits>, 'maxCostUsd' | 'maxWallTimeMs'>): string {
+  const stops = [limits.maxCostUsd !== undefined ? `$${limits.maxCostUsd.toFixed(2)}` : undefined, limits.maxWallTimeMs !== undefined ? formatDuration(limits.maxWallTimeMs) : undefined].filter(Boolean);
+  return stops.length ? ` Stops at ${stops.join(' or ')}, whichever comes first.` : '';
 }

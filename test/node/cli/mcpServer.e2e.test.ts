@@ -132,8 +132,12 @@ describe('rlm mcp (dist/cli.js) with the SDK client over stdio', () => {
 
   it('answers about a file with references, figures, progress and a trajectory marked as asked by an agent', async () => {
     const progress: string[] = [];
+    const steps: number[] = [];
     const result = (await session.client.callTool({ name: 'rlm_ask', arguments: { question: 'Where is the needle?', paths: ['notes.txt'] } }, CallToolResultSchema, {
-      onprogress: (p) => progress.push(p.message ?? ''),
+      onprogress: (p) => {
+        progress.push(p.message ?? '');
+        steps.push(p.progress);
+      },
       timeout: 60_000,
     })) as CallToolResult;
     assert.equal(result.isError, undefined, textOf(result));
@@ -146,7 +150,12 @@ describe('rlm mcp (dist/cli.js) with the SDK client over stdio', () => {
     assert.match(textOf(result), /References:\n- notes\.txt:3: the needle is here/);
     assert.match(textOf(result), /RLM: 2 turns, 1 sub-call, .*trajectory: /);
     assert.ok(progress.some((m) => /^Reads 1 file \(\d+ B\) from notes\.txt, bound whole/.test(m)), progress.join(' | '));
-    assert.ok(progress.some((m) => /turn 2/.test(m)), progress.join(' | '));
+    // notifications/progress with the client's progressToken (the SDK routes only those to onprogress):
+    // the turns and the sub-calls as they start, the count rising with each.
+    assert.ok(progress.some((m) => /^turn 1, 0 sub-calls: turn 1: asking the root model$/.test(m)), progress.join(' | '));
+    assert.ok(progress.some((m) => /^turn 1, 1 sub-call: sub-calls running$/.test(m)), progress.join(' | '));
+    assert.ok(progress.some((m) => /^turn 2, 1 sub-call: /.test(m)), progress.join(' | '));
+    assert.ok(steps.every((n, i) => i === 0 || n > steps[i - 1]!), `progress rises: ${steps.join(', ')}`);
     const header = JSON.parse(readFileSync(content.trajectory!, 'utf8').split('\n')[0]!) as Record<string, unknown>;
     assert.deepEqual(header.askedBy, { kind: 'agent', via: 'mcp', client: 'rlm-test-agent' });
     assert.ok(String(content.trajectory).startsWith(join(root, '.rlm', 'runs')));

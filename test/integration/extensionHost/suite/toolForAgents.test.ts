@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { RlmAskTool } from '../../../../src/vscode/agentTool/rlmAskTool';
 import { listHistory } from '../../../../src/vscode/history/historyIndex';
-import { folderUri, rlmApi as api, setRlm } from './suiteHelpers';
+import { fakeRequests, folderUri, records, rlmApi as api, setRlm } from './suiteHelpers';
 
 function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
@@ -20,6 +20,17 @@ async function invoke(input: object, token?: vscode.CancellationToken, tokenBudg
   return textOf(await vscode.lm.invokeTool('rlm_ask', options, token));
 }
 
+function fifty(): vscode.Uri {
+  return vscode.Uri.joinPath(folderUri(), 'agent', 'fifty.txt');
+}
+
+/** Opens agent/fifty.txt with the given selections (0-based [startLine, endLine) pairs of whole lines). */
+async function selectInFifty(...spans: Array<[number, number]>): Promise<vscode.TextEditor> {
+  const editor = await vscode.window.showTextDocument(fifty());
+  editor.selections = spans.map(([start, end]) => new vscode.Selection(start, 0, end, 0));
+  return editor;
+}
+
 describe('the rlm_ask language model tool', function () {
   this.timeout(240_000);
 
@@ -28,6 +39,7 @@ describe('the rlm_ask language model tool', function () {
     // for invokeTool outside a chat (its text is checked through prepareInvocation below).
     await setRlm({ 'root.provider': undefined, 'root.model': undefined, 'root.baseUrl': undefined, trajectoriesInWorkspace: true, 'agentTool.confirm': false });
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderUri(), 'agent', 'ten.txt'), new TextEncoder().encode('zero\nthe start\ntwo\nthree\n'));
+    await vscode.workspace.fs.writeFile(fifty(), new TextEncoder().encode(Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n')));
   });
   after(async () => {
     await setRlm({ trajectoriesInWorkspace: undefined, 'agentTool.confirm': undefined });
@@ -108,5 +120,66 @@ describe('the rlm_ask language model tool', function () {
     const result = await run.result;
     assert.equal(result.status, 'cancelled');
     if ('text' in ended) assert.match(ended.text, /stopped/);
+  });
+  it('reads the active editor\'s selection at its own line numbers when asked with selection: true', async () => {
+    const { services } = await api();
+    await selectInFifty([19, 29]);
+    const question = `Where does it start? cite agent/fifty.txt:24 ${Date.now()}`;
+    const before = (await fakeRequests()).length;
+    const text = await invoke({ question, selection: true });
+    assert.match(text, /^It starts at agent\/fifty\.txt:24\./, text);
+    assert.match(text, /References:\n- agent\/fifty\.txt:24: row 24\n/, text);
+    const entry = (await listHistory(services.trajectoryDirectory())).find((h) => h.question === question);
+    assert.ok(entry, 'the run is in History');
+    assert.equal(entry.askedBy, 'an agent (chat tool)');
+    const started = records(entry.path).find((r) => r.type === 'run.started') as { target?: { kind?: string; paths?: string[] } } | undefined;
+    assert.deepEqual({ kind: started?.target?.kind, paths: started?.target?.paths }, { kind: 'selection', paths: ['agent/fifty.txt:20-29'] });
+    // The fake root prints len(context.splitlines()): the lines before the selection are bound empty.
+    const cell = records(entry.path).find((r) => r.type === 'cell.finished') as { stdout?: string } | undefined;
+    assert.match(cell?.stdout ?? '', /^29 lines/);
+    const sent = JSON.stringify((await fakeRequests()).slice(before));
+    assert.doesNotMatch(sent, /row 5\b|row 30\b/, 'no line outside the selection reaches the model');
+  });
+
+  it('names the selection in the confirmation, several selections with their lines', async () => {
+    const { services } = await api();
+    await setRlm({ 'agentTool.confirm': undefined });
+    try {
+      const tool = new RlmAskTool(services);
+      await selectInFifty([9, 20], [39, 49]);
+      const prepared = await tool.prepareInvocation({ input: { question: 'What do these rows say?', selection: true } });
+      assert.equal(prepared.confirmationMessages?.title, 'Run RLM on the selection?');
+      const message = prepared.confirmationMessages?.message;
+      const body = typeof message === 'string' ? message : (message?.value ?? '');
+      assert.match(body, /Reads the 21 selected lines of agent\/fifty\.txt \(lines 10-20 and 40-49\): \d+ B, bound at their own line numbers so references point into the file\. Stops at \$0\.50 or 5 min 0 s, whichever comes first\./, body);
+      assert.equal(prepared.invocationMessage, 'Asking RLM about the 21 selected lines of agent/fifty.txt (lines 10-20 and 40-49)');
+    } finally {
+      await setRlm({ 'agentTool.confirm': false });
+    }
+  });
+
+  it('says what to do when nothing is selected, no editor is open, or paths come with the selection', async () => {
+    const editor = await selectInFifty();
+    editor.selections = [new vscode.Selection(3, 2, 3, 2)];
+    assert.match(await invoke({ question: 'q', selection: true }), /^Nothing is selected in agent\/fifty\.txt \(the active editor\): ask the user to select the lines they mean, or pass "agent\/fifty\.txt" in "paths"/);
+    assert.match(await invoke({ question: 'q', selection: true, paths: ['agent'] }), /either "selection": true or "paths", not both/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.match(await invoke({ question: 'q', selection: true }), /^No text editor is open in VS Code, so there is no selection to read/);
+  });
+
+  it('reports turns and sub-calls through the progress VS Code passes to invoke', async () => {
+    const { services } = await api();
+    const reported: string[] = [];
+    const source = new vscode.CancellationTokenSource();
+    const result = await new RlmAskTool(services).invoke(
+      { input: { question: `Where does it start? cite agent/ten.txt:2 ${Date.now()}`, paths: ['agent/ten.txt'] }, toolInvocationToken: undefined },
+      source.token,
+      { report: (step: { message?: string }) => reported.push(step.message ?? '') },
+    );
+    assert.match(textOf(result), /^It starts at agent\/ten\.txt:2\./);
+    // Reported on the run's ticks (at most every 200 ms, and once at the end), so a fast turn 1 may be skipped.
+    assert.ok(reported.length > 0 && reported.every((m) => /^RLM: turn [12], [01] sub-calls?, \S/.test(m)), reported.join(' | '));
+    assert.match(reported.at(-1) ?? '', /^RLM: turn 2, 1 sub-call, /, reported.join(' | '));
+    assert.equal(new Set(reported).size, reported.length, 'a message is reported once, when it changes');
   });
 });
