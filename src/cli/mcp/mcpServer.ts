@@ -11,7 +11,8 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { AgentAskError } from '../../core/agentAsk/agentAskErrors';
 import { planAgentPaths } from '../../core/agentAsk/agentPaths';
-import { describeAgentPlan, summarizeAgentPlan } from '../../core/agentAsk/agentPlanSummary';
+import { costBasisOf, describeAgentPlan, summarizeAgentPlan } from '../../core/agentAsk/agentPlanSummary';
+import type { AgentCostBasis } from '../../core/agentAsk/agentPlanSummary';
 import { agentAnswerOf, renderAgentAnswer } from '../../core/agentAsk/agentResult';
 import { runAgentAsk } from '../../core/agentAsk/agentRun';
 import { AGENT_TOOL_DESCRIPTION, AGENT_TOOL_INPUT_SCHEMA, AGENT_TOOL_OUTPUT_SCHEMA, AGENT_TOOL_NAME, parseAgentToolInput } from '../../core/agentAsk/agentToolSchema';
@@ -84,7 +85,10 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
   const now = deps.now ?? Date.now;
   const progress = progressSender(extra);
   const plan = await planAgentPaths(input.paths, { root: deps.root, ...deps.args.input });
-  const summary = summarizeAgentPlan(plan, deps.args.limits);
+  const cost: AgentCostBasis = 'missing' in deps.models
+    ? { kind: 'free', why: "the client's own model through sampling, on its plan" }
+    : costBasisOf([deps.models.root, deps.models.sub], 'start rlm mcp with a model whose price is known, or rely on --timeout and --max-sub-calls');
+  const summary = summarizeAgentPlan(plan, deps.args.limits, cost);
   await progress(describeAgentPlan(summary));
   if (extra.signal.aborted) return toolError('The call was cancelled before the run started.');
 

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { AgentAskError } from '../../core/agentAsk/agentAskErrors';
 import { agentLimits } from '../../core/agentAsk/agentLimits';
 import { planAgentPaths } from '../../core/agentAsk/agentPaths';
-import { describeAgentPlan, describeAgentSelection, summarizeAgentPlan } from '../../core/agentAsk/agentPlanSummary';
+import { costBasisOf, describeAgentPlan, describeAgentSelection, summarizeAgentPlan } from '../../core/agentAsk/agentPlanSummary';
+import type { AgentCostBasis } from '../../core/agentAsk/agentPlanSummary';
 import { agentAnswerOf, renderAgentAnswer } from '../../core/agentAsk/agentResult';
 import { AGENT_TOOL_NAME, parseAgentToolInput } from '../../core/agentAsk/agentToolSchema';
 import { ContextReadError } from '../../core/context/contextErrors';
@@ -25,6 +26,7 @@ import type { ActiveRun } from '../run/activeRun';
 import { readAgentSelection } from './editorSelection';
 import type { AgentSelectionInput } from './editorSelection';
 import { isModelConfigured } from '../settings/rlmSettings';
+import type { RlmSettings } from '../settings/rlmSettings';
 
 interface RlmAskInput {
   question?: unknown;
@@ -77,10 +79,17 @@ async function inputOf(input: RlmAskInput): Promise<AgentInput> {
   return { question: parsed.question, kind: 'paths', plan };
 }
 
-/** The confirmation's sentence: what is read, how, and the limits. */
+/** Whether the cost limit can act: a VS Code model is on the user's plan; an unknown price is not counted. */
+function costBasis(settings: RlmSettings): AgentCostBasis {
+  if (!isModelConfigured(settings)) return { kind: 'free', why: 'a VS Code chat model, included in your plan' };
+  return costBasisOf([settings.root, settings.sub ?? settings.root], 'set its price in rlm.prices, or configure a model with a known price', settings.prices);
+}
+
+/** The confirmation's sentence: what is read, how, and the limits that can stop the run. */
 function describeInput(input: AgentInput): string {
   const limits = agentToolLimits();
-  return input.kind === 'selection' ? describeAgentSelection(input.selection.description, input.selection.selectedBytes, limits) : describeAgentPlan(summarizeAgentPlan(input.plan, limits));
+  const cost = costBasis(readSettings());
+  return input.kind === 'selection' ? describeAgentSelection(input.selection.description, input.selection.selectedBytes, limits, cost) : describeAgentPlan(summarizeAgentPlan(input.plan, limits, cost));
 }
 
 /** "Asking RLM about src/x.ts", "… about 12 files", "… about the 40 selected lines of src/x.ts (lines 40-79)". */
@@ -142,7 +151,8 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
         gather: () => Promise.resolve(gathered),
         ...(fallback ? { fallbackRoot: (gate) => new LanguageModelClient({ chat: wrapChatModel(fallback), createCancellation: () => this.services.lm.createCancellation(), gate }) } : {}),
       });
-      if (!run) return 'The run did not start.';
+      // The launcher starts nothing only when the call was cancelled while it prepared the run.
+      if (!run) return 'The run was stopped before it started; nothing was sent to a model.';
       this.services.log.info(`Agent run ${run.runId} started: ${question}`);
       if (progress) stopReporting = reportProgress(run, progress);
       const result = await run.result;

@@ -74,7 +74,7 @@ describe('the rlm_ask language model tool', function () {
     assert.match(text, /^…\n\nRLM: 2 turns, .*cut to fit; the trajectory holds it whole; trajectory: /, text);
   });
 
-  it('says in the confirmation what will be read and the cost limit', async () => {
+  it('says in the confirmation what will be read and the cost limit, where it can stop the run', async () => {
     const { services } = await api();
     await setRlm({ 'agentTool.confirm': undefined });
     try {
@@ -84,12 +84,25 @@ describe('the rlm_ask language model tool', function () {
       const message = prepared.confirmationMessages?.message;
       const body = typeof message === 'string' ? message : (message?.value ?? '');
       assert.match(body, /Question: How many lines\?/);
-      assert.match(body, /Reads 1 file \(25 B\) from agent\/ten\.txt, bound whole into the sandbox\. Stops at \$0\.50 or 5 min 0 s, whichever comes first\./);
+      // No RLM model: the chat's model, on the user's plan, so only the time limit can stop the run.
+      assert.match(body, /Reads 1 file \(25 B\) from agent\/ten\.txt, bound whole into the sandbox\. No per-token charge \(a VS Code chat model, included in your plan\)\. Stops at 5 min 0 s\./);
+      const bodyOf = (p: vscode.PreparedToolInvocation): string => {
+        const m = p.confirmationMessages?.message;
+        return typeof m === 'string' ? m : (m?.value ?? '');
+      };
+      const input = { input: { question: 'How many lines?', paths: ['agent/ten.txt'] } };
+      await setRlm({ 'root.provider': 'openai', 'root.model': 'gpt-4.1-mini', 'root.baseUrl': '', 'agentTool.maxCostUsd': 0.2 });
+      assert.match(bodyOf(await tool.prepareInvocation(input)), /Stops at \$0\.20 or 5 min 0 s, whichever comes first\./, 'a priced model: the setting\'s cost limit');
+      await setRlm({ 'root.model': 'house-model', 'root.baseUrl': 'https://llm.example.com/v1' });
+      assert.match(
+        bodyOf(await tool.prepareInvocation(input)),
+        /Stops at 5 min 0 s\. The price of house-model is unknown, so its cost is not counted and the \$0\.20 cost limit cannot stop the run: set its price in rlm\.prices/,
+      );
       const refused = await tool.prepareInvocation({ input: { question: 'q', paths: ['../outside'] } });
       assert.equal(refused.confirmationMessages, undefined);
       assert.match(String(refused.invocationMessage), /climbs out with "\.\."/);
     } finally {
-      await setRlm({ 'agentTool.confirm': false });
+      await setRlm({ 'agentTool.confirm': false, 'root.provider': undefined, 'root.model': undefined, 'root.baseUrl': undefined, 'agentTool.maxCostUsd': undefined });
     }
   });
 
@@ -151,7 +164,7 @@ describe('the rlm_ask language model tool', function () {
       assert.equal(prepared.confirmationMessages?.title, 'Run RLM on the selection?');
       const message = prepared.confirmationMessages?.message;
       const body = typeof message === 'string' ? message : (message?.value ?? '');
-      assert.match(body, /Reads the 21 selected lines of agent\/fifty\.txt \(lines 10-20 and 40-49\): \d+ B, bound at their own line numbers so references point into the file\. Stops at \$0\.50 or 5 min 0 s, whichever comes first\./, body);
+      assert.match(body, /Reads the 21 selected lines of agent\/fifty\.txt \(lines 10-20 and 40-49\): \d+ B, bound at their own line numbers so references point into the file\. No per-token charge \(a VS Code chat model, included in your plan\)\. Stops at 5 min 0 s\./, body);
       assert.equal(prepared.invocationMessage, 'Asking RLM about the 21 selected lines of agent/fifty.txt (lines 10-20 and 40-49)');
     } finally {
       await setRlm({ 'agentTool.confirm': false });
