@@ -6,7 +6,7 @@
 import { formatCount, plural } from '../../shared/format';
 
 /** Whole lines of a file, 1-based and inclusive. */
-export interface SelectedLines {
+interface SelectedLines {
   startLine: number;
   endLine: number;
 }

@@ -173,8 +173,9 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
   }
 
   /**
-   * The model when none is configured: the chat's own, where the host hands it to the tool (newer
-   * VS Code; the 1.100 API has no such field), else the first model VS Code offers.
+   * The model when none is configured: the chat's own, where the host hands it to the tool (not in
+   * 1.100's stable API; its chatParticipantAdditions proposal sets `model`, which code-server passes to
+   * every extension), else the first model VS Code offers.
    */
   private async fallbackModel(options: object): Promise<vscode.LanguageModelChat | undefined> {
     const given = (options as { model?: vscode.LanguageModelChat }).model;
