@@ -71,10 +71,11 @@ function untrusted(): AgentAskError {
   return new AgentAskError('untrusted', 'This workspace is not trusted, so RLM will not send its files to a model: ask the user to trust the workspace (Workspaces: Manage Workspace Trust), then ask again.');
 }
 
-async function inputOf(input: RlmAskInput): Promise<AgentInput> {
+/** `confirmed`: the selection the confirmation showed for this input, read then (see RlmAskTool.shown). */
+async function inputOf(input: RlmAskInput, confirmed?: AgentSelectionInput): Promise<AgentInput> {
   if (!vscode.workspace.isTrusted) throw untrusted();
   const parsed = parseAgentToolInput(input, { hasEditor: true });
-  if (parsed.selection) return { question: parsed.question, kind: 'selection', selection: readAgentSelection(readSettings().contextLimitBytes) };
+  if (parsed.selection) return { question: parsed.question, kind: 'selection', selection: confirmed ?? readAgentSelection(readSettings().contextLimitBytes) };
   const plan = await planAgentPaths(parsed.paths, { root: workspaceRoot() });
   return { question: parsed.question, kind: 'paths', plan };
 }
@@ -105,8 +106,26 @@ function sentenceOf(error: unknown): string {
   return describeError(error).text;
 }
 
+/** A confirmed selection is used by the invocation that follows within this time, else read again. */
+const CONFIRMED_SELECTION_TTL_MS = 10 * 60_000;
+
 export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
+  /**
+   * The selection the last confirmation named, by its input: VS Code calls prepareInvocation, waits
+   * for the user, then calls invoke with the same input. The user may click into the editor meanwhile;
+   * the run reads what they approved, not what is selected when they press Continue.
+   */
+  private shown: { key: string; at: number; selection: AgentSelectionInput } | undefined;
+
   constructor(private readonly services: RlmServices) {}
+
+  /** The selection shown for `input` and not used yet; taken once. */
+  private takeShown(input: RlmAskInput): AgentSelectionInput | undefined {
+    const shown = this.shown;
+    if (!shown || shown.key !== JSON.stringify(input) || Date.now() - shown.at > CONFIRMED_SELECTION_TTL_MS) return undefined;
+    this.shown = undefined;
+    return shown.selection;
+  }
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RlmAskInput>): Promise<vscode.PreparedToolInvocation> {
     let planned: AgentInput;
@@ -119,6 +138,7 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
     // Plain text: the question is the agent's (any text it read may have shaped it), shown, never rendered.
     const message = `Question: ${planned.question}\n\n${describeInput(planned)}\n\n${planned.kind === 'selection' ? 'The selected text stays' : 'The files stay'} in RLM's sandbox; the model reads what its code extracts.`;
     const invocationMessage = invocationMessageOf(planned);
+    this.shown = planned.kind === 'selection' ? { key: JSON.stringify(options.input), at: Date.now(), selection: planned.selection } : undefined;
     if (vscode.workspace.getConfiguration('rlm.agentTool').get<boolean>('confirm') === false) return { invocationMessage };
     return { invocationMessage, confirmationMessages: { title: planned.kind === 'selection' ? 'Run RLM on the selection?' : 'Run RLM on these files?', message } };
   }
@@ -133,7 +153,7 @@ export class RlmAskTool implements vscode.LanguageModelTool<RlmAskInput> {
     const onCancel = token.onCancellationRequested(() => controller.abort(new RunCancelledError('stopped in the chat')));
     let stopReporting: (() => void) | undefined;
     try {
-      const input = await inputOf(options.input);
+      const input = await inputOf(options.input, this.takeShown(options.input));
       const { question } = input;
       const gathered = input.kind === 'selection' ? { source: input.selection.source, target: input.selection.target } : { source: { kind: 'plan' as const, plan: input.plan }, target: input.plan.target };
       const settings = readSettings();

@@ -171,6 +171,22 @@ describe('the rlm_ask language model tool', function () {
     }
   });
 
+  it('reads the selection the confirmation showed, even if the user selects something else before Continue', async () => {
+    const { services } = await api();
+    const tool = new RlmAskTool(services);
+    const input = { question: `Where does it start? cite agent/fifty.txt:24 ${Date.now()}`, selection: true };
+    await selectInFifty([19, 29]);
+    const prepared = await tool.prepareInvocation({ input });
+    assert.match(String(prepared.invocationMessage), /the 10 selected lines of agent\/fifty\.txt \(lines 20-29\)/);
+    await selectInFifty([0, 5]);
+    const result = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+    assert.match(textOf(result), /References:\n- agent\/fifty\.txt:24: row 24\n/, textOf(result));
+    const entry = (await listHistory(services.trajectoryDirectory())).find((h) => h.question === input.question);
+    assert.ok(entry, 'the run is in History');
+    const started = records(entry.path).find((r) => r.type === 'run.started') as { target?: { paths?: string[] } } | undefined;
+    assert.deepEqual(started?.target?.paths, ['agent/fifty.txt:20-29']);
+  });
+
   it('says what to do when nothing is selected, no editor is open, or paths come with the selection', async () => {
     const editor = await selectInFifty();
     editor.selections = [new vscode.Selection(3, 2, 3, 2)];
