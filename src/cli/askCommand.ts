@@ -17,8 +17,7 @@ import { ModelError } from '../core/models/modelErrors';
 import type { TrajectoryWriter } from '../core/trajectory/trajectoryWriter';
 import { parseAskArgs } from './askArgs';
 import type { AskArgs } from './askArgs';
-import { modelConfig, UsageError } from './modelArgs';
-import type { ModelChoice } from './modelArgs';
+import { modelConfigs, UsageError } from './modelArgs';
 import { ASK_HELP } from './cliHelp';
 import { openRunTrajectory } from './runTrajectory';
 import { createCliReplFactory } from './cliRepl';
@@ -119,11 +118,10 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
   let sub: ModelClient;
   let secrets: string[];
   try {
-    const rootConfig = modelConfig(args.root, deps.env, '--api-key-env');
-    const subConfig = modelConfig(args.sub, deps.env, '--sub-api-key-env');
-    root = createModelClient(rootConfig);
-    sub = sameModel(args.root, args.sub) ? root : createModelClient(subConfig);
-    secrets = [rootConfig.apiKey, subConfig.apiKey].filter((k): k is string => !!k);
+    const configs = modelConfigs(args, deps.env);
+    root = createModelClient(configs.root);
+    sub = configs.sub === configs.root ? root : createModelClient(configs.sub);
+    secrets = configs.secrets;
   } catch (error) {
     deps.stderr.write(`rlm ask: ${oneLine(error)}\n`);
     return EXIT.error;
@@ -357,10 +355,6 @@ type AskInputSkipped = TargetDescription['skipped'];
 
 function skippedLine(skipped: AskInputSkipped[number]): string {
   return `rlm: skipped ${skipped.path} (${skipped.reason}${skipped.detail ? `: ${skipped.detail}` : ''}${skipped.bytes !== undefined ? `, ${skipped.bytes} bytes` : ''})`;
-}
-
-function sameModel(a: ModelChoice, b: ModelChoice): boolean {
-  return a.provider === b.provider && a.baseUrl === b.baseUrl && a.model === b.model && a.keyEnv === b.keyEnv && a.contextWindowTokens === b.contextWindowTokens;
 }
 
 export function defaultTrajectoryPath(nowMs: number): string {

@@ -125,6 +125,30 @@ export function modelConfig(choice: ModelChoice, env: Record<string, string | un
   };
 }
 
+/** The root and sub model configs of a choice pair, and the keys to keep out of recorded runs. */
+export interface ModelConfigs {
+  root: ModelConfig;
+  /** The very same object as `root` when the sub choice is the root's: one client serves both. */
+  sub: ModelConfig;
+  secrets: string[];
+}
+
+/**
+ * Builds both configs (keys from `env`; a missing key is a UsageError naming the flag), for every
+ * command that takes the model flags (`rlm ask`, `rlm mcp`), so they agree on when the sub model is
+ * the root's own: only when every field of the two choices is the same.
+ */
+export function modelConfigs(choices: { root: ModelChoice; sub: ModelChoice }, env: Record<string, string | undefined>): ModelConfigs {
+  const root = modelConfig(choices.root, env, '--api-key-env');
+  const sub = sameChoice(choices.root, choices.sub) ? root : modelConfig(choices.sub, env, '--sub-api-key-env');
+  return { root, sub, secrets: [...new Set([root.apiKey, sub.apiKey].filter((k): k is string => !!k))] };
+}
+
+function sameChoice(a: ModelChoice, b: ModelChoice): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as Array<keyof ModelChoice>);
+  return [...keys].every((key) => a[key] === b[key]);
+}
+
 /** The providers the CLI can reach: it runs outside VS Code, so never "vscode". */
 type HttpProvider = Exclude<ProviderKind, 'vscode' | 'mcp'>;
 

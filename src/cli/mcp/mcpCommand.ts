@@ -7,11 +7,11 @@ import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createRlmRun } from '../../core/loop/rlmRun';
 import { createModelClient } from '../../core/models/createModelClient';
-import type { ModelConfig } from '../../core/models/modelTypes';
 import type { ReplPool } from '../../core/repl/replPool';
 import { MCP_HELP } from '../cliHelp';
 import { createCliReplFactory } from '../cliRepl';
-import { modelConfig, UsageError } from '../modelArgs';
+import { modelConfigs, UsageError } from '../modelArgs';
+import type { ModelConfigs } from '../modelArgs';
 import { ripgrepOnPath } from '../ripgrepOnPath';
 import { cliCacheUse } from '../subCallCacheLocation';
 import { parseMcpArgs } from './mcpArgs';
@@ -48,9 +48,9 @@ export async function runMcp(argv: string[], deps: McpDeps): Promise<number> {
     deps.stderr.write(`rlm mcp: --root ${root} is not a folder\n`);
     return 2;
   }
-  let models: { root: ModelConfig; sub: ModelConfig } | { missing: string };
+  let models: ModelConfigs | { missing: string };
   try {
-    models = args.models ? modelsOf(args.models, deps.env) : { missing: 'No model is configured for rlm mcp, and this client offers no sampling to lend its own: add --model NAME to its command line in your MCP settings (with the key in OPENAI_API_KEY or ANTHROPIC_API_KEY, or --base-url for a local server such as Ollama), then restart the server.' };
+    models = args.models ? modelConfigs(args.models, deps.env) : { missing: 'No model is configured for rlm mcp, and this client offers no sampling to lend its own: add --model NAME to its command line in your MCP settings (with the key in OPENAI_API_KEY or ANTHROPIC_API_KEY, or --base-url for a local server such as Ollama), then restart the server.' };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     deps.stderr.write(`rlm mcp: ${error.message}\n`);
@@ -89,10 +89,4 @@ export async function runMcp(argv: string[], deps: McpDeps): Promise<number> {
   await closed;
   await pool?.dispose();
   return 0;
-}
-
-function modelsOf(choices: NonNullable<McpArgs['models']>, env: Record<string, string | undefined>): { root: ModelConfig; sub: ModelConfig } {
-  const root = modelConfig(choices.root, env, '--api-key-env');
-  const same = choices.root.provider === choices.sub.provider && choices.root.baseUrl === choices.sub.baseUrl && choices.root.model === choices.sub.model && choices.root.keyEnv === choices.sub.keyEnv;
-  return { root, sub: same ? root : modelConfig(choices.sub, env, '--sub-api-key-env') };
 }

@@ -12,7 +12,8 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { AgentAskError } from '../../core/agentAsk/agentAskErrors';
 import { planAgentPaths } from '../../core/agentAsk/agentPaths';
-import { describeAgentPlan, summarizeAgentPlan } from '../../core/agentAsk/agentPlanSummary';
+import { costBasisOf, describeAgentPlan, summarizeAgentPlan } from '../../core/agentAsk/agentPlanSummary';
+import type { AgentCostBasis } from '../../core/agentAsk/agentPlanSummary';
 import { agentAnswerOf, renderAgentAnswer } from '../../core/agentAsk/agentResult';
 import { runAgentAsk } from '../../core/agentAsk/agentRun';
 import { AGENT_TOOL_DESCRIPTION, AGENT_TOOL_INPUT_SCHEMA, AGENT_TOOL_OUTPUT_SCHEMA, AGENT_TOOL_NAME, parseAgentToolInput } from '../../core/agentAsk/agentToolSchema';
@@ -27,6 +28,7 @@ import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { ReplPool } from '../../core/repl/replPool';
 import type { SubCallCacheUse } from '../../core/loop/loopTypes';
 import { defaultTrajectoryPath } from '../askCommand';
+import type { ModelConfigs } from '../modelArgs';
 import type { McpArgs } from './mcpArgs';
 import { SamplingModelClient } from './samplingModelClient';
 
@@ -36,7 +38,7 @@ interface McpServerDeps {
   root: string;
   toolVersion: string;
   /** The model configs built from the flags (keys from the environment), or why there are none. */
-  models: { root: ModelConfig; sub: ModelConfig } | { missing: string };
+  models: ModelConfigs | { missing: string };
   createModelClient: (config: ModelConfig) => ModelClient;
   createRun: (options: RunOptions) => RlmRun;
   /** The REPL pool, started on the first call and shared by every call (each run still gets a fresh session). */
@@ -84,7 +86,10 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
   const now = deps.now ?? Date.now;
   const progress = progressSender(extra);
   const plan = await planAgentPaths(input.paths, { root: deps.root, ...deps.args.input });
-  const summary = summarizeAgentPlan(plan, deps.args.limits);
+  const cost: AgentCostBasis = 'missing' in deps.models
+    ? { kind: 'free', why: "the client's own model through sampling, on its plan" }
+    : costBasisOf([deps.models.root, deps.models.sub], 'start rlm mcp with a model whose price is known, or rely on --timeout and --max-sub-calls');
+  const summary = summarizeAgentPlan(plan, deps.args.limits, cost);
   await progress(describeAgentPlan(summary));
   if (extra.signal.aborted) return toolError('The call was cancelled before the run started.');
 
@@ -97,7 +102,7 @@ async function ask(rawArgs: Record<string, unknown>, extra: Extra, server: Serve
   } else {
     rootClient = deps.createModelClient(deps.models.root);
     subClient = deps.models.sub === deps.models.root ? rootClient : deps.createModelClient(deps.models.sub);
-    secrets = [deps.models.root.apiKey, deps.models.sub.apiKey].filter((k): k is string => !!k);
+    secrets = deps.models.secrets;
   }
   const trajectoryPath = resolve(deps.root, deps.args.trajectoryDir ? join(deps.args.trajectoryDir, defaultTrajectoryPath(now()).split(/[\\/]/).pop()!) : defaultTrajectoryPath(now()));
   keepOutOfReads(dirname(trajectoryPath));

@@ -3,7 +3,7 @@
 // not a person, reads it first.
 import type { ErrorKind, KindedError } from '../errorKind';
 
-type AgentAskErrorReason = 'bad-path' | 'outside-root' | 'no-match' | 'too-many-matches' | 'not-configured' | 'untrusted' | 'bad-input';
+type AgentAskErrorReason = 'bad-path' | 'outside-root' | 'no-match' | 'too-many-matches' | 'not-configured' | 'untrusted' | 'bad-input' | 'no-selection';
 
 export class AgentAskError extends Error implements KindedError {
   readonly errorKind: ErrorKind = 'invalid_context';

@@ -25,6 +25,28 @@ export const AGENT_TOOL_INPUT_SCHEMA = {
   required: ['question'],
 } as const;
 
+/**
+ * In VS Code the tool also reads the user's selection: an agent cannot name it by path (it does not
+ * know which lines the user means), so it says `selection: true` when the user's prompt points at it.
+ * `rlm mcp` has no editor, so its schema has no such field.
+ */
+export const VSCODE_AGENT_TOOL_DESCRIPTION =
+  `${AGENT_TOOL_DESCRIPTION} ` +
+  'When the user refers to what they have selected ("this code", "the selected lines", "the selection", "here"), set selection to true and leave paths empty: ' +
+  'RLM reads the lines selected in the active editor, at their own line numbers.';
+
+export const VSCODE_AGENT_TOOL_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    ...AGENT_TOOL_INPUT_SCHEMA.properties,
+    selection: {
+      type: 'boolean',
+      description: 'true: ask about the lines the user has selected in the active editor (when their prompt refers to the selection); then leave paths empty.',
+    },
+  },
+  required: ['question'],
+} as const;
+
 const REFERENCE_SCHEMA = {
   type: 'object',
   properties: {
@@ -67,16 +89,26 @@ export const AGENT_TOOL_OUTPUT_SCHEMA = {
 interface AgentToolInput {
   question: string;
   paths: unknown[];
+  /** The user's selection in the active editor is the input (VS Code only). */
+  selection: boolean;
 }
 
 /** Longer than this is not a question but pasted content: RLM's point is to pass paths instead. */
 const MAX_QUESTION_CHARS = 8000;
 
-export function parseAgentToolInput(raw: unknown): AgentToolInput {
+/** `hasEditor`: the caller can read a selection (VS Code); `rlm mcp` cannot, and says what to pass instead. */
+export function parseAgentToolInput(raw: unknown, options: { hasEditor?: boolean } = {}): AgentToolInput {
   if (typeof raw !== 'object' || raw === null) throw new AgentAskError('bad-input', 'The input must be an object with "question" and optionally "paths".');
-  const { question, paths } = raw as Record<string, unknown>;
+  const { question, paths, selection } = raw as Record<string, unknown>;
   if (typeof question !== 'string' || !question.trim()) throw new AgentAskError('bad-input', 'Give "question": the question to answer about the files, as a non-empty string.');
   if (question.length > MAX_QUESTION_CHARS) throw new AgentAskError('bad-input', `The question is ${question.length} characters long; keep it under ${MAX_QUESTION_CHARS} and pass the material as "paths", not text.`);
   if (paths !== undefined && !Array.isArray(paths)) throw new AgentAskError('bad-input', '"paths" must be a list of files, folders or globs relative to the workspace, e.g. ["src", "logs/app.log"].');
-  return { question: question.trim(), paths: paths ?? [] };
+  if (selection !== undefined && typeof selection !== 'boolean') throw new AgentAskError('bad-input', '"selection" must be true (ask about the user\'s selection) or false.');
+  if (selection === true && !options.hasEditor) {
+    throw new AgentAskError('bad-input', 'This server has no editor, so it cannot see a selection: pass the file\'s path in "paths" and say in the question which lines you mean.');
+  }
+  if (selection === true && Array.isArray(paths) && paths.length > 0) {
+    throw new AgentAskError('bad-input', 'Give either "selection": true or "paths", not both: ask about the selection alone, or name the files (and quote what was selected in the question).');
+  }
+  return { question: question.trim(), paths: paths ?? [], selection: selection === true };
 }

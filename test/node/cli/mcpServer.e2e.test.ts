@@ -132,8 +132,12 @@ describe('rlm mcp (dist/cli.js) with the SDK client over stdio', () => {
 
   it('answers about a file with references, figures, progress and a trajectory marked as asked by an agent', async () => {
     const progress: string[] = [];
+    const steps: number[] = [];
     const result = (await session.client.callTool({ name: 'rlm_ask', arguments: { question: 'Where is the needle?', paths: ['notes.txt'] } }, CallToolResultSchema, {
-      onprogress: (p) => progress.push(p.message ?? ''),
+      onprogress: (p) => {
+        progress.push(p.message ?? '');
+        steps.push(p.progress);
+      },
       timeout: 60_000,
     })) as CallToolResult;
     assert.equal(result.isError, undefined, textOf(result));
@@ -145,8 +149,14 @@ describe('rlm mcp (dist/cli.js) with the SDK client over stdio', () => {
     assert.equal(content.figures.subCalls, 1);
     assert.match(textOf(result), /References:\n- notes\.txt:3: the needle is here/);
     assert.match(textOf(result), /RLM: 2 turns, 1 sub-call, .*trajectory: /);
-    assert.ok(progress.some((m) => /^Reads 1 file \(\d+ B\) from notes\.txt, bound whole/.test(m)), progress.join(' | '));
-    assert.ok(progress.some((m) => /turn 2/.test(m)), progress.join(' | '));
+    // The fake model is served from 127.0.0.1: nothing is charged per token, so only the time limit is named.
+    assert.ok(progress.some((m) => /^Reads 1 file \(\d+ B\) from notes\.txt, bound whole into the sandbox\. No per-token charge \(a local model\)\. Stops at 5 min 0 s\.$/.test(m)), progress.join(' | '));
+    // notifications/progress with the client's progressToken (the SDK routes only those to onprogress):
+    // the turns and the sub-calls as they start, the count rising with each.
+    assert.ok(progress.some((m) => /^turn 1, 0 sub-calls: turn 1: asking the root model$/.test(m)), progress.join(' | '));
+    assert.ok(progress.some((m) => /^turn 1, 1 sub-call: sub-calls running$/.test(m)), progress.join(' | '));
+    assert.ok(progress.some((m) => /^turn 2, 1 sub-call: /.test(m)), progress.join(' | '));
+    assert.ok(steps.every((n, i) => i === 0 || n > steps[i - 1]!), `progress rises: ${steps.join(', ')}`);
     const header = JSON.parse(readFileSync(content.trajectory!, 'utf8').split('\n')[0]!) as Record<string, unknown>;
     assert.deepEqual(header.askedBy, { kind: 'agent', via: 'mcp', client: 'rlm-test-agent' });
     assert.ok(String(content.trajectory).startsWith(join(root, '.rlm', 'runs')));
@@ -198,6 +208,10 @@ describe('rlm mcp (dist/cli.js) with the SDK client over stdio', () => {
     const missing = (await session.client.callTool({ name: 'rlm_ask', arguments: { question: 'q', paths: ['nope.txt'] } })) as CallToolResult;
     assert.equal(missing.isError, true);
     assert.match(textOf(missing), /nope\.txt: no such file or folder/);
+    // VS Code's tool reads the editor's selection; a server has no editor and says what to pass instead.
+    const selection = (await session.client.callTool({ name: 'rlm_ask', arguments: { question: 'q', selection: true } })) as CallToolResult;
+    assert.equal(selection.isError, true);
+    assert.match(textOf(selection), /no editor, so it cannot see a selection: pass the file's path in "paths"/);
   });
 
   it('stops a slow run when the client cancels the call', async (t) => {

@@ -3,49 +3,10 @@
 // on it, from "Ask RLM about this file" with rlm.root.provider "vscode", and from @rlm in the chat
 // (submitted with workbench.action.chat.open), with no model configured so the chat's model is used.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { RlmExtensionApi } from '../../../../src/vscode/extension';
 import type { ActiveRun } from '../../../../src/vscode/run/activeRun';
 import { listHistory } from '../../../../src/vscode/history/historyIndex';
-import { activatedExtension } from './suiteHelpers';
-
-interface FakeRequest {
-  messages: Array<{ role: string; text: string }>;
-}
-
-async function api(): Promise<RlmExtensionApi> {
-  return (await activatedExtension()).exports as RlmExtensionApi;
-}
-
-function folderUri(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  if (!f) throw new Error('no workspace folder');
-  return f.uri;
-}
-
-async function setRlm(values: Record<string, unknown>): Promise<void> {
-  const config = vscode.workspace.getConfiguration('rlm');
-  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-async function fakeRequests(): Promise<FakeRequest[]> {
-  return ((await vscode.commands.executeCommand('rlmTest.languageModelRequests')) as FakeRequest[] | undefined) ?? [];
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function records(path: string): Array<Record<string, unknown> & { type?: string }> {
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown> & { type?: string });
-}
+import { fakeRequests, folderUri, records, rlmApi as api, setRlm, waitFor } from './suiteHelpers';
 
 describe('VS Code language models (a fake provider registered through the LM API)', function () {
   this.timeout(240_000);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentAskError } from '../../../../src/core/agentAsk/agentAskErrors';
 import { planAgentPaths } from '../../../../src/core/agentAsk/agentPaths';
-import { AGENT_TOOL_INPUT_SCHEMA, parseAgentToolInput } from '../../../../src/core/agentAsk/agentToolSchema';
+import { AGENT_TOOL_INPUT_SCHEMA, parseAgentToolInput, VSCODE_AGENT_TOOL_DESCRIPTION, VSCODE_AGENT_TOOL_INPUT_SCHEMA } from '../../../../src/core/agentAsk/agentToolSchema';
 import { PathNotFoundError } from '../../../../src/core/context/contextErrors';
 
 describe('planAgentPaths', () => {
@@ -83,17 +83,26 @@ describe('planAgentPaths', () => {
 
 describe('the rlm_ask input', () => {
   it('needs a question and takes paths as a list', () => {
-    assert.deepEqual(parseAgentToolInput({ question: ' Why? ' }), { question: 'Why?', paths: [] });
+    assert.deepEqual(parseAgentToolInput({ question: ' Why? ' }), { question: 'Why?', paths: [], selection: false });
+    assert.deepEqual(parseAgentToolInput({ question: 'Why?', selection: true }, { hasEditor: true }), { question: 'Why?', paths: [], selection: true });
+    assert.throws(() => parseAgentToolInput({ question: 'q', selection: true }), /no editor, so it cannot see a selection: pass the file's path/);
+    assert.throws(() => parseAgentToolInput({ question: 'q', selection: 'yes' }, { hasEditor: true }), /"selection" must be true/);
+    assert.throws(() => parseAgentToolInput({ question: 'q', selection: true, paths: ['src'] }, { hasEditor: true }), /either "selection": true or "paths", not both/);
     assert.throws(() => parseAgentToolInput({ paths: [] }), /Give "question"/);
     assert.throws(() => parseAgentToolInput({ question: 'q', paths: 'src' }), /must be a list/);
     assert.throws(() => parseAgentToolInput({ question: 'x'.repeat(9000) }), /pass the material as "paths"/);
   });
 
-  it('is declared in package.json exactly as the MCP server declares it', () => {
-    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { languageModelTools: Array<{ name: string; inputSchema: unknown; toolReferenceName: string; canBeReferencedInPrompt: boolean }> } };
+  it('is declared in package.json as the core declares it for VS Code: the MCP schema and the selection', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { languageModelTools: Array<{ name: string; inputSchema: unknown; modelDescription: string; toolReferenceName: string; canBeReferencedInPrompt: boolean }> } };
     const tool = manifest.contributes.languageModelTools.find((t) => t.name === 'rlm_ask');
     assert.ok(tool);
-    assert.deepEqual(tool.inputSchema, JSON.parse(JSON.stringify(AGENT_TOOL_INPUT_SCHEMA)));
+    assert.deepEqual(tool.inputSchema, JSON.parse(JSON.stringify(VSCODE_AGENT_TOOL_INPUT_SCHEMA)));
+    assert.equal(tool.modelDescription, VSCODE_AGENT_TOOL_DESCRIPTION);
+    const { selection, ...shared } = VSCODE_AGENT_TOOL_INPUT_SCHEMA.properties;
+    assert.deepEqual(shared, AGENT_TOOL_INPUT_SCHEMA.properties, 'the same question and paths as rlm mcp');
+    assert.equal(selection.type, 'boolean');
+    assert.ok(!('selection' in AGENT_TOOL_INPUT_SCHEMA.properties), 'rlm mcp has no editor, so no selection');
     assert.equal(tool.toolReferenceName, 'rlm');
     assert.equal(tool.canBeReferencedInPrompt, true);
   });
