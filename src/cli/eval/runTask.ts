@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { scoreAnswer } from '../../eval/tasks/scorers';
 import type { BenchTask } from '../../eval/tasks/taskTypes';
-import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
+import type { RunLimits } from '../../core/loop/loopTypes';
+import type { ReplFactory } from '../../core/repl/replFactory';
 import { createRlmRun } from '../../core/loop/rlmRun';
 import type { ModelClient } from '../../core/models/modelTypes';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';

@@ -2,7 +2,8 @@
 // builds the model clients with their keys, and hands the loop's events to an ActiveRun.
 // No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
-import type { ReplFactory, RlmRun, RunLimits } from '../../core/loop/loopTypes';
+import type { RlmRun, RunLimits } from '../../core/loop/loopTypes';
+import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import { RequestGate } from '../models/requestGate';

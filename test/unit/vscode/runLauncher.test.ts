@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReplFactory, RunOptions } from '../../../src/core/loop/loopTypes';
+import type { RunOptions } from '../../../src/core/loop/loopTypes';
+import type { ReplFactory } from '../../../src/core/repl/replFactory';
 import type { ModelConfig } from '../../../src/core/models/modelTypes';
 import { NO_CHARGE } from '../../../src/core/models/pricing';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
-import { createBridgeRouter } from '../../../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../../../src/core/repl/replFactory';
 import type { RlmEngine } from '../../../src/vscode/engine/engineTypes';
 import { MissingApiKeyError, NoModelConfiguredError } from '../../../src/vscode/errors/extensionErrors';
 import { Conversation } from '../../../src/vscode/run/conversation';
