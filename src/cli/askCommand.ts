@@ -5,8 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
 import { planPaths } from '../core/context/contextPlan';
-import type { ContextPlan, ContextSource, PendingContext, PlanProgress } from '../core/context/contextTypes';
-import type { SkipReason, TargetDescription } from '../core/context/contextTypes';
+import type { ContextPlan, ContextSource, PendingContext, PlanProgress, SkipReason, TargetDescription } from '../core/context/contextTypes';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, partialPreview } from '../core/repl/contextEncoding';
 import { LoopError } from '../core/loop/loopErrors';
 import type { FinalRunAnswer, RunResult } from '../core/loop/loopTypes';
@@ -29,7 +28,7 @@ import type { ProgressStream } from './progressLine';
 import { describeEventForLog, sandboxWarningLine } from './eventNotes';
 import { inertOutput } from './inertOutput';
 import { inertJson } from '../shared/untrustedText';
-import type { ReplayInput } from '../core/loop/replayer';
+import type { ReplayInput } from '../core/replay/replayPlan';
 import { cliCacheUse } from './subCallCacheLocation';
 
 export interface AskDeps {

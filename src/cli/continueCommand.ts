@@ -10,7 +10,7 @@ import type { RunNode } from '../core/trajectory/treeTypes';
 import { replayPlanOf, ReplayPlanError } from '../core/replay/replayPlan';
 import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../core/replay/recordedInput';
 import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../core/replay/recordedModels';
-import type { ReplayInput } from '../core/loop/replayer';
+import type { ReplayInput } from '../core/replay/replayPlan';
 import { executeAsk, oneLine } from './askCommand';
 import type { AskDeps } from './askCommand';
 import { askArgsFor, parseContinueArgs } from './continueArgs';

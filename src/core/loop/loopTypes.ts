@@ -3,8 +3,7 @@
 import type { ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
-import type { ReplayInput } from './replayer';
-import type { UserCellNote } from './userCell';
+import type { ReplayInput } from '../replay/replayPlan';
 import type { BridgeRouter, ReplFactory } from '../repl/replFactory';
 import type { ReplSession } from '../repl/replTypes';
 import type { EventRecord, LimitKind, Reference, RunStatus, UnresolvedCitation, UsageTotals } from '../trajectory/events';
@@ -64,6 +63,13 @@ export interface RunOptions {
   now?: () => number;
   /** Injected id generator for tests. */
   newId?: () => string;
+}
+
+/** A user's cell as the root is told of it in the next question of the conversation. */
+export interface UserCellNote {
+  code: string;
+  /** What the root would have seen of it: the same truncated observation as its own cells get. */
+  observation: string;
 }
 
 /** The root's answer as RunOptions.onAnswer gets it: the run's status is already decided. */

@@ -11,7 +11,7 @@ import type { Cited } from './answerEvidence';
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
-import type { FinalRunAnswer, RunResult } from './loopTypes';
+import type { FinalRunAnswer, RunResult, UserCellNote } from './loopTypes';
 import type { BridgeRouter } from '../repl/replFactory';
 import { buildObservation, isErrorCell } from './observation';
 import { parseReply } from './parseResponse';
@@ -27,8 +27,7 @@ import type { PendingRootCall } from './turnSteps';
 import type { UsageMeter } from './usageMeter';
 import { ZERO_USAGE } from './usageMeter';
 import { Replayer } from './replayer';
-import type { ReplayInput } from './replayer';
-import type { UserCellNote } from './userCell';
+import type { ReplayInput } from '../replay/replayPlan';
 
 export interface RunInput {
   runId: string;

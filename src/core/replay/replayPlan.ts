@@ -1,7 +1,7 @@
 // What a recorded run gives a replay: its root turns, each with the cells that ran and the sub-call
 // answers they got, read from the run tree of a .rlm.jsonl file. Only the root's cells are re-run:
 // a child run (rlm_query) is answered by its recorded answer, as any other sub-call.
-import type { ModelRef } from '../trajectory/events';
+import type { ContinuedFrom, ModelRef } from '../trajectory/events';
 import type { CellNode, RunNode } from '../trajectory/treeTypes';
 
 export interface RecordedSubCall {
@@ -39,6 +39,12 @@ export interface ReplayPlan {
   /** `context` as the record bound it: its size tells a changed input before any cell runs. */
   contextChars?: number;
   contextFiles?: number;
+}
+
+/** What a continuation hands the loop (RunOptions.replay): the plan, and where it came from for run.started. */
+export interface ReplayInput {
+  plan: ReplayPlan;
+  from: ContinuedFrom;
 }
 
 /** Raised when the record cannot be replayed as asked (no such turn, a run still going). */

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { replayPlanOf } from '../../core/replay/replayPlan';
 import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../../core/replay/recordedModels';
-import type { ReplayInput } from '../../core/loop/replayer';
+import type { ReplayInput } from '../../core/replay/replayPlan';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import type { RlmServices } from '../rlmServices';

@@ -3,7 +3,7 @@
 import type { BridgeRouter, ReplFactory } from '../../core/repl/replFactory';
 import type { RunStatus } from '../../core/trajectory/events';
 import type { ReplSession } from '../../core/repl/replTypes';
-import type { UserCellNote } from '../../core/loop/userCell';
+import type { UserCellNote } from '../../core/loop/loopTypes';
 
 interface ConversationDeps {
   repl: () => Promise<ReplFactory>;

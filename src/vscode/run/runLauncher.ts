@@ -7,7 +7,7 @@ import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import { RequestGate } from '../models/requestGate';
-import type { ReplayInput } from '../../core/loop/replayer';
+import type { ReplayInput } from '../../core/replay/replayPlan';
 import type { AskedBy } from '../../core/trajectory/trajectoryFormat';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
