@@ -18,7 +18,7 @@ import type { RunLimits } from '../../core/loop/loopTypes';
 import { describeError } from '../errors/describeError';
 import { LanguageModelClient } from '../models/languageModelClient';
 import { wrapChatModel } from '../models/vscodeLmSurface';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import { readSettings } from '../settings/readSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
 

@@ -5,7 +5,7 @@
 import { formatFigures } from '../../shared/liveLine';
 import { plural } from '../../shared/format';
 import type { RunLiveLine } from '../../shared/sidebarState';
-import { describeOutcome } from '../run/runOutcome';
+import { describeOutcome } from '../errors/outcomeWording';
 
 /** "_4 turns · 9 sub-calls · 12k tokens · local (no charge) · qwen2.5-coder_": turns completed, as the view counts them. */
 export function footerMarkdown(turns: number, figures: Omit<RunLiveLine, 'turn' | 'activity'>, rootModel: string): string {

@@ -8,7 +8,7 @@ import { explorerSelection, selectedFilesContext } from '../context/selectedFile
 import { formatBytes } from '../../shared/format';
 import { emptyTargetMessage, summarizeTarget } from '../context/targetSummary';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import type { GatheredContext } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';

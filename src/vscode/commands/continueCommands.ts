@@ -9,7 +9,7 @@ import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from 
 import type { ReplayInput } from '../../core/replay/replayPlan';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { RunNode } from '../../core/trajectory/treeTypes';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import type { RunRequest } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';

@@ -3,12 +3,12 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/loop/loopTypes';
 import { clip, firstPlainLine } from '../../shared/plainText';
-import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
+import { runModelsAndDepth } from '../../core/trajectory/runModels';
 import { promptForPrice } from '../settings/priceSetting';
 import type { ActiveRun } from './activeRun';
 import { describeError } from '../errors/describeError';
-import { showWithSteps } from '../userMessages';
-import { describeOutcome, stepsOf } from './runOutcome';
+import { showWithSteps } from '../errors/userMessages';
+import { describeOutcome, stepsOf } from '../errors/outcomeWording';
 import { formatLiveLine } from '../../shared/liveLine';
 
 /**

@@ -7,7 +7,7 @@ import type { UserCellOptions, UserCellResult } from '../../core/loop/userCell';
 import type { ModelClient } from '../../core/models/modelTypes';
 import type { ReplSession } from '../../core/repl/replTypes';
 import type { UserCellState } from '../../shared/trajectoryProtocol';
-import type { UserCellHost } from '../trajectory/liveRunTypes';
+import type { UserCellHost } from './liveRunTypes';
 import type { ActiveRun } from './activeRun';
 import type { WarmSession } from './conversation';
 

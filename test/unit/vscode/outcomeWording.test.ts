@@ -1,7 +1,7 @@
 // How a run ended, in words: a stop is not an error, a limit is a limit, a failure says its cause.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeOutcome } from '../../../src/vscode/run/runOutcome';
+import { describeOutcome } from '../../../src/vscode/errors/outcomeWording';
 
 test('a stop by the user is neutral, counts its turns and offers to ask again', () => {
   for (const kind of ['cancelled', 'RunCancelledError']) {

@@ -1,23 +1,23 @@
 // The extension's long-lived parts, created at activation but cheap until used: the engine (loop,
 // SDKs, REPL host) is loaded from dist/engine.js on the first run.
-import { vscodeRipgrepPath } from './context/vscodeRipgrep';
+import { vscodeRipgrepPath } from '../context/vscodeRipgrep';
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import type { ReplPool, RlmEngine } from './engine/engineTypes';
-import { resolveTrajectoryDirectory } from './history/trajectoryDirectory';
-import type { ModelClient } from '../core/models/modelTypes';
-import { LanguageModelClient, resolveLanguageModel } from './models/languageModelClient';
-import type { LmSurface } from './models/lmSurface';
-import type { RequestGate } from './models/requestGate';
-import { ApiKeyStore } from './models/secretKeys';
-import { vscodeLmSurface } from './models/vscodeLmSurface';
-import { FileTrajectorySink } from './run/trajectorySink';
-import { RunLauncher } from './run/runLauncher';
-import { RunRegistry } from './run/runRegistry';
-import { RunStatusBar } from './run/runStatusBar';
-import { readSettings } from './settings/readSettings';
-import type { TrajectoryViews } from './trajectory/registerTrajectoryViews';
-import { ALLOW_WEAKER_KEY, weakerSandboxAccepted } from './settings/weakerSandbox';
+import type { ReplPool, RlmEngine } from '../engine/engineTypes';
+import { resolveTrajectoryDirectory } from '../history/trajectoryDirectory';
+import type { ModelClient } from '../../core/models/modelTypes';
+import { LanguageModelClient, resolveLanguageModel } from '../models/languageModelClient';
+import type { LmSurface } from '../models/lmSurface';
+import type { RequestGate } from '../models/requestGate';
+import { ApiKeyStore } from '../models/secretKeys';
+import { vscodeLmSurface } from '../models/vscodeLmSurface';
+import { FileTrajectorySink } from '../run/trajectorySink';
+import { RunLauncher } from '../run/runLauncher';
+import { RunRegistry } from '../run/runRegistry';
+import { RunStatusBar } from '../run/runStatusBar';
+import { readSettings } from '../settings/readSettings';
+import type { TrajectoryViews } from '../trajectory/registerTrajectoryViews';
+import { ALLOW_WEAKER_KEY, weakerSandboxAccepted } from '../settings/weakerSandbox';
 
 /** Loads the engine bundle lazily; `require` of a computed path keeps it out of dist/extension.js. */
 function loadEngineBundle(extensionPath: string): RlmEngine {

@@ -5,8 +5,8 @@
 import type { LimitKind } from '../../core/trajectory/events';
 import { plural } from '../../shared/format';
 import type { RunOutcome } from '../../shared/runOutcome';
-import { describeRunError, LIMITS, limitReached } from '../errors/describeError';
-import type { UserMessage } from '../errors/describeError';
+import { describeRunError, LIMITS, limitReached } from './describeError';
+import type { UserMessage } from './describeError';
 
 interface OutcomeInput {
   status: 'completed' | 'forced' | 'limit' | 'cancelled' | 'error' | 'running' | 'incomplete';

@@ -1,10 +1,10 @@
 // Shows a UserMessage with its next steps as buttons, and runs the chosen step's command. Details
 // of the underlying error go to the log, never into the notification.
 import * as vscode from 'vscode';
-import { describeError } from './errors/describeError';
-import type { UserMessage } from './errors/describeError';
-import type { KeySlot, NextStep } from '../shared/nextStep';
-import { NEXT_STEP_LABELS } from '../shared/nextStep';
+import { describeError } from './describeError';
+import type { UserMessage } from './describeError';
+import type { KeySlot, NextStep } from '../../shared/nextStep';
+import { NEXT_STEP_LABELS } from '../../shared/nextStep';
 
 /** The command a next step runs, with its arguments: also what the `@rlm` chat's buttons carry. */
 export function stepCommand(step: NextStep, keySlot?: KeySlot): { command: string; arguments: unknown[] } {

@@ -5,8 +5,8 @@ import type { ModelPricing, ProviderKind } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import type { RoleDraft, SetupDraft, SetupEndpointOption } from '../../shared/modelSetupProtocol';
 import type { ModelSetting } from '../settings/rlmSettings';
-import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from './modelPresets';
-import { NO_VSCODE_MODELS } from './vscodeModelListing';
+import { MODEL_PRESETS, normalizeBaseUrl, presetFor, validateBaseUrl } from '../models/modelPresets';
+import { NO_VSCODE_MODELS } from '../models/vscodeModelListing';
 
 /** A suggested cost limit for people who have never set one: a typical run costs cents. */
 export const SUGGESTED_MAX_COST_USD = 1;
