@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    // Shipped code formats counts with formatCount (src/shared/format).
+    // Shipped code formats counts with formatCount (src/shared/text/format).
     files: ['src/**/*.ts', 'webview/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -48,7 +48,7 @@ export default tseslint.config(
           // Chromium builds a new ICU formatter for every call (about 16 µs); the trajectory view's
           // placeholders spent 200 ms there. formatCount groups whole counts by hand.
           selector: "CallExpression[callee.property.name='toLocaleString']",
-          message: 'Format counts with formatCount from src/shared/format; toLocaleString builds an ICU formatter per call.',
+          message: 'Format counts with formatCount from src/shared/text/format; toLocaleString builds an ICU formatter per call.',
         },
       ],
     },

@@ -16,7 +16,7 @@ import { ReplPool } from '../src/core/repl/replPool';
 import { createReplSession } from '../src/core/repl/replSession';
 import type { EventRecord } from '../src/core/trajectory/events';
 import type { ReplSession } from '../src/core/repl/replTypes';
-import { openRunTrajectory } from '../src/cli/runTrajectory';
+import { openRunTrajectory } from '../src/cli/support/runTrajectory';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeModelServer, FakeResponse } from '../src/eval/fakeServers/fakeServerTypes';
 

@@ -1,6 +1,6 @@
 // The sidebar chat's UI state. It lives in the extension host; the webview only renders it, so a
 // re-created view shows exactly what was there before.
-import type { RunOutcome } from './runOutcome';
+import type { RunOutcome } from './runOutcomeView';
 
 /** What a question is asked about. `uri` is the folder's or file's URI string, absent for the workspace. */
 export interface ChatTarget {

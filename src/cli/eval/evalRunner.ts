@@ -8,7 +8,7 @@ import type { RunLimits } from '../../core/loop/loopTypes';
 import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient } from '../../core/models/modelTypes';
 import { modelRef } from '../../core/loop/limits';
-import { oneLine } from '../askCommand';
+import { oneLine } from '../support/errorLine';
 import { loadResults, planMismatch, resultKey, saveResults } from './evalResults';
 import { SCRIPTED_LABEL, RESULTS_VERSION } from './evalTypes';
 import type { EvalMode, EvalPlanRecord, EvalResultsFile, TaskResult } from './evalTypes';

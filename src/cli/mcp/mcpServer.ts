@@ -25,7 +25,7 @@ import { headerFromRunStarted } from '../../core/trajectory/trajectoryHeader';
 import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { ReplPool } from '../../core/repl/replPool';
-import { defaultTrajectoryPath } from '../askCommand';
+import { defaultTrajectoryPath } from '../commands/askCommand';
 import type { McpArgs } from './mcpArgs';
 import { SamplingModelClient } from './samplingModelClient';
 

@@ -2,7 +2,7 @@
 // shows it, `rlm mcp` sends it as the first progress message. Paths and sizes only, never contents.
 import type { ContextPlan } from '../context/contextTypes';
 import type { RunLimits } from '../loop/loopTypes';
-import { formatBytes, formatDuration, plural } from '../../shared/format';
+import { formatBytes, formatDuration, plural } from '../../shared/text/format';
 
 interface AgentPlanSummary {
   fileCount: number;

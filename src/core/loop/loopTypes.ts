@@ -3,7 +3,7 @@
 import type { ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
-import type { ReplayInput } from '../replay/replayPlan';
+import type { ReplayInput } from '../continuation/replayPlan';
 import type { BridgeRouter, ReplFactory } from '../repl/replFactory';
 import type { ReplSession } from '../repl/replTypes';
 import type { EventRecord, LimitKind, Reference, RunStatus, UnresolvedCitation, UsageTotals } from '../trajectory/events';

@@ -4,7 +4,7 @@
 // divergence: reported as an event, and it stops the run unless allowDivergence was given.
 import type { ContextMetadata } from '../context/contextTypes';
 import type { BridgeCall, BridgeHandler, CellResult } from '../repl/replTypes';
-import type { ReplayCell, RecordedSubCall, ReplayInput } from '../replay/replayPlan';
+import type { ReplayCell, RecordedSubCall, ReplayInput } from '../continuation/replayPlan';
 import { LoopError } from './loopErrors';
 import type { RunTree } from './runTree';
 import { ZERO_USAGE } from './usageMeter';

@@ -2,7 +2,7 @@
 // run tree does not hold (its depth, meter and signal, and the parent cell of a child run). Declared
 // apart from runDriver.ts so the files that open and drive a run share it without importing each other.
 import type { ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
-import type { ReplayInput } from '../replay/replayPlan';
+import type { ReplayInput } from '../continuation/replayPlan';
 import type { BridgeRouter } from '../repl/replFactory';
 import type { ReplSession } from '../repl/replTypes';
 import type { FinalRunAnswer, UserCellNote } from './loopTypes';

@@ -8,7 +8,7 @@ import type { BridgeHandler, ReplSession, SandboxProtections } from '../repl/rep
 import { raceAbort } from './boundedMap';
 import { configRecord } from './limits';
 import { LoopError } from './loopErrors';
-import { NO_PROTECTIONS } from './runOutcome';
+import { NO_PROTECTIONS } from './endStatus';
 import type { RunInput } from './runInput';
 import type { RunTree } from './runTree';
 

@@ -5,7 +5,7 @@ import type { GatherScope } from '../context/gatherWorkspace';
 import { activeFileUri } from '../context/activeTarget';
 import { fileContext } from '../context/fileTarget';
 import { explorerSelection, selectedFilesContext } from '../context/selectedFiles';
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../shared/text/format';
 import { emptyTargetMessage, summarizeTarget } from '../context/targetSummary';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
 import type { RlmServices } from '../services/rlmServices';

@@ -3,8 +3,8 @@
 // failure says its cause and the next step. Works on recorded runs too, including files written
 // before the stable error kinds. No `vscode` import.
 import type { LimitKind } from '../../core/trajectory/events';
-import { plural } from '../../shared/format';
-import type { RunOutcome } from '../../shared/runOutcome';
+import { plural } from '../../shared/text/format';
+import type { RunOutcome } from '../../shared/runOutcomeView';
 import { describeRunError, LIMITS, limitReached } from './describeError';
 import type { UserMessage } from './describeError';
 

@@ -6,7 +6,7 @@ import type { RlmRun, RunLimits } from '../../core/loop/loopTypes';
 import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { RequestGate } from '../models/requestGate';
-import type { ReplayInput } from '../../core/replay/replayPlan';
+import type { ReplayInput } from '../../core/continuation/replayPlan';
 import type { AskedBy } from '../../core/trajectory/trajectoryFormat';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';

@@ -9,7 +9,7 @@ import type { ConfirmationMemory } from '../commands/askCommands';
 import { requireTrust } from '../commands/commandSupport';
 import { fileContext } from '../context/fileTarget';
 import { RunCancelledError } from '../../core/loop/loopErrors';
-import type { RunOutcome } from '../../shared/runOutcome';
+import type { RunOutcome } from '../../shared/runOutcomeView';
 import { describeError } from '../errors/describeError';
 import { describeOutcome, stepsOf } from '../errors/outcomeWording';
 import { openRlmSetting, promptForPrice } from '../settings/priceSetting';

@@ -9,7 +9,7 @@ import { shownTurns } from '../../core/trajectory/turnCount';
 import type { ContinuedFrom } from '../../core/trajectory/events';
 import type { ContinuedFromView, ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
 import { isNoChargeEndpoint } from '../../core/models/pricing';
-import { formatBytes, plural } from '../../shared/format';
+import { formatBytes, plural } from '../../shared/text/format';
 import { describeOutcome } from '../errors/outcomeWording';
 import { runModelsAndDepth } from '../../core/trajectory/runModels';
 import { modelLabel, preview, totalsView, type RunSourceInfo } from './runProjection';

@@ -1,12 +1,12 @@
 // Parses `rlm continue <trajectory> [-q "<follow-up>"] [--from-turn N] [--context PATH]...`: the options
 // of `rlm ask`; the models and limits are the user's (never the record's), the input the record's
-// paths only when they lie inside the working folder (see core/replay/recordedInput.ts).
+// paths only when they lie inside the working folder (see core/continuation/recordedInput.ts).
 import { parseArgs } from 'node:util';
-import { describeRecordedModels } from '../core/replay/recordedModels';
-import type { RunNode } from '../core/trajectory/treeTypes';
+import { describeRecordedModels } from '../../core/continuation/recordedModels';
+import type { RunNode } from '../../core/trajectory/treeTypes';
 import { ASK_OPTIONS, parseCacheChoice, replMemoryMb } from './askArgs';
 import type { AskArgs } from './askArgs';
-import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from './modelArgs';
+import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
 
 const OPTIONS = {
   ...ASK_OPTIONS,

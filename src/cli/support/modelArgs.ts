@@ -2,10 +2,10 @@
 // ModelChoice pair and RunLimits, and the ModelConfig built from a choice. Keys never come from a
 // flag value: only the name of an environment variable may be given. UsageError (a bad command
 // line, exit code 2) is every command's.
-import type { RunLimits } from '../core/loop/loopTypes';
-import { isLocalBaseUrl } from '../core/models/endpoint';
-import { VSCODE_PROVIDER_OUTSIDE_EDITOR } from '../core/models/createModelClient';
-import type { ModelConfig, ProviderKind } from '../core/models/modelTypes';
+import type { RunLimits } from '../../core/loop/loopTypes';
+import { isLocalBaseUrl } from '../../core/models/endpoint';
+import { VSCODE_PROVIDER_OUTSIDE_EDITOR } from '../../core/models/createModelClient';
+import type { ModelConfig, ProviderKind } from '../../core/models/modelTypes';
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -3,7 +3,7 @@
 
 /**
  * An amount of money: "$0.12", "≥ $0.12" for a lower bound. Sub-cent amounts keep two significant
- * digits, so cheap calls do not read as $0.00. A run's cost is worded by src/shared/costText.ts (which
+ * digits, so cheap calls do not read as $0.00. A run's cost is worded by src/shared/text/costText.ts (which
  * knows local servers, plans and "no cost yet"), not here; this only prints amounts, and never "$0" for
  * an amount nobody knows.
  */

@@ -1,8 +1,8 @@
 // Opens the CLI's trajectory file once the root run has started (the header needs its metadata).
-import type { EventOf } from '../core/trajectory/events';
-import { TRAJECTORY_FORMAT, TRAJECTORY_VERSION } from '../core/trajectory/trajectoryFormat';
-import { openTrajectoryWriter } from '../core/trajectory/trajectoryWriter';
-import type { TrajectoryWriter } from '../core/trajectory/trajectoryWriter';
+import type { EventOf } from '../../core/trajectory/events';
+import { TRAJECTORY_FORMAT, TRAJECTORY_VERSION } from '../../core/trajectory/trajectoryFormat';
+import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
+import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 
 export function openRunTrajectory(path: string, started: EventOf<'run.started'> & { ts: number }, toolVersion: string, secrets: string[]): TrajectoryWriter {
   return openTrajectoryWriter(

@@ -3,7 +3,7 @@
 import { cacheText } from './cacheText';
 import { costTextShort } from './costText';
 import { formatTokenCount, plural } from './format';
-import type { RunLiveLine } from './sidebarState';
+import type { RunLiveLine } from '../sidebarState';
 
 /** "turn 3 · 12 sub-calls · 45k tokens · $0.012" (or "· local (no charge)", "· price unknown"). */
 export function formatLiveLine(line: RunLiveLine): string {

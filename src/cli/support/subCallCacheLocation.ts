@@ -2,8 +2,8 @@
 // so two projects never share answers. --cache-dir (or RLM_CACHE_DIR) moves the root, not the split.
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { SubCallCache, workspaceCacheDir } from '../core/models/subCallCache';
-import type { SubCallCacheUse } from '../core/loop/loopTypes';
+import { SubCallCache, workspaceCacheDir } from '../../core/models/subCallCache';
+import type { SubCallCacheUse } from '../../core/loop/loopTypes';
 
 export const DEFAULT_CACHE_MAX_MB = 256;
 

@@ -3,9 +3,9 @@
 // is started as soon as the command starts, in parallel with reading the input and the first model call.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createBridgeRouter } from '../core/repl/replFactory';
-import { ReplPool } from '../core/repl/replPool';
-import { createReplSession } from '../core/repl/replSession';
+import { createBridgeRouter } from '../../core/repl/replFactory';
+import { ReplPool } from '../../core/repl/replPool';
+import { createReplSession } from '../../core/repl/replSession';
 
 interface CliReplOptions {
   distDir: string;

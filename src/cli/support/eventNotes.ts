@@ -1,7 +1,7 @@
 // One-line notes for --verbose: the events a user should see while a run goes on.
-import { protectionsSummary, readProtections } from '../core/repl/sandboxReport';
-import type { EventRecord } from '../core/trajectory/events';
-import { describeBatchEstimate } from '../core/trajectory/treeBuilder';
+import { protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
+import type { EventRecord } from '../../core/trajectory/events';
+import { describeBatchEstimate } from '../../core/trajectory/treeBuilder';
 
 export function describeEventForLog(record: EventRecord): string | undefined {
   switch (record.type) {

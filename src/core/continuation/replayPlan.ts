@@ -30,7 +30,7 @@ interface ReplayTurn {
   cells: ReplayCell[];
 }
 
-export interface ReplayPlan {
+interface ReplayPlan {
   /** The recorded run's id, question and answer. */
   runId: string;
   question: string;

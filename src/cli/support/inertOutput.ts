@@ -3,7 +3,7 @@
 // retitle the window, plant a hyperlink or move the cursor to hide lines. Control characters are
 // shown as escapes; newlines and tabs stay. The CLI's own redraw sequences go through `control`.
 // It applies whether or not the stream is a terminal now: a file written today is `cat` tomorrow.
-import { visibleControls } from '../shared/untrustedText';
+import { visibleControls } from '../../shared/text/untrustedText';
 
 interface TextOutput {
   write(text: string): unknown;

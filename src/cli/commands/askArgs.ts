@@ -1,10 +1,10 @@
 // Parses `rlm ask` arguments into plain options; the model and limit flags are shared with `rlm eval`.
 import { parseArgs } from 'node:util';
-import type { RunLimits } from '../core/loop/loopTypes';
-import { DEFAULT_KEY_ENV, MODEL_OPTIONS, parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from './modelArgs';
-import type { ModelChoice } from './modelArgs';
-import { DEFAULT_CACHE_MAX_MB } from './subCallCacheLocation';
-import type { CacheChoice } from './subCallCacheLocation';
+import type { RunLimits } from '../../core/loop/loopTypes';
+import { DEFAULT_KEY_ENV, MODEL_OPTIONS, parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
+import type { ModelChoice } from '../support/modelArgs';
+import { DEFAULT_CACHE_MAX_MB } from '../support/subCallCacheLocation';
+import type { CacheChoice } from '../support/subCallCacheLocation';
 
 export interface AskArgs {
   paths: string[];

@@ -2,8 +2,8 @@
 // takes its provider, endpoint, models, keys and limits from the user's configuration: a record's
 // `config` could name an attacker's server, and using it would send the user's key there. The record's
 // values are read defensively (any field may hold anything) and clipped, since they are only shown.
-import { clip } from '../../shared/plainText';
-import { visibleControls } from '../../shared/untrustedText';
+import { clip } from '../../shared/text/plainText';
+import { visibleControls } from '../../shared/text/untrustedText';
 
 const SHOWN_CHARS = 80;
 

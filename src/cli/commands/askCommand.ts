@@ -3,33 +3,32 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ContextReadError, SpecialFileError } from '../core/context/contextErrors';
-import { planPaths } from '../core/context/contextPlan';
-import type { ContextPlan, ContextSource, PendingContext, PlanProgress, SkipReason, TargetDescription } from '../core/context/contextTypes';
-import { DEFAULT_CONTEXT_LIMIT_BYTES, partialPreview } from '../core/repl/contextEncoding';
-import { LoopError } from '../core/loop/loopErrors';
-import type { FinalRunAnswer, RunResult } from '../core/loop/loopTypes';
-import { createRlmRun } from '../core/loop/rlmRun';
-import { createModelClient } from '../core/models/createModelClient';
-import type { ModelClient } from '../core/models/modelTypes';
-import { ModelError } from '../core/models/modelErrors';
-import type { TrajectoryWriter } from '../core/trajectory/trajectoryWriter';
+import { ContextReadError, SpecialFileError } from '../../core/context/contextErrors';
+import { planPaths } from '../../core/context/contextPlan';
+import type { ContextPlan, ContextSource, PendingContext, PlanProgress, SkipReason, TargetDescription } from '../../core/context/contextTypes';
+import { DEFAULT_CONTEXT_LIMIT_BYTES, partialPreview } from '../../core/repl/contextEncoding';
+import type { FinalRunAnswer, RunResult } from '../../core/loop/loopTypes';
+import { createRlmRun } from '../../core/loop/rlmRun';
+import { createModelClient } from '../../core/models/createModelClient';
+import type { ModelClient } from '../../core/models/modelTypes';
+import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import { parseAskArgs } from './askArgs';
 import type { AskArgs } from './askArgs';
-import { modelConfig, UsageError } from './modelArgs';
-import type { ModelChoice } from './modelArgs';
-import { ASK_HELP } from './cliHelp';
-import { openRunTrajectory } from './runTrajectory';
-import { createCliReplFactory } from './cliRepl';
-import { ripgrepOnPath } from './ripgrepOnPath';
-import type { ReplPool } from '../core/repl/replPool';
-import { ProgressLine } from './progressLine';
-import type { ProgressStream } from './progressLine';
-import { describeEventForLog, sandboxWarningLine } from './eventNotes';
-import { inertOutput } from './inertOutput';
-import { inertJson } from '../shared/untrustedText';
-import type { ReplayInput } from '../core/replay/replayPlan';
-import { cliCacheUse } from './subCallCacheLocation';
+import { modelConfig, UsageError } from '../support/modelArgs';
+import type { ModelChoice } from '../support/modelArgs';
+import { ASK_HELP } from '../support/cliHelp';
+import { openRunTrajectory } from '../support/runTrajectory';
+import { createCliReplFactory } from '../support/cliRepl';
+import { ripgrepOnPath } from '../support/ripgrepOnPath';
+import type { ReplPool } from '../../core/repl/replPool';
+import { ProgressLine } from '../support/progressLine';
+import type { ProgressStream } from '../support/progressLine';
+import { describeEventForLog, sandboxWarningLine } from '../support/eventNotes';
+import { inertOutput } from '../support/inertOutput';
+import { inertJson } from '../../shared/text/untrustedText';
+import { oneLine } from '../support/errorLine';
+import type { ReplayInput } from '../../core/continuation/replayPlan';
+import { cliCacheUse } from '../support/subCallCacheLocation';
 
 export interface AskDeps {
   env: Record<string, string | undefined>;
@@ -366,10 +365,4 @@ export function defaultTrajectoryPath(nowMs: number): string {
   const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const id = Math.random().toString(36).slice(2, 8);
   return join('.rlm', 'runs', `${stamp}-${id}.rlm.jsonl`);
-}
-
-/** Errors become one line at this edge. */
-export function oneLine(error: unknown): string {
-  const text = error instanceof ModelError || error instanceof LoopError || error instanceof Error ? error.message : String(error);
-  return text.replace(/\s*\n\s*/g, ' ').trim();
 }

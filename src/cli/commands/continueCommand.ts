@@ -1,23 +1,24 @@
 // `rlm continue <trajectory> -q "<follow-up>"` and `--from-turn N` (a fork): re-binds the recorded input
 // (only inside the working folder), replays the recorded cells in a fresh sandboxed REPL with every
 // sub-call answered from the record, then asks the new question there (or lets the root take over at
-// turn N) with the user's models and limits. The record is hostile: see core/replay/recordedInput.ts
+// turn N) with the user's models and limits. The record is hostile: see core/continuation/recordedInput.ts
 // and recordedModels.ts for what of it is used. The new trajectory names its parent.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readTrajectory } from '../core/trajectory/trajectoryReader';
-import type { RunNode } from '../core/trajectory/treeTypes';
-import { replayPlanOf, ReplayPlanError } from '../core/replay/replayPlan';
-import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../core/replay/recordedInput';
-import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../core/replay/recordedModels';
-import type { ReplayInput } from '../core/replay/replayPlan';
-import { executeAsk, oneLine } from './askCommand';
+import { readTrajectory } from '../../core/trajectory/trajectoryReader';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import { replayPlanOf, ReplayPlanError } from '../../core/continuation/replayPlan';
+import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../core/continuation/recordedInput';
+import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../../core/continuation/recordedModels';
+import type { ReplayInput } from '../../core/continuation/replayPlan';
+import { executeAsk } from './askCommand';
+import { oneLine } from '../support/errorLine';
 import type { AskDeps } from './askCommand';
 import { askArgsFor, parseContinueArgs } from './continueArgs';
 import type { ContinueArgs } from './continueArgs';
-import { CONTINUE_HELP } from './cliHelp';
-import { UsageError } from './modelArgs';
-import { inertOutput } from './inertOutput';
+import { CONTINUE_HELP } from '../support/cliHelp';
+import { UsageError } from '../support/modelArgs';
+import { inertOutput } from '../support/inertOutput';
 
 export async function runContinue(argv: string[], given: AskDeps): Promise<number> {
   const deps: AskDeps = { ...given, stdout: inertOutput(given.stdout), stderr: inertOutput(given.stderr) };

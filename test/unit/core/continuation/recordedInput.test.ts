@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../../../src/core/replay/recordedInput';
-import { describeRecordedModels, replayNoticeLine } from '../../../../src/core/replay/recordedModels';
+import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../../../src/core/continuation/recordedInput';
+import { describeRecordedModels, replayNoticeLine } from '../../../../src/core/continuation/recordedModels';
 
 describe('rebindRecordedInput', () => {
   let base: string;

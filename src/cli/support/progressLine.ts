@@ -1,9 +1,9 @@
 // The live progress line on stderr: turn, sub-calls, tokens, cost and elapsed time. On a terminal it
 // rewrites one line; with --verbose on a pipe it prints a line per turn instead.
-import { totalsCostText } from '../shared/costText';
-import { runIsNoCharge } from '../core/models/pricing';
-import { formatCost, formatTokenCount } from '../shared/format';
-import type { EventRecord } from '../core/trajectory/events';
+import { totalsCostText } from '../../shared/text/costText';
+import { runIsNoCharge } from '../../core/models/pricing';
+import { formatCost, formatTokenCount } from '../../shared/text/format';
+import type { EventRecord } from '../../core/trajectory/events';
 import { inertOutput } from './inertOutput';
 import type { InertOutput } from './inertOutput';
 
