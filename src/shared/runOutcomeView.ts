@@ -1,5 +1,5 @@
 // How a finished (or running) run reads to a person: one headline and, for limits and failures, the
-// cause with the next step. The host words it (src/vscode/run/runOutcome.ts); the chat, the
+// cause with the next step. The host words it (src/vscode/errors/outcomeWording.ts); the chat, the
 // trajectory view and the notifications show the same words.
 import type { KeySlot, NextStep } from './nextStep';
 
