@@ -20,6 +20,27 @@ function restrictImports({ vscode = true, patterns = [] } = {}) {
   return ['error', { ...(vscode ? noVscode : {}), patterns: [...patterns, notBenchTestOrScripts] }];
 }
 
+// core/ and shared/ sit below the adapters, the UI and eval/.
+const coreAndShared = { group: ['**/vscode/**', '**/cli/**', '**/webview/**', '**/eval/**'], message: 'core/ and shared/ never import the adapters, the UI or eval/.' };
+
+/**
+ * Layers inside a top folder (docs/architecture.md, "Inside the top folders"): the files of `folders`
+ * never import a sibling folder in `above`, so every arrow between them points one way. Only sibling
+ * imports (`../<folder>/`) are matched: every file of these folders sits directly in its folder, so an
+ * import of another top folder (`../../core/trajectory/...`) is never mistaken for one.
+ */
+function layer(top, folders, above, { vscode = true, patterns = [] } = {}) {
+  return {
+    files: folders.map((folder) => `src/${top}/${folder}/*.ts`),
+    rules: {
+      'no-restricted-imports': restrictImports({
+        vscode,
+        patterns: [...patterns, { regex: `^\\.\\./(${above.join('|')})/`, message: `src/${top}/{${folders.join(',')}} sit below src/${top}/{${above.join(',')}} and never import them: every arrow points one way (docs/architecture.md).` }],
+      }),
+    },
+  };
+}
+
 export default tseslint.config(
   {
     // importBoundaries/ holds deliberately bad imports, linted under the paths they name by a unit test.
@@ -39,7 +60,7 @@ export default tseslint.config(
     },
   },
   {
-    // Shipped code formats counts with formatCount (src/shared/format).
+    // Shipped code formats counts with formatCount (src/shared/text/format).
     files: ['src/**/*.ts', 'webview/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -48,7 +69,7 @@ export default tseslint.config(
           // Chromium builds a new ICU formatter for every call (about 16 µs); the trajectory view's
           // placeholders spent 200 ms there. formatCount groups whole counts by hand.
           selector: "CallExpression[callee.property.name='toLocaleString']",
-          message: 'Format counts with formatCount from src/shared/format; toLocaleString builds an ICU formatter per call.',
+          message: 'Format counts with formatCount from src/shared/text/format; toLocaleString builds an ICU formatter per call.',
         },
       ],
     },
@@ -84,11 +105,18 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports({
-        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/webview/**', '**/eval/**'], message: 'core/ and shared/ never import the adapters, the UI or eval/.' }],
-      }),
+      'no-restricted-imports': restrictImports({ patterns: [coreAndShared] }),
     },
   },
+  // The layers inside core/, the adapter and the CLI (each block lists the folder's patterns in full).
+  layer('core', ['context', 'models', 'repl'], ['trajectory', 'citations', 'continuation', 'loop', 'agentAsk'], { patterns: [coreAndShared] }),
+  layer('core', ['trajectory', 'citations', 'continuation'], ['loop', 'agentAsk'], { patterns: [coreAndShared] }),
+  layer('core', ['loop'], ['agentAsk'], { patterns: [coreAndShared] }),
+  layer('vscode', ['settings', 'errors', 'webviews', 'history', 'engine', 'context', 'models'], ['run', 'trajectory', 'services', 'commands', 'chat', 'agentTool', 'sidebar', 'modelSetup'], { vscode: false }),
+  layer('vscode', ['run'], ['trajectory', 'services', 'commands', 'chat', 'agentTool', 'sidebar', 'modelSetup'], { vscode: false }),
+  layer('vscode', ['trajectory'], ['services', 'commands', 'chat', 'agentTool', 'sidebar', 'modelSetup'], { vscode: false }),
+  layer('vscode', ['services'], ['commands', 'chat', 'agentTool', 'sidebar', 'modelSetup'], { vscode: false }),
+  layer('cli', ['support'], ['commands', 'mcp', 'eval']),
   {
     // `rlm eval`'s suites and scripted policy sit below the CLI: importing it back would make a cycle.
     files: ['src/eval/**/*.ts'],

@@ -12,7 +12,7 @@ import type { RunResult, SubCallCacheUse } from '../src/core/loop/loopTypes';
 import { createModelClient } from '../src/core/models/createModelClient';
 import type { ModelPricing } from '../src/core/models/modelTypes';
 import { SubCallCache } from '../src/core/models/subCallCache';
-import { createCliReplFactory } from '../src/cli/cliRepl';
+import { createCliReplFactory } from '../src/cli/support/cliRepl';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeProtocol } from '../src/eval/fakeServers/fakeServerTypes';
 import type { EventRecord } from '../src/core/trajectory/events';

@@ -12,7 +12,7 @@ import type { BenchFigure } from './benchTypes';
 import { DIST_CLI, MB, runCliAsk } from './cliAsk';
 import { planPaths } from '../src/core/context/contextPlan';
 import { hostSearch } from '../src/core/context/hostSearch';
-import { ripgrepOnPath } from '../src/cli/ripgrepOnPath';
+import { ripgrepOnPath } from '../src/cli/support/ripgrepOnPath';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
 

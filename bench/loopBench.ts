@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
 import { boundedMap } from '../src/core/loop/boundedMap';
-import { createBridgeRouter, createRlmRun } from '../src/core/loop/rlmRun';
+import { createRlmRun } from '../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../src/core/repl/replFactory';
 import type { RunLimits, RunResult } from '../src/core/loop/loopTypes';
 import { createModelClient } from '../src/core/models/createModelClient';
 import type { ModelClient } from '../src/core/models/modelTypes';
@@ -15,7 +16,7 @@ import { ReplPool } from '../src/core/repl/replPool';
 import { createReplSession } from '../src/core/repl/replSession';
 import type { EventRecord } from '../src/core/trajectory/events';
 import type { ReplSession } from '../src/core/repl/replTypes';
-import { openRunTrajectory } from '../src/cli/runTrajectory';
+import { openRunTrajectory } from '../src/cli/support/runTrajectory';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeModelServer, FakeResponse } from '../src/eval/fakeServers/fakeServerTypes';
 

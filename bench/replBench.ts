@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
-import { createBridgeRouter } from '../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../src/core/repl/replFactory';
 import { ReplPool } from '../src/core/repl/replPool';
 import { createReplSession } from '../src/core/repl/replSession';
 import type { ReplSessionOptions } from '../src/core/repl/replSession';

@@ -10,7 +10,7 @@ import { startScriptedServers } from '../src/eval/scripted/scriptedServers';
 import { generateNiah } from '../src/eval/tasks/niahTask';
 import { createRlmRun } from '../src/core/loop/rlmRun';
 import { createModelClient } from '../src/core/models/createModelClient';
-import { createCliReplFactory } from '../src/cli/cliRepl';
+import { createCliReplFactory } from '../src/cli/support/cliRepl';
 import { runEval } from '../src/cli/commands/evalCommand';
 import type { EvalResultsFile } from '../src/cli/eval/evalTypes';
 

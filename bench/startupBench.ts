@@ -12,7 +12,7 @@ import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
 import { createRlmRun } from '../src/core/loop/rlmRun';
 import { createModelClient } from '../src/core/models/createModelClient';
-import { createCliReplFactory } from '../src/cli/cliRepl';
+import { createCliReplFactory } from '../src/cli/support/cliRepl';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
 

@@ -3,7 +3,8 @@
 // test (test/unit/build/architectureDoc.test.ts) holds that page against this graph, so the page stays
 // true as the code changes.
 //
-// `node scripts/importGraph.mjs` prints the arrows between the top folders and every circle.
+// `node scripts/importGraph.mjs` prints the arrows between the top folders, the arrows between the
+// folders inside each, and every circle among files and among folders.
 // Imports are read as text (static, `export ... from`, and `import('...')` in types or calls), which is
 // enough for relative imports of this repository; packages and Node built-ins are not followed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -78,6 +79,36 @@ export function folderArrows(graph) {
   return new Map([...arrows].sort().map(([from, to]) => [from, [...to].sort()]));
 }
 
+/** The folder that holds a file: src/vscode/run for src/vscode/run/runLauncher.ts. */
+export function folderOf(file) {
+  return file.split('/').slice(0, -1).join('/');
+}
+
+/** Folder -> the folders its files import (every depth, every top folder), as a graph of folders. */
+export function folderGraph(graph) {
+  const folders = new Map();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (!folders.has(from)) folders.set(from, new Set());
+    for (const target of targets) if (folderOf(target) !== from) folders.get(from).add(folderOf(target));
+  }
+  return new Map([...folders].sort().map(([from, to]) => [from, [...to].sort()]));
+}
+
+/**
+ * Folder -> the other folders of the same top folder it imports (src/vscode/run -> src/vscode/errors,
+ * ...): the layers inside src/core, src/vscode, src/cli and the rest. Arrows that leave the top folder
+ * are the top folders' (folderArrows).
+ */
+export function innerFolderArrows(graph) {
+  return new Map([...folderGraph(graph)].map(([from, to]) => [from, to.filter((t) => topFolder(`${t}/x`) === topFolder(`${from}/x`))]));
+}
+
+/** The circles among folders: folders whose files import one another, directly or round a ring. */
+export function folderCircles(graph) {
+  return fileCircles(folderGraph(graph));
+}
+
 /** The circles among files: each a sorted list of the files that import one another (Tarjan's SCC). */
 export function fileCircles(graph) {
   let index = 0;
@@ -120,7 +151,12 @@ if (invokedDirectly) {
   const graph = importGraph();
   console.log(`${graph.size} files of src/ and webview/\n\nArrows between the top folders:`);
   for (const [from, to] of folderArrows(graph)) console.log(`  ${from} -> ${to.join(', ')}`);
+  console.log('\nArrows between the folders inside each top folder:');
+  for (const [from, to] of innerFolderArrows(graph)) console.log(`  ${from} -> ${to.length ? to.join(', ') : '(nothing)'}`);
   const circles = fileCircles(graph);
   console.log(`\nCircles among files: ${circles.length}`);
   for (const circle of circles) console.log(`  ${circle.length} files: ${circle.join(', ')}`);
+  const folderRings = folderCircles(graph);
+  console.log(`\nCircles among folders: ${folderRings.length}`);
+  for (const circle of folderRings) console.log(`  ${circle.length} folders: ${circle.join(', ')}`);
 }

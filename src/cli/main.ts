@@ -5,11 +5,11 @@ import { runEval } from './commands/evalCommand';
 import { runExport } from './commands/export';
 import { runShow } from './commands/show';
 import { runCache } from './commands/cacheCommand';
-import { runAsk } from './askCommand';
-import { runContinue } from './continueCommand';
+import { runAsk } from './commands/askCommand';
+import { runContinue } from './commands/continueCommand';
 import { runMcp } from './mcp/mcpCommand';
-import { MAIN_HELP } from './cliHelp';
-import { visibleControls } from '../shared/untrustedText';
+import { MAIN_HELP } from './support/cliHelp';
+import { visibleControls } from '../shared/text/untrustedText';
 
 function interruptHandler(handler: () => void): () => void {
   process.on('SIGINT', handler);

@@ -1,5 +1,5 @@
 // Messages between the one-screen model setup (webview/modelSetup) and its host panel
-// (src/vscode/models/modelSetupPanel.ts). The endpoints offered are a list the host sends, so a new
+// (src/vscode/modelSetup/modelSetupPanel.ts). The endpoints offered are a list the host sends, so a new
 // provider is one more entry, not a new branch in the page.
 
 export type ModelRole = 'root' | 'sub';

@@ -1,6 +1,6 @@
 // The sidebar chat's UI state. It lives in the extension host; the webview only renders it, so a
 // re-created view shows exactly what was there before.
-import type { RunOutcome } from './runOutcome';
+import type { RunOutcome } from './runOutcomeView';
 
 /** What a question is asked about. `uri` is the folder's or file's URI string, absent for the workspace. */
 export interface ChatTarget {
@@ -21,7 +21,7 @@ export interface RunLiveLine {
   costUnknown: boolean;
   /** Every model of the run is on this machine or the local network: no per-token charge. */
   costLocal: boolean;
-  /** Some call was paid by the user's plan (a VS Code language model): see src/shared/costWording.ts. */
+  /** Some call was paid by the user's plan (a VS Code language model): see src/shared/text/costText.ts. */
   includedInPlan?: boolean;
   /** What the run is doing now, e.g. "running cell 3" or "waiting for the model". */
   activity: string;

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { NodeTotals } from './nodeTotals';
 import type { exportFormatSchema, searchFiltersSchema, textRefSchema, webviewToHostSchema } from './trajectoryProtocolGuards';
-import type { RunOutcome } from './runOutcome';
+import type { RunOutcome } from './runOutcomeView';
 
 /** Bumped when a message changes incompatibly; the host refuses a webview of another version. */
 export const TRAJECTORY_PROTOCOL_VERSION = 1;
@@ -37,7 +37,7 @@ export interface ProtectionView {
   notes: string[];
 }
 
-/** What the view needs to word costs honestly (see src/shared/costText.ts). */
+/** What the view needs to word costs honestly (see src/shared/text/costText.ts). */
 interface PricingView {
   /** The root model is served from this machine or the local network (no per-token charge). */
   rootLocal: boolean;

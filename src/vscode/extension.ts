@@ -10,7 +10,7 @@ import { registerContinueCommands } from './commands/continueCommands';
 import { registerModelCommands } from './commands/modelCommands';
 import { registerRunCommands } from './commands/runCommands';
 import { registerCacheCommands } from './commands/cacheCommands';
-import { RlmServices } from './rlmServices';
+import { RlmServices } from './services/rlmServices';
 import { registerSidebar } from './sidebar/registerSidebar';
 import { registerTrajectoryViews } from './trajectory/registerTrajectoryViews';
 

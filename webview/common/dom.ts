@@ -4,7 +4,7 @@
 // output is shown as the text it is, never dropped silently or turned into anything else. Every clickable thing is a
 // real <button> (or vscode-button), never a link dressed up with role=button.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { visibleControls } from '../../src/shared/untrustedText';
+import { visibleControls } from '../../src/shared/text/untrustedText';
 
 type Child = Node | string | null | undefined | false;
 

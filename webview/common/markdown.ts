@@ -6,7 +6,7 @@
 // is shown as its escape text, and bare URLs are never linked (no linkify): only a Markdown link the
 // text writes out, to a safe scheme, is clickable, with its target shown as its title.
 import MarkdownIt from 'markdown-it';
-import { visibleControls } from '../../src/shared/untrustedText';
+import { visibleControls } from '../../src/shared/text/untrustedText';
 
 /** The few DOM operations the renderer needs; the real `document` satisfies it, and so does a test fake. */
 export interface MarkdownDocument {

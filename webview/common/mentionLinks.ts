@@ -1,7 +1,7 @@
 // Turns the answer's `path:line` mentions of its resolved references into links, after the Markdown is
 // rendered: text nodes only (never inside code blocks or existing links), each link opening the
 // reference by index through `open`, like the References list under the answer.
-import { splitMentions } from '../../src/shared/answerMentions';
+import { splitMentions } from '../../src/shared/text/answerMentions';
 
 interface ReferenceLike {
   path: string;

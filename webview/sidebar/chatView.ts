@@ -7,7 +7,7 @@ import { NEXT_STEP_LABELS } from '../../src/shared/nextStep';
 import type { NextStep } from '../../src/shared/nextStep';
 import type { ChatEntry } from '../../src/shared/sidebarState';
 import { isActiveStatus } from '../../src/shared/sidebarState';
-import { formatFigures, formatLiveLine } from '../../src/shared/liveLine';
+import { formatFigures, formatLiveLine } from '../../src/shared/text/liveLine';
 import { renderMarkdown } from '../common/markdown';
 import { linkMentions } from '../common/mentionLinks';
 import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';

@@ -5,7 +5,7 @@ import { codeView } from './codeView';
 import { el, icon } from '../common/dom';
 import { subCallTree } from './subCallView';
 import { textBlock } from './textBlock';
-import { formatDuration, plural } from '../../src/shared/format';
+import { formatDuration, plural } from '../../src/shared/text/format';
 import { batchEstimateText, formatUsage } from './viewFormat';
 import type { RenderContext } from './renderContext';
 

@@ -1,10 +1,10 @@
 // A file that holds a question and its follow-ups (a conversation): every question with its answer,
 // how it ended, its own figures and how it stood to the question before it, then the total. The first
 // question's turns are the view's list below; a follow-up's turns open in place, a page at a time.
-import { visibleControls } from '../../src/shared/untrustedText';
+import { visibleControls } from '../../src/shared/text/untrustedText';
 import type { ConversationRunView, ConversationView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { PAGE } from '../../src/shared/trajectoryProtocol';
-import { formatDuration, plural } from '../../src/shared/format';
+import { formatDuration, plural } from '../../src/shared/text/format';
 import { el, icon } from '../common/dom';
 import { formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';

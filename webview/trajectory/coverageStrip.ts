@@ -3,7 +3,7 @@
 // a reader sees what the answer rests on and what was never looked at. An estimate (whole-line matches).
 import type { CoverageView } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
-import { plural } from '../../src/shared/format';
+import { plural } from '../../src/shared/text/format';
 import { coverageSeenText } from './viewFormat';
 
 function fileAt(c: CoverageView, line: number): string {

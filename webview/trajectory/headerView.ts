@@ -3,10 +3,10 @@
 // local servers and unknown prices), badges for fallbacks, limits, file problems and the sandbox,
 // and Continue / Fork once ended (Stop is in the toolbar, which stays in sight while the view follows a run).
 import type { ProtectionView, RunHeaderView } from '../../src/shared/trajectoryProtocol';
-import { cacheText } from '../../src/shared/cacheText';
-import { totalsCostText } from '../../src/shared/costText';
-import { formatLiveLine, liveLineOf } from '../../src/shared/liveLine';
-import { formatCount, formatDuration, formatTokenCount, plural } from '../../src/shared/format';
+import { cacheText } from '../../src/shared/text/cacheText';
+import { totalsCostText } from '../../src/shared/text/costText';
+import { formatLiveLine, liveLineOf } from '../../src/shared/text/liveLine';
+import { formatCount, formatDuration, formatTokenCount, plural } from '../../src/shared/text/format';
 import { renderMarkdown } from '../common/markdown';
 import { linkMentions } from '../common/mentionLinks';
 import { actionButton, el, icon, iconButton, spinner } from '../common/dom';

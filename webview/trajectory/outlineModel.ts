@@ -1,6 +1,6 @@
 // What an outline entry says and how it is marked. Pure: unit-tested.
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
-import { formatDuration, plural } from '../../src/shared/format';
+import { formatDuration, plural } from '../../src/shared/text/format';
 import { callCost } from './viewFormat';
 
 export interface OutlineLabel {

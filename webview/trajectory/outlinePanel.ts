@@ -1,6 +1,6 @@
 // The outline of turns beside the list: one entry per turn with its markers (errors, final), built
 // in chunks after the first cells are on screen so a 5,000-turn outline never delays them.
-import { visibleControls } from '../../src/shared/untrustedText';
+import { visibleControls } from '../../src/shared/text/untrustedText';
 import type { TurnSummary } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
 import { outlineLabel, outlineTitle } from './outlineModel';

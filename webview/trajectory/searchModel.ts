@@ -1,6 +1,6 @@
 // Search input to protocol filters, and how results are summarised. Pure: unit-tested.
 import type { SearchFilters } from '../../src/shared/trajectoryProtocol';
-import { plural } from '../../src/shared/format';
+import { plural } from '../../src/shared/text/format';
 
 export interface SearchInput {
   query: string;

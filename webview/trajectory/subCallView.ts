@@ -1,11 +1,11 @@
 // The sub-call tree under a cell: llm_query calls, batches (collapsed, with count, errors and cost)
 // and rlm_query calls whose child run is rendered with the same turn renderer. Bodies are built when
 // first opened, so thousands of calls cost one <details> each until someone looks.
-import { visibleControls } from '../../src/shared/untrustedText';
+import { visibleControls } from '../../src/shared/text/untrustedText';
 import type { SubCallEntry, SubCallView, TurnView } from '../../src/shared/trajectoryProtocol';
 import { el, icon } from '../common/dom';
 import { textBlock } from './textBlock';
-import { formatDuration, plural } from '../../src/shared/format';
+import { formatDuration, plural } from '../../src/shared/text/format';
 import { callFiguresText, formatUsage, statusIcon, statusLabel } from './viewFormat';
 import type { RenderContext } from './renderContext';
 

@@ -1,7 +1,7 @@
 // Above the turns in timeline mode: what each colour means, and the run's time axis that the thin
 // track of every turn is drawn against.
 import type { RunHeaderView } from '../../src/shared/trajectoryProtocol';
-import { formatDuration } from '../../src/shared/format';
+import { formatDuration } from '../../src/shared/text/format';
 import { el } from '../common/dom';
 import { axisTicks } from './timelineLayout';
 

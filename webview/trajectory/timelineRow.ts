@@ -3,7 +3,7 @@
 import type { RunHeaderView, TurnSummary, TurnView } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
 import { layoutWaterfall, placeOnTrack, type Span } from './timelineLayout';
-import { formatDuration } from '../../src/shared/format';
+import { formatDuration } from '../../src/shared/text/format';
 import { axis } from './timelineLegend';
 
 function bar(className: string, left: number, width: number, lane: number, title: string): HTMLElement {

@@ -1,7 +1,7 @@
 // The scrolling list of root turns. Every turn has a cheap placeholder slot (content-visibility keeps
 // off-screen slots out of layout and paint); bodies are paged from the host as slots come near the
 // viewport and dropped again far away, so a 5,000-turn run holds only a few hundred turns of DOM.
-import { visibleControls } from '../../src/shared/untrustedText';
+import { visibleControls } from '../../src/shared/text/untrustedText';
 import { PAGE, type RunHeaderView, type TurnSummary, type TurnView } from '../../src/shared/trajectoryProtocol';
 import { el } from '../common/dom';
 import { renderStreaming } from '../common/streamingView';

@@ -6,7 +6,7 @@ import { renderStreaming } from '../common/streamingView';
 import { cellView } from './cellView';
 import { loadRest } from './textBlock';
 import { el, icon, spinner } from '../common/dom';
-import { formatDuration, plural } from '../../src/shared/format';
+import { formatDuration, plural } from '../../src/shared/text/format';
 import { formatUsage, turnModelText } from './viewFormat';
 import type { RenderContext } from './renderContext';
 

@@ -1,8 +1,8 @@
 // How numbers, money, times and statuses read in the trajectory view. Pure: unit-tested in Node.
-import { statusWord } from '../../src/shared/statusWords';
-import { cacheText } from '../../src/shared/cacheText';
-import { costText, totalsCostText } from '../../src/shared/costText';
-import { formatCost, formatCount, formatTokenCount, plural } from '../../src/shared/format';
+import { statusWord } from '../../src/shared/text/statusWords';
+import { cacheText } from '../../src/shared/text/cacheText';
+import { costText, totalsCostText } from '../../src/shared/text/costText';
+import { formatCost, formatCount, formatTokenCount, plural } from '../../src/shared/text/format';
 import type { NodeTotals } from '../../src/shared/nodeTotals';
 import type { BatchEstimateView, SubCallView, TurnView, ViewRunStatus } from '../../src/shared/trajectoryProtocol';
 

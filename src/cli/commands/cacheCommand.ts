@@ -3,11 +3,11 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SubCallCache } from '../../core/models/subCallCache';
-import { formatBytes } from '../../shared/format';
-import { UsageError, usageErrorFrom } from '../modelArgs';
-import { cliCacheDir, defaultCacheRoot } from '../subCallCacheLocation';
+import { formatBytes } from '../../shared/text/format';
+import { UsageError, usageErrorFrom } from '../support/modelArgs';
+import { cliCacheDir, defaultCacheRoot } from '../support/subCallCacheLocation';
 import type { CommandIo } from './commandIo';
-import { visibleControls } from '../../shared/untrustedText';
+import { visibleControls } from '../../shared/text/untrustedText';
 
 const CACHE_USAGE = `usage: rlm cache info|clear [--cache-dir DIR]
 

@@ -6,16 +6,16 @@ import { startScriptedServers } from '../../eval/scripted/scriptedServers';
 import type { ScriptedServers } from '../../eval/scripted/scriptedServers';
 import { createModelClient } from '../../core/models/createModelClient';
 import type { ModelClient } from '../../core/models/modelTypes';
-import { oneLine } from '../askCommand';
-import { modelConfig, UsageError } from '../modelArgs';
-import { createCliReplFactory } from '../cliRepl';
+import { oneLine } from '../support/errorLine';
+import { modelConfig, UsageError } from '../support/modelArgs';
+import { createCliReplFactory } from '../support/cliRepl';
 import { parseEvalArgs } from '../eval/evalArgs';
 import type { EvalArgs } from '../eval/evalArgs';
 import { EvalResultsError, summaryText } from '../eval/evalResults';
 import { EvalPlanError, runEvaluation } from '../eval/evalRunner';
 import { RESULTS_FILE, TABLE_FILE } from '../eval/evalTypes';
 import type { ProgressOutput } from '../eval/progressBar';
-import { inertOutput } from '../inertOutput';
+import { inertOutput } from '../support/inertOutput';
 
 interface EvalIo {
   stdout: { write(text: string): unknown };

@@ -5,9 +5,9 @@ import { exportToFile } from '../../core/trajectory/exportFile';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { TrajectoryReadResult } from '../../core/trajectory/trajectoryReader';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
-import { UsageError, usageErrorFrom } from '../modelArgs';
+import { UsageError, usageErrorFrom } from '../support/modelArgs';
 import type { CommandIo } from './commandIo';
-import { inertOutput } from '../inertOutput';
+import { inertOutput } from '../support/inertOutput';
 
 const EXPORT_USAGE = 'usage: rlm export <file> --to ipynb|md [-o <out>]';
 

@@ -1,20 +1,20 @@
 // `rlm show <file>`: a summary of a recorded run (ours or the Python reference's), in flat memory
 // whatever the file's size.
-import { statusWord } from '../../shared/statusWords';
-import { totalsCostText } from '../../shared/costText';
+import { statusWord } from '../../shared/text/statusWords';
+import { totalsCostText } from '../../shared/text/costText';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
 import type { ConversationRunSummary, TrajectorySummary } from '../../core/trajectory/trajectorySummary';
 import { describeSession } from '../../core/trajectory/conversationText';
 import { LAYER_TITLES, protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
-import { formatCost, formatCount, formatDuration, formatTokenCount, formatTokenPair } from '../../shared/format';
+import { formatCost, formatCount, formatDuration, formatTokenCount, formatTokenPair } from '../../shared/text/format';
 import { describeInputFormat } from '../../core/context/inputFormatText';
 import type { ContextMetadata } from '../../core/context/contextTypes';
 import { parseArgs } from 'node:util';
-import { UsageError, usageErrorFrom } from '../modelArgs';
+import { UsageError, usageErrorFrom } from '../support/modelArgs';
 import type { CommandIo } from './commandIo';
-import { inertOutput } from '../inertOutput';
-import { inertJson } from '../../shared/untrustedText';
+import { inertOutput } from '../support/inertOutput';
+import { inertJson } from '../../shared/text/untrustedText';
 
 const SHOW_USAGE = 'usage: rlm show <file.rlm.jsonl | rlm-log.jsonl> [--json] [--problems N]';
 

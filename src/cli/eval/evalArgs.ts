@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { parseLengthList } from '../../eval/tasks/taskLength';
 import { parseSuiteList } from '../../eval/tasks/suites';
 import type { RunLimits } from '../../core/loop/loopTypes';
-import { MODEL_OPTIONS, nonNegativeInt, parseLimits, parseModelChoices, positiveInt, UsageError, usageErrorFrom } from '../modelArgs';
-import type { ModelChoice } from '../modelArgs';
+import { MODEL_OPTIONS, nonNegativeInt, parseLimits, parseModelChoices, positiveInt, UsageError, usageErrorFrom } from '../support/modelArgs';
+import type { ModelChoice } from '../support/modelArgs';
 import { EVAL_MODES } from './evalTypes';
 import type { EvalMode, EvalPlanRecord } from './evalTypes';
 

@@ -3,10 +3,10 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLength } from '../../eval/tasks/taskLength';
-import { markdownText } from '../../shared/untrustedText';
+import { markdownText } from '../../shared/text/untrustedText';
 import { RESULTS_FILE, RESULTS_VERSION, SCRIPTED_LABEL, TABLE_FILE } from './evalTypes';
 import type { EvalMode, EvalPlanRecord, EvalResultsFile, TaskResult } from './evalTypes';
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 export class EvalResultsError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 // The eval's progress on stderr: a redrawn bar on a terminal, one line per finished task otherwise.
-import { inertOutput } from '../inertOutput';
-import type { InertOutput } from '../inertOutput';
+import { inertOutput } from '../support/inertOutput';
+import type { InertOutput } from '../support/inertOutput';
 
 export interface ProgressOutput {
   write(text: string): unknown;

@@ -3,12 +3,13 @@
 import { writeFileSync } from 'node:fs';
 import { scoreAnswer } from '../../eval/tasks/scorers';
 import type { BenchTask } from '../../eval/tasks/taskTypes';
-import type { ReplFactory, RunLimits } from '../../core/loop/loopTypes';
+import type { RunLimits } from '../../core/loop/loopTypes';
+import type { ReplFactory } from '../../core/repl/replFactory';
 import { createRlmRun } from '../../core/loop/rlmRun';
 import type { ModelClient } from '../../core/models/modelTypes';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
-import { oneLine } from '../askCommand';
-import { openRunTrajectory } from '../runTrajectory';
+import { oneLine } from '../support/errorLine';
+import { openRunTrajectory } from '../support/runTrajectory';
 import type { EvalMode, TaskResult } from './evalTypes';
 import { buildDirectPrompt, DEFAULT_DIRECT_WINDOW_TOKENS, NO_SUB_CALLS_NOTE } from '../../eval/modePrompts';
 

@@ -4,13 +4,13 @@
 import { parseArgs } from 'node:util';
 import type { RunLimits } from '../../core/loop/loopTypes';
 import { agentLimits } from '../../core/agentAsk/agentLimits';
-import { ASK_OPTIONS } from '../askArgs';
-import type { AskArgs } from '../askArgs';
-import { parseCacheChoice } from '../askArgs';
-import { parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from '../modelArgs';
-import type { ModelChoice } from '../modelArgs';
-import { replMemoryMb } from '../askArgs';
-import type { CacheChoice } from '../subCallCacheLocation';
+import { ASK_OPTIONS } from '../commands/askArgs';
+import type { AskArgs } from '../commands/askArgs';
+import { parseCacheChoice } from '../commands/askArgs';
+import { parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
+import type { ModelChoice } from '../support/modelArgs';
+import { replMemoryMb } from '../commands/askArgs';
+import type { CacheChoice } from '../support/subCallCacheLocation';
 
 export interface McpArgs {
   /** The folder served (default the working directory); every path is confined to it. */

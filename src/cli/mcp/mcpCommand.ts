@@ -8,12 +8,12 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createRlmRun } from '../../core/loop/rlmRun';
 import { createModelClient } from '../../core/models/createModelClient';
 import type { ReplPool } from '../../core/repl/replPool';
-import { MCP_HELP } from '../cliHelp';
-import { createCliReplFactory } from '../cliRepl';
-import { modelConfigs, UsageError } from '../modelArgs';
-import type { ModelConfigs } from '../modelArgs';
-import { ripgrepOnPath } from '../ripgrepOnPath';
-import { cliCacheUse } from '../subCallCacheLocation';
+import { MCP_HELP } from '../support/cliHelp';
+import { createCliReplFactory } from '../support/cliRepl';
+import { modelConfigs, UsageError } from '../support/modelArgs';
+import type { ModelConfigs } from '../support/modelArgs';
+import { ripgrepOnPath } from '../support/ripgrepOnPath';
+import { cliCacheUse } from '../support/subCallCacheLocation';
 import { parseMcpArgs } from './mcpArgs';
 import type { McpArgs } from './mcpArgs';
 import { createMcpServer } from './mcpServer';

@@ -18,7 +18,8 @@ import { agentAnswerOf, renderAgentAnswer } from '../../core/agentAsk/agentResul
 import { runAgentAsk } from '../../core/agentAsk/agentRun';
 import { AGENT_TOOL_DESCRIPTION, AGENT_TOOL_INPUT_SCHEMA, AGENT_TOOL_OUTPUT_SCHEMA, AGENT_TOOL_NAME, parseAgentToolInput } from '../../core/agentAsk/agentToolSchema';
 import { ContextReadError } from '../../core/context/contextErrors';
-import type { ReplFactory, RlmRun, RunOptions, RunResult } from '../../core/loop/loopTypes';
+import type { RlmRun, RunOptions, RunResult, SubCallCacheUse } from '../../core/loop/loopTypes';
+import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { isNoChargeEndpoint } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
@@ -26,9 +27,8 @@ import { headerFromRunStarted } from '../../core/trajectory/trajectoryHeader';
 import { openTrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import type { ReplPool } from '../../core/repl/replPool';
-import type { SubCallCacheUse } from '../../core/loop/loopTypes';
-import { defaultTrajectoryPath } from '../askCommand';
-import type { ModelConfigs } from '../modelArgs';
+import { defaultTrajectoryPath } from '../commands/askCommand';
+import type { ModelConfigs } from '../support/modelArgs';
 import type { McpArgs } from './mcpArgs';
 import { SamplingModelClient } from './samplingModelClient';
 

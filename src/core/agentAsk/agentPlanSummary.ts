@@ -4,7 +4,7 @@ import type { ContextPlan } from '../context/contextTypes';
 import type { RunLimits } from '../loop/loopTypes';
 import { priceStatus } from '../models/pricing';
 import type { UserPriceTable } from '../models/pricing';
-import { formatBytes, formatDuration, plural } from '../../shared/format';
+import { formatBytes, formatDuration, plural } from '../../shared/text/format';
 
 interface AgentPlanSummary {
   fileCount: number;

@@ -4,8 +4,8 @@
 // references are clipped to a line each and the text is cut to the caller's token budget.
 import type { RunResult } from '../loop/loopTypes';
 import { estimateTokens } from '../models/tokenEstimate';
-import { formatDuration, formatTokenCount, plural } from '../../shared/format';
-import { totalsCostText } from '../../shared/costText';
+import { formatDuration, formatTokenCount, plural } from '../../shared/text/format';
+import { totalsCostText } from '../../shared/text/costText';
 
 interface AgentReference {
   path: string;
@@ -26,7 +26,7 @@ interface AgentFigures {
   costUnknown: boolean;
   /** Paid by the user's plan (a VS Code language model): said so, never "$0.00". */
   includedInPlan?: boolean;
-  /** The cost in words, as every other surface says it (src/shared/costText.ts). */
+  /** The cost in words, as every other surface says it (src/shared/text/costText.ts). */
   cost: string;
   wallTimeMs: number;
 }

@@ -2,7 +2,8 @@
 // every record handed to the caller (the trajectory file) and the live figures (turns, sub-calls)
 // reported as they change. The caller's signal stops it; the loop reacts within a cell's interrupt.
 import type { ContextPlan } from '../context/contextTypes';
-import type { ReplFactory, RlmRun, RunLimits, RunOptions, RunResult, SubCallCacheUse } from '../loop/loopTypes';
+import type { RlmRun, RunLimits, RunOptions, RunResult, SubCallCacheUse } from '../loop/loopTypes';
+import type { ReplFactory } from '../repl/replFactory';
 import type { ModelClient } from '../models/modelTypes';
 import type { EventRecord } from '../trajectory/events';
 

@@ -3,7 +3,7 @@
 // outside the selection is bound empty, so whatever the run computes a line number with (search()
 // hits, peek(), enumerate over splitlines()) is the file's own, and the answer's `path:line`
 // citations resolve to the lines the user sees. No editor here: the caller hands the lines over.
-import { formatCount, plural } from '../../shared/format';
+import { formatCount, plural } from '../../shared/text/format';
 
 /** Whole lines of a file, 1-based and inclusive. */
 interface SelectedLines {

@@ -1,5 +1,5 @@
 // Typed errors for turning paths into `context`. Each message says what to do next.
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../shared/text/format';
 import type { ErrorKind, KindedError } from '../errorKind';
 
 export class ContextReadError extends Error implements KindedError {

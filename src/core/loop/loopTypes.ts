@@ -3,9 +3,9 @@
 import type { ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
-import type { ReplayInput } from './replayer';
-import type { UserCellNote } from './userCell';
-import type { BridgeHandler, ReplSession } from '../repl/replTypes';
+import type { ReplayInput } from '../continuation/replayPlan';
+import type { BridgeRouter, ReplFactory } from '../repl/replFactory';
+import type { ReplSession } from '../repl/replTypes';
 import type { EventOf, EventRecord, RunStatus } from '../trajectory/events';
 
 export interface RunLimits {
@@ -22,30 +22,6 @@ export interface RunLimits {
   subCallConcurrency: number; // default 16
   observationMaxChars: number; // default 4000
   outputCaptureMaxChars: number; // default 200_000
-}
-
-/** Points a long-lived session's bridge at whichever run is using the session now. */
-export interface BridgeRouter {
-  readonly handler: BridgeHandler;
-  /** Routes calls to `target` until the returned function is called. */
-  route(target: BridgeHandler): () => void;
-}
-
-export interface ReplAcquireOptions {
-  bridge?: BridgeHandler;
-  signal?: AbortSignal;
-}
-
-/**
- * Hands out REPL sessions: one per run, and one per child run (a parked parent cannot run a child's
- * cells). Every session it hands out is one no code has touched, and release() kills it: no REPL
- * serves two runs (docs/security.md, layer 4). Follow-ups keep theirs by passing RunOptions.session.
- */
-export interface ReplFactory {
-  /** `bridge` answers this run's llm_query / rlm_query calls from Python (the loop always passes one). */
-  acquire(options?: ReplAcquireOptions): Promise<ReplSession>;
-  /** Ends the session: its process is killed. */
-  release(session: ReplSession): Promise<void>;
 }
 
 export interface RunOptions {
@@ -87,6 +63,13 @@ export interface RunOptions {
   now?: () => number;
   /** Injected id generator for tests. */
   newId?: () => string;
+}
+
+/** A user's cell as the root is told of it in the next question of the conversation. */
+export interface UserCellNote {
+  code: string;
+  /** What the root would have seen of it: the same truncated observation as its own cells get. */
+  observation: string;
 }
 
 /** The root's answer as RunOptions.onAnswer gets it: the run's status is already decided. */

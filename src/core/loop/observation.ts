@@ -2,7 +2,7 @@
 // the new variable names, and any error with its traceback. Never the whole output.
 import { headTail } from '../repl/truncate';
 import type { CellResult } from '../repl/replTypes';
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 /** Share of the observation budget given to stdout when stderr is also non-empty. */
 const STDOUT_SHARE = 0.75;

@@ -3,7 +3,7 @@
 import type { ContextMetadata } from '../context/contextTypes';
 import { CHILD_RUN_CONCURRENCY } from './limits';
 import type { ChatMessage } from '../models/modelTypes';
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 export interface PromptFacts {
   maxIterations: number;

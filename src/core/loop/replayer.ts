@@ -4,17 +4,11 @@
 // divergence: reported as an event, and it stops the run unless allowDivergence was given.
 import type { ContextMetadata } from '../context/contextTypes';
 import type { BridgeCall, BridgeHandler, CellResult } from '../repl/replTypes';
-import type { ReplayCell, RecordedSubCall, ReplayPlan } from '../replay/replayPlan';
+import type { ReplayCell, RecordedSubCall, ReplayInput } from '../continuation/replayPlan';
 import { asErrorKind } from '../errorKind';
-import type { ContinuedFrom } from '../trajectory/events';
 import { LoopError } from './loopErrors';
 import type { RunTree } from './runTree';
 import { ZERO_USAGE } from './usageMeter';
-
-export interface ReplayInput {
-  plan: ReplayPlan;
-  from: ContinuedFrom;
-}
 
 /** A replay stopped at a cell (or a context) that did not match the record. */
 class ReplayDivergedError extends LoopError {

@@ -4,8 +4,7 @@ import type { EventRecord } from '../trajectory/events';
 import { SharedBudget } from './budget';
 import { resolveLimits } from './limits';
 import { BudgetExceededError } from './loopErrors';
-import type { BridgeRouter, RlmRun, RunOptions, RunResult } from './loopTypes';
-import type { BridgeHandler } from '../repl/replTypes';
+import type { RlmRun, RunOptions, RunResult } from './loopTypes';
 import { executeRun } from './runDriver';
 import { EventStamp } from './runTree';
 import { runController } from './runSignal';
@@ -107,23 +106,6 @@ export function createRlmRun(options: RunOptions): RlmRun {
           queue.length = 0;
           return { value: undefined, done: true };
         },
-      };
-    },
-  };
-}
-
-/** Routes a long-lived session's bridge calls to the run using it now (see RunOptions.sessionBridge). */
-export function createBridgeRouter(): BridgeRouter {
-  let target: BridgeHandler | undefined;
-  return {
-    handler: (call, signal) => {
-      if (!target) return Promise.resolve(call.prompts.map(() => '[ERROR] no run is using this REPL session'));
-      return target(call, signal);
-    },
-    route(next) {
-      target = next;
-      return () => {
-        if (target === next) target = undefined;
       };
     },
   };

@@ -1,59 +1,30 @@
 // One run of the RLM loop, root or child: bind `context`, then turn after turn call the root model,
 // run the first code block, and feed back only the code and a truncated observation, until the REPL
 // reports a final answer or a limit, an error or the signal ends the run.
-import type { ContextMetadata, ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
+import type { ContextMetadata } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
-import type { BridgeHandler, CellResult, ReplSession, SandboxProtections } from '../repl/replTypes';
+import type { BridgeHandler, CellResult } from '../repl/replTypes';
 import type { EventOf, LimitKind } from '../trajectory/events';
 import { CoverageTracker } from '../citations/coverage';
 import { recordAnswerEvidence } from './answerEvidence';
 import type { Cited } from './answerEvidence';
-import { raceAbort } from './boundedMap';
-import { configRecord } from './limits';
 import { BudgetExceededError, errorKind, LoopError } from './loopErrors';
-import type { BridgeRouter, FinalRunAnswer, RunResult } from './loopTypes';
+import type { RunResult, UserCellNote } from './loopTypes';
 import { buildObservation, isErrorCell } from './observation';
 import { parseReply } from './parseResponse';
 import type { ProseFinal } from './parseResponse';
 import * as prompts from './prompts';
-import { NO_PROTECTIONS, outcomeOf } from './runOutcome';
-import { previewMetadata } from '../repl/contextEncoding';
-import type { Outcome } from './runOutcome';
+import { Replayer } from './replayer';
+import type { RunInput } from './runInput';
+import { RunOpening } from './runOpening';
+import type { OpenedRun } from './runOpening';
+import { NO_PROTECTIONS, outcomeOf } from './endStatus';
+import type { Outcome } from './endStatus';
 import type { RunTree } from './runTree';
 import { createSubCallHandler } from './subCalls';
 import { callRootModel, finishRootCall, runReplCell, startRootCall } from './turnSteps';
 import type { PendingRootCall } from './turnSteps';
-import type { UsageMeter } from './usageMeter';
 import { ZERO_USAGE } from './usageMeter';
-import { Replayer } from './replayer';
-import type { ReplayInput } from './replayer';
-import type { UserCellNote } from './userCell';
-
-export interface RunInput {
-  runId: string;
-  question: string;
-  /** Pending only for a root run (RunOptions.context); resolved before `context` is bound. */
-  context: ContextSource | PendingContext;
-  target?: TargetDescription;
-  priorTurns?: Array<{ question: string; answer: string }>;
-  /** The user's own cells in this session since the last answer, shown to the root with the question. */
-  userCells?: UserCellNote[];
-  depth: number;
-  meter: UsageMeter;
-  signal: AbortSignal;
-  session?: ReplSession | Promise<ReplSession>;
-  sessionBridge?: BridgeRouter;
-  parent?: { runId: string; cellId: string; callId: string };
-  /** Re-run a recorded run's cells before the first turn (root runs only; see replayer.ts). */
-  replay?: ReplayInput;
-  /** Root runs only: told the answer before the bookkeeping after it (RunOptions.onAnswer). */
-  onAnswer?: (answer: FinalRunAnswer) => void;
-}
-
-/** How often a folder walk that has found nothing yet is asked again for what it found, before the first request. */
-const FIRST_FILES_POLL_MS = 20;
-
-const delay = (ms: number): Promise<undefined> => new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
 
 /** Longest output kept as the partial findings of a run that ends without an answer (never an answer). */
 const PARTIAL_MAX_CHARS = 4000;
@@ -70,25 +41,20 @@ export async function executeRun(tree: RunTree, input: RunInput): Promise<RunRes
 }
 
 class RunDriver {
-  private session?: ReplSession;
   private cellId = '';
   private history: ChatMessage[] = [];
   private partial?: string;
   /** The latest non-empty answer["content"] the cells left, offered when a limit ends the run. */
   private draft?: string;
-  private started = false;
-  private release?: () => Promise<void>;
   /** The first root request, sent before the run started; taken by turn 1. */
   private early?: PendingRootCall;
   /** Said once, with the first observation, when `context` turned out other than the root was first told. */
   private boundNote?: string;
-  private readonly cleanups: Array<() => void | Promise<void>> = [];
   private replayer?: Replayer;
+  /** The REPL session and the bound `context`, and run.started. */
+  private readonly opening: RunOpening;
   /** The root's reading of the input, for the coverage strip (child runs read pieces, not the input). */
   private readonly coverage?: CoverageTracker;
-  /** What is bound, and what the user pointed at: the input's, or a pending context's once its walk ended. */
-  private context?: ContextSource;
-  private target?: TargetDescription;
   /** The first live turn: after the replayed ones. */
   private firstTurn = 1;
   /** Replayed turns not counted against maxIterations (a continued run has its own turns). */
@@ -99,6 +65,7 @@ class RunDriver {
     private readonly input: RunInput,
   ) {
     if (input.depth === 0) this.coverage = new CoverageTracker();
+    this.opening = new RunOpening(tree, input, () => this.cellId);
   }
 
   async execute(): Promise<RunResult> {
@@ -108,25 +75,22 @@ class RunDriver {
     try {
       // The first request needs only the question and what is known of `context` without binding it,
       // so it goes out now, while a REPL is taken and `context` is read and bound (docs: speed).
-      const given = this.input.context;
-      const pending = given.kind === 'pending' ? given : undefined;
-      const preview = given.kind === 'pending' ? await this.previewPending(given) : this.resolved({ context: given, target: this.input.target });
+      const preview = await this.opening.preview();
       this.history = prompts.initialMessages(this.promptFacts(), this.input.question, preview, this.input.priorTurns, this.input.userCells);
       // A replay decides the first request (what the cells left), so nothing goes out early then.
       if (this.input.replay) this.replayer = new Replayer(this.tree, this.input.runId, () => this.cellId, this.input.replay);
       else this.early = startRootCall(this.tree, this.input, this.history);
-      let opened: { metadata: ContextMetadata; protections: SandboxProtections };
+      let opened: OpenedRun;
       try {
-        // A folder still being walked: its binding waits for the walk (the request above did not).
-        if (pending && !this.context) this.resolved(await raceAbort(pending.ready, this.input.signal, () => undefined));
-        opened = await this.open(preview);
+        await this.opening.walked();
+        opened = await this.opening.open(preview, this.bridgeHandler());
       } catch (error) {
         // A walk that failed after the first request left: the run is recorded as started, then failed.
-        this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
+        this.opening.emitStarted(preview, this.opening.session?.protections ?? NO_PROTECTIONS);
         await this.settleEarly();
         throw error;
       }
-      this.emitStarted(opened.metadata, opened.protections, preview);
+      this.opening.emitStarted(opened.metadata, opened.protections, preview);
       this.boundNote = prompts.boundNote(preview, opened.metadata);
       if (this.replayer) await this.replay(this.replayer, opened.metadata);
       // Replayed only to give the user the session: no question goes to the root.
@@ -152,10 +116,10 @@ class RunDriver {
     const partial = !answer && this.partial !== undefined ? { partial: this.partial } : {};
     let cited: Cited = {};
     // The REPL is not needed for what follows: it is released beside the bookkeeping, not after it.
-    const closing = this.close();
+    const closing = this.opening.close();
     closing.catch(() => undefined); // awaited below; not unhandled meanwhile
     if (answer) {
-      if (this.context) this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
+      if (this.opening.context) this.tree.events.emit({ type: 'answer', runId, text: answer.text, forced, via: answer.via });
       // The answer first: citations and the coverage strip read the input again, and only the
       // trajectory waits for them.
       try {
@@ -164,38 +128,12 @@ class RunDriver {
         // The caller's display failed; the run and its trajectory still end as they should.
       }
     }
-    if (answer && this.context) cited = await recordAnswerEvidence(this.tree.events, runId, answer.text, this.context, this.coverage);
+    const bound = this.opening.context;
+    if (answer && bound) cited = await recordAnswerEvidence(this.tree.events, runId, answer.text, bound, this.coverage);
     const totals = this.input.meter.totals(this.tree.now());
     this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
     await closing;
     return { runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, ...cited, totals };
-  }
-
-  /**
-   * The first request's view of a folder still being walked: the whole plan if the walk ends before
-   * `previewDue`, else what it found so far (if it found nothing yet: its first files, or the plan if it ends first).
-   */
-  private async previewPending(pending: PendingContext): Promise<ContextMetadata> {
-    const { signal } = this.input;
-    // Awaited below or, if the run is cancelled first, never: its failure must not go unhandled.
-    pending.ready.catch(() => undefined);
-    const first = await raceAbort(Promise.race([pending.ready, pending.previewDue.then(() => undefined)]), signal, () => undefined);
-    if (first) return this.resolved(first);
-    // Nothing found yet (a slow start, a loaded machine): the first files found are enough, not the
-    // whole walk, which for a big folder takes seconds.
-    for (;;) {
-      const soFar = pending.soFar();
-      if (soFar) return soFar;
-      const ended = await raceAbort(Promise.race([pending.ready, delay(FIRST_FILES_POLL_MS)]), signal, () => undefined);
-      if (ended) return this.resolved(ended);
-    }
-  }
-
-  /** Keeps what is bound (and its target), and returns the metadata the root may be shown before binding. */
-  private resolved(ready: { context: ContextSource; target?: TargetDescription | undefined }): ContextMetadata {
-    this.context = ready.context;
-    this.target = ready.target;
-    return previewMetadata(ready.context);
   }
 
   /**
@@ -218,8 +156,8 @@ class RunDriver {
     }
   }
 
-  /** Acquires (or adopts) a session routed to this run's sub-call handler, and binds `context`. */
-  private async open(preview: ContextMetadata): Promise<{ metadata: ContextMetadata; protections: SandboxProtections }> {
+  /** The run's bridge: its sub-calls (live, or from the record while a replay runs), noted for the coverage strip. */
+  private bridgeHandler(): BridgeHandler {
     const { input, tree } = this;
     const live = createSubCallHandler({
       tree,
@@ -233,61 +171,13 @@ class RunDriver {
     const replaying = this.replayer ? this.replayer.wrap(live) : live;
     const coverage = this.coverage;
     // What the root hands its sub-calls is part of what the answer rests on.
-    const handler: BridgeHandler = coverage
+    return coverage
       ? (call, signal) => {
           for (const prompt of call.prompts) coverage.noteSubCallPrompt(prompt);
           if (call.kind === 'rlm_query') for (const context of call.contexts) if (typeof context === 'string') coverage.noteSubCallPrompt(context);
           return replaying(call, signal);
         }
       : replaying;
-    try {
-      if (input.session) {
-        if (!input.sessionBridge) throw new LoopError('RunOptions.session was given without sessionBridge: acquire it with a bridge router (createBridgeRouter) and pass the router too');
-        // Routed first, so the session's bridge reaches this run from its first cell; a session still
-        // starting is awaited here (a Stop does not wait for it: the session is the caller's to end).
-        this.cleanups.push(input.sessionBridge.route(handler));
-        this.session = await raceAbort(Promise.resolve(input.session), input.signal, () => undefined);
-      } else {
-        // A cold REPL start takes seconds; a Stop during it must not wait for it.
-        // The session is this run's alone and is killed when the run ends (RunOptions.session, used by
-        // follow-ups, is never released here).
-        const session = await raceAbort(tree.repl.acquire({ bridge: handler, signal: input.signal }), input.signal, (late) => tree.repl.release(late));
-        this.session = session;
-        this.release = () => tree.repl.release(session);
-      }
-      const session = this.session;
-      this.cleanups.push(
-        session.onOutput((event) => tree.events.emit({ type: 'cell.output', runId: input.runId, cellId: this.cellId, stream: event.stream, text: event.text })),
-      );
-      const metadata = await raceAbort(session.bindContext(this.context!), input.signal, () => undefined);
-      return { metadata, protections: session.protections };
-    } catch (error) {
-      this.emitStarted(preview, this.session?.protections ?? NO_PROTECTIONS);
-      throw error;
-    }
-  }
-
-  private emitStarted(context: ContextMetadata, protections: SandboxProtections, shown?: ContextMetadata): void {
-    if (this.started) return;
-    this.started = true;
-    const { input, tree } = this;
-    // Files left out while reading are part of what the target skipped.
-    const given = this.target ?? input.target;
-    const target = given && context.leftOut?.length ? { ...given, fileCount: context.fileCount, totalBytes: context.totalBytes, skipped: [...given.skipped, ...context.leftOut] } : given;
-    tree.events.emit({
-      type: 'run.started',
-      runId: input.runId,
-      ...(input.parent ? { parentRunId: input.parent.runId, parentCellId: input.parent.cellId, parentCallId: input.parent.callId } : {}),
-      depth: input.depth,
-      question: input.question,
-      context,
-      ...(shown && shown !== context && shown.approximate ? { contextShown: shown } : {}),
-      ...(target ? { target } : {}),
-      config: configRecord(tree.limits, tree.root, tree.sub),
-      protections,
-      ...(input.priorTurns?.length ? { priorTurns: input.priorTurns } : {}),
-      ...(input.replay ? { continuedFrom: input.replay.from } : {}),
-    });
   }
 
   /**
@@ -333,11 +223,6 @@ class RunDriver {
     this.history = prompts.initialMessages(this.promptFacts(), input.question, bound, prior, [...userCells, ...(input.userCells ?? [])]);
     const first = this.history.at(-1);
     if (first) first.content += `\n\n${prompts.replayNote(plan.turns.reduce((n, t) => n + t.cells.length, 0), [...replayer.variables])}`;
-  }
-
-  private async close(): Promise<void> {
-    for (const cleanup of this.cleanups.reverse()) await cleanup();
-    if (this.release) await this.release().catch(() => undefined);
   }
 
   private promptFacts(): prompts.PromptFacts {
@@ -497,7 +382,7 @@ class RunDriver {
   }
 
   private async runCell(turn: number, code: string, author?: 'user'): Promise<CellResult> {
-    const session = this.session;
+    const session = this.opening.session;
     if (!session) throw new LoopError('no REPL session is open');
     this.cellId = this.tree.newId('cell');
     const cell = await runReplCell(this.tree, this.input, session, this.cellId, turn, code, author);

@@ -3,7 +3,8 @@
 import type { ModelClient } from '../models/modelTypes';
 import type { EventRecord, RunEvent } from '../trajectory/events';
 import type { SharedBudget } from './budget';
-import type { ReplFactory, RunLimits, SubCallCacheUse } from './loopTypes';
+import type { RunLimits, SubCallCacheUse } from './loopTypes';
+import type { ReplFactory } from '../repl/replFactory';
 
 export class EventStamp {
   constructor(

@@ -8,7 +8,8 @@ import type { EventRecord, UsageTotals } from '../trajectory/events';
 import { SharedBudget } from './budget';
 import { resolveLimits } from './limits';
 import { LoopError } from './loopErrors';
-import type { BridgeRouter, ReplFactory, RunLimits, SubCallCacheUse } from './loopTypes';
+import type { RunLimits, SubCallCacheUse, UserCellNote } from './loopTypes';
+import type { BridgeRouter, ReplFactory } from '../repl/replFactory';
 import { buildObservation } from './observation';
 import { executeRun } from './runDriver';
 import { EventStamp } from './runTree';
@@ -42,13 +43,6 @@ export interface UserCellOptions {
   sink: (record: EventRecord) => void;
   now?: () => number;
   newId?: (prefix: string) => string;
-}
-
-/** A user's cell as the root is told of it in the next question of the conversation. */
-export interface UserCellNote {
-  code: string;
-  /** What the root would have seen of it: the same truncated observation as its own cells get. */
-  observation: string;
 }
 
 export interface UserCellResult {

@@ -5,7 +5,7 @@
 //
 // A session is created with a fixed bridge handler, but is handed to whichever run acquires it, so each
 // session gets its own BridgeRouter: acquire() points it at the caller's handler.
-import type { BridgeRouter, ReplAcquireOptions, ReplFactory } from '../loop/loopTypes';
+import type { BridgeRouter, ReplAcquireOptions, ReplFactory } from './replFactory';
 import type { BridgeHandler, ReplSession } from './replTypes';
 
 export interface ReplPoolOptions {

@@ -1,6 +1,6 @@
 // The root model's view of a long observation: its head and tail, with the true length stated in the
 // middle so the model knows how much it did not see (and can slice `_out[n]` for the rest).
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 /**
  * Returns `text` unchanged when it fits in `maxChars`; otherwise head + marker + tail, at most

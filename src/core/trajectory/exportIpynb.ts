@@ -7,14 +7,14 @@
 // one), and its first cell says where the code came from. Markdown cells carry escaped text
 // (untrustedText.ts), and outputs show control characters visibly. It is written cell by cell, so a
 // long run never becomes one JSON string in memory.
-import { statusWord } from '../../shared/statusWords';
+import { statusWord } from '../../shared/text/statusWords';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
-import { totalsCostText } from '../../shared/costText';
-import { formatDuration, formatTokenPair, plural } from '../../shared/format';
+import { totalsCostText } from '../../shared/text/costText';
+import { formatDuration, formatTokenPair, plural } from '../../shared/text/format';
 import { runIsNoCharge } from '../models/pricing';
 import { completedTurns } from './turnCount';
-import { markdownText, visibleControls } from '../../shared/untrustedText';
+import { markdownText, visibleControls } from '../../shared/text/untrustedText';
 import { markOmission, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
 import { conversationTotals } from './treeNodes';

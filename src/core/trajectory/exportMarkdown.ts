@@ -3,14 +3,14 @@
 // Every piece of model or file text goes through untrustedText.ts: the report renders as written,
 // with no HTML, no links to other schemes, no images and no fence that breaks out. It is written in
 // pieces to a sink, so a long run never becomes one string in memory.
-import { statusWord } from '../../shared/statusWords';
+import { statusWord } from '../../shared/text/statusWords';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { CellNode, RunNode, SubCallNode } from './treeTypes';
-import { totalsCostText } from '../../shared/costText';
-import { formatCount, formatDuration, formatTokenPair, plural } from '../../shared/format';
+import { totalsCostText } from '../../shared/text/costText';
+import { formatCount, formatDuration, formatTokenPair, plural } from '../../shared/text/format';
 import { isNoChargeEndpoint, runIsNoCharge } from '../models/pricing';
 import { completedTurns } from './turnCount';
-import { fencedBlock, markdownText, visibleControls } from '../../shared/untrustedText';
+import { fencedBlock, markdownText, visibleControls } from '../../shared/text/untrustedText';
 import { clipMiddle, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
 import { conversationTotals } from './treeNodes';

@@ -1,5 +1,5 @@
 // Text helpers shared by the Markdown and notebook exports, `rlm show` and the trajectory view.
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 /** Keeps the head and tail of a long text, saying how much was left out. */
 export function clipMiddle(text: string, maxChars: number): string {

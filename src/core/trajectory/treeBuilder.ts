@@ -8,7 +8,7 @@ import {
   addToTotals, cellNodeId, emptyNodeTotals, newRunNode, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
 } from './treeNodes';
 import type { TotalsDelta, TreeNode } from './treeNodes';
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 type RunStarted = EventOf<'run.started'>;
 /** run.started as an importer can know it: other formats do not record config, protections or context. */

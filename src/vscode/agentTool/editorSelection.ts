@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { AgentAskError } from '../../core/agentAsk/agentAskErrors';
 import { alignedSelectionText, describeSelection, selectedLines, selectionLabel } from '../../core/agentAsk/agentSelection';
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../shared/text/format';
 
 export interface AgentSelectionInput {
   source: ContextSource;

@@ -1,11 +1,11 @@
 // How an `@rlm` answer ends, in words built here (no `vscode` import) so they can be tested: the
 // footer of figures, a stop ("Stopped by you after 2 turns", with what was done so far), and a
-// failure's sentence. The figures are the live line's (src/shared/liveLine.ts), so the chat's cost
+// failure's sentence. The figures are the live line's (src/shared/text/liveLine.ts), so the chat's cost
 // reads as the status bar's and the view's ("local (no charge)", never "$0.00" for a local run).
-import { formatFigures } from '../../shared/liveLine';
-import { plural } from '../../shared/format';
+import { formatFigures } from '../../shared/text/liveLine';
+import { plural } from '../../shared/text/format';
 import type { RunLiveLine } from '../../shared/sidebarState';
-import { describeOutcome } from '../run/runOutcome';
+import { describeOutcome } from '../errors/outcomeWording';
 
 /** "_4 turns · 9 sub-calls · 12k tokens · local (no charge) · qwen2.5-coder_": turns completed, as the view counts them. */
 export function footerMarkdown(turns: number, figures: Omit<RunLiveLine, 'turn' | 'activity'>, rootModel: string): string {

@@ -2,7 +2,7 @@
 // The answer, the partial findings, error messages and progress lines are written by a model
 // steered by the file, or quote its output: each goes through the untrusted-text rules, so an escape
 // sequence (a terminal hyperlink, a colour code) shows as text and never becomes a link or styling.
-import { fencedBlock, linkSafeMarkdown, visibleControls } from '../../shared/untrustedText';
+import { fencedBlock, linkSafeMarkdown, visibleControls } from '../../shared/text/untrustedText';
 
 /** A piece of the answer, as Markdown that keeps the model's formatting and only safe links. */
 export function answerMarkdown(text: string): string {

@@ -1,7 +1,7 @@
 // Which progress lines an `@rlm` answer shows while the run works. Every line stays in the chat, so a
 // new one is added when something a reader cares about changed (a new turn, more sub-calls) and at
 // most once per interval, not on every event. No `vscode` import.
-import { formatLiveLine } from '../../shared/liveLine';
+import { formatLiveLine } from '../../shared/text/liveLine';
 import type { RunProgress } from '../run/runProgress';
 
 const MIN_INTERVAL_MS = 1500;

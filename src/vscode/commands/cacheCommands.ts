@@ -1,6 +1,6 @@
 // "Ask Again without Cache" and "Clear Sub-call Cache": the user's controls over cached sub-call answers.
 import * as vscode from 'vscode';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import { readSettings } from '../settings/readSettings';
 import { registerSafeCommand, requireTrust, runAndFollow } from './commandSupport';

@@ -2,12 +2,12 @@
 import * as vscode from 'vscode';
 import { UntrustedWorkspaceError } from '../errors/extensionErrors';
 import { describeError } from '../errors/describeError';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import { followWithProgress, notifyRunEnded } from '../run/runNotifications';
 import type { RunRequest } from '../run/runLauncher';
 import { openRlmSetting } from '../settings/priceSetting';
-import { reportError, showUserMessage } from '../userMessages';
+import { reportError, showUserMessage } from '../errors/userMessages';
 import { awaitTurn } from '../run/busyPrompt';
 
 /** Asking sends workspace files to a model and runs model-written code: only in trusted workspaces. */

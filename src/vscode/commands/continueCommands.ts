@@ -4,12 +4,12 @@
 // sandbox with every sub-call answered from the record, and the follow-up asked in that session (or the
 // root takes over at a turn).
 import * as vscode from 'vscode';
-import { replayPlanOf } from '../../core/replay/replayPlan';
-import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../../core/replay/recordedModels';
-import type { ReplayInput } from '../../core/loop/replayer';
+import { replayPlanOf } from '../../core/continuation/replayPlan';
+import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../../core/continuation/recordedModels';
+import type { ReplayInput } from '../../core/continuation/replayPlan';
 import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { RunNode } from '../../core/trajectory/treeTypes';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import type { RunRequest } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';

@@ -5,11 +5,11 @@
 // endpoints, keys and limits are the user's settings; the record's are only shown.
 import { planPaths } from '../../core/context/contextPlan';
 import type { ContextPlan } from '../../core/context/contextTypes';
-import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../core/replay/recordedInput';
-import type { RecordedInputFs, ReboundInput } from '../../core/replay/recordedInput';
-import { describeCurrentModels, describeRecordedModels } from '../../core/replay/recordedModels';
+import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../core/continuation/recordedInput';
+import type { RecordedInputFs, ReboundInput } from '../../core/continuation/recordedInput';
+import { describeCurrentModels, describeRecordedModels } from '../../core/continuation/recordedModels';
 import type { RunNode } from '../../core/trajectory/treeTypes';
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../shared/text/format';
 import { TargetRefusedError } from '../errors/extensionErrors';
 import type { RlmSettings } from '../settings/rlmSettings';
 

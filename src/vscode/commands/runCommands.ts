@@ -2,7 +2,7 @@
 import { exportTargetUri } from '../trajectory/exportTarget';
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import { registerSafeCommand } from './commandSupport';
 import { pickTrajectory } from '../history/trajectoryPicker';
 import { readHistoryItem } from '../history/historyIndex';

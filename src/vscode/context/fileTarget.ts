@@ -6,7 +6,7 @@ import type { ContextSource, TargetDescription } from '../../core/context/contex
 import { TargetRefusedError } from '../errors/extensionErrors';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { hasBinaryExtension, hasNulByte } from '../../core/context/binaryDetection';
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../shared/text/format';
 import { readLocalFile } from '../../core/context/localFileRead';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { ContextReadError, DecompressionBombError } from '../../core/context/contextErrors';

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
 import { TargetRefusedError } from '../errors/extensionErrors';
 import type { RlmSettings } from '../settings/rlmSettings';
-import { formatBytes } from '../../shared/format';
+import { formatBytes } from '../../shared/text/format';
 import { fileContext } from './fileTarget';
 
 interface SelectedFilesContext {

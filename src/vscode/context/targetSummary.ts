@@ -1,6 +1,6 @@
 // The sentence shown before anything is sent: what will be bound, how big, and what was left out.
 import type { TargetDescription } from '../../core/context/contextTypes';
-import { formatBytes, plural } from '../../shared/format';
+import { formatBytes, plural } from '../../shared/text/format';
 import type { SkipReason } from './gatherBudget';
 
 const REASON_TEXT: Record<SkipReason, string> = {

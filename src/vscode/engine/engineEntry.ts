@@ -1,6 +1,7 @@
 // Entry of dist/engine.js: the loop, the model SDKs and the REPL host, loaded by the extension on
 // first use (see loadEngineBundle) so that activation stays light.
-import { createBridgeRouter, createRlmRun } from '../../core/loop/rlmRun';
+import { createRlmRun } from '../../core/loop/rlmRun';
+import { createBridgeRouter } from '../../core/repl/replFactory';
 import { createModelClient } from '../../core/models/createModelClient';
 import { runUserCell } from '../../core/loop/userCell';
 import { ReplPool } from '../../core/repl/replPool';

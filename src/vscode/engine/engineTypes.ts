@@ -1,6 +1,7 @@
 // The heavy half of the extension (loop, model SDKs, REPL host) as one interface. It is bundled
 // separately (dist/engine.js) and loaded on first use, so activation loads none of it.
-import type { BridgeRouter, ReplFactory, RlmRun, RunOptions } from '../../core/loop/loopTypes';
+import type { RlmRun, RunOptions } from '../../core/loop/loopTypes';
+import type { BridgeRouter, ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import type { SubCallCache } from '../../core/models/subCallCache';
 import type { UserCellOptions, UserCellResult } from '../../core/loop/userCell';

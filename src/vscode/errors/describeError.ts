@@ -5,9 +5,8 @@ import { errorKindOf } from '../../core/errorKind';
 import { ModelError } from '../../core/models/modelErrors';
 import type { ModelErrorKind } from '../../core/models/modelErrors';
 import type { LimitKind, RecordedRunError } from '../../core/trajectory/events';
-import { RunBusyError } from '../run/runRegistry';
+import { MissingApiKeyError, NoModelConfiguredError, RunBusyError, TargetRefusedError, UntrustedWorkspaceError } from './extensionErrors';
 import { SettingsError } from '../settings/rlmSettings';
-import { MissingApiKeyError, NoModelConfiguredError, TargetRefusedError, UntrustedWorkspaceError } from './extensionErrors';
 import type { KeySlot, NextStep } from '../../shared/nextStep';
 
 export type { NextStep } from '../../shared/nextStep';

@@ -2,6 +2,17 @@
 // turns them into sentences.
 import type { ModelSetting } from '../settings/rlmSettings';
 
+/** A question about the same target is already running: one run at a time per context (RunRegistry). */
+export class RunBusyError extends Error {
+  constructor(
+    readonly contextKey: string,
+    readonly runningQuestion: string,
+  ) {
+    super(`A question about this target is already running ("${runningQuestion}"). Stop it or wait for it to finish.`);
+    this.name = 'RunBusyError';
+  }
+}
+
 /** No model is configured at all (first use). */
 export class NoModelConfiguredError extends Error {
   constructor() {

@@ -3,7 +3,7 @@
 // `promises` is read at call time: activation does not load node:fs/promises.
 import { promises as fsp } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
-import { firstPlainLine } from '../../shared/plainText';
+import { firstPlainLine } from '../../shared/text/plainText';
 import type { HistoryItem } from '../../shared/sidebarState';
 import { TRAJECTORY_EXTENSION, detectTrajectoryFormat } from '../../core/trajectory/trajectoryFormat';
 

@@ -1,6 +1,6 @@
 // The models VS Code offers (GitHub Copilot's, or another extension's), as the model setup lists
 // them: no key, and their cost is the user's plan, so they read "included in your plan", never a price.
-import { INCLUDED_IN_PLAN } from '../../shared/costText';
+import { INCLUDED_IN_PLAN } from '../../shared/text/costText';
 import type { ListedModel } from '../../shared/modelSetupProtocol';
 import type { LmSurface } from './lmSurface';
 

@@ -8,7 +8,7 @@ import { RunCancelledError } from '../../core/loop/loopErrors';
 import type { RlmRun, RunResult } from '../../core/loop/loopTypes';
 import type { EventRecord } from '../../core/trajectory/events';
 import { TreeBuilder, type ApplyResult } from '../../core/trajectory/treeBuilder';
-import type { LiveRun, SharedRunTree, UserCellHost } from '../trajectory/liveRunTypes';
+import type { LiveRun, SharedRunTree, UserCellHost } from './liveRunTypes';
 import { activityAfter, progressOf } from './runProgress';
 import type { RunProgress } from './runProgress';
 

@@ -1,9 +1,9 @@
 // A chat conversation: earlier questions and answers go to the root as prior turns, and follow-ups
 // about the same target reuse the conversation's warm REPL session (its variables survive).
-import type { BridgeRouter, ReplFactory } from '../../core/loop/loopTypes';
+import type { BridgeRouter, ReplFactory } from '../../core/repl/replFactory';
 import type { RunStatus } from '../../core/trajectory/events';
 import type { ReplSession } from '../../core/repl/replTypes';
-import type { UserCellNote } from '../../core/loop/userCell';
+import type { UserCellNote } from '../../core/loop/loopTypes';
 
 interface ConversationDeps {
   repl: () => Promise<ReplFactory>;

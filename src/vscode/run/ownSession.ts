@@ -2,7 +2,7 @@
 // request still goes out while the REPL starts), through a factory that keeps it when the run releases
 // it: the user's cells run there after the run, until end(). Child runs' REPLs are released as usual.
 // No `vscode` import.
-import type { BridgeRouter, ReplAcquireOptions, ReplFactory } from '../../core/loop/loopTypes';
+import type { BridgeRouter, ReplAcquireOptions, ReplFactory } from '../../core/repl/replFactory';
 import type { ReplSession } from '../../core/repl/replTypes';
 import type { WarmSession } from './conversation';
 

@@ -2,16 +2,17 @@
 // builds the model clients with their keys, and hands the loop's events to an ActiveRun.
 // No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
-import type { ReplFactory, RlmRun, RunLimits } from '../../core/loop/loopTypes';
+import type { RlmRun, RunLimits } from '../../core/loop/loopTypes';
+import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
-import { isNoChargeEndpoint, NO_CHARGE, userPricing, type UserPriceTable } from '../../core/models/pricing';
 import { RequestGate } from '../models/requestGate';
-import type { ReplayInput } from '../../core/loop/replayer';
+import type { ReplayInput } from '../../core/continuation/replayPlan';
 import type { AskedBy } from '../../core/trajectory/trajectoryFormat';
 import type { RlmEngine } from '../engine/engineTypes';
 import type { ModelSetting, RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
-import { MissingApiKeyError, NoModelConfiguredError } from '../errors/extensionErrors';
+import { NoModelConfiguredError } from '../errors/extensionErrors';
+import { modelConfigFor } from '../models/modelConfig';
 import { ActiveRun } from './activeRun';
 import type { TrajectorySink } from './activeRun';
 import type { Conversation } from './conversation';
@@ -63,33 +64,6 @@ interface RunLauncherDeps {
   /** This workspace's folder of cached sub-call answers (never another workspace's). */
   subCallCacheDir: () => string;
   now: () => number;
-}
-
-/**
- * The price a run charges for a model, injected into the model client: the user's rlm.prices first,
- * then no charge for a server on this machine or the local network, else the client's own table.
- */
-export function pricingFor(setting: ModelSetting, prices: UserPriceTable | undefined): Pick<ModelConfig, 'pricing'> {
-  const pricing = userPricing(setting.model, prices) ?? (isNoChargeEndpoint(setting.baseUrl) ? NO_CHARGE : undefined);
-  return pricing ? { pricing } : {};
-}
-
-export async function modelConfigFor(
-  setting: ModelSetting,
-  apiKey: (s: ModelSetting) => Promise<string | undefined>,
-  responseLimits: RlmSettings['responseLimits'],
-  prices?: UserPriceTable,
-): Promise<ModelConfig> {
-  const key = await apiKey(setting);
-  if (!key && setting.baseUrl === '') throw new MissingApiKeyError(setting);
-  return {
-    provider: setting.provider,
-    model: setting.model,
-    ...(setting.baseUrl ? { baseUrl: setting.baseUrl } : {}),
-    ...(key ? { apiKey: key } : {}),
-    ...responseLimits,
-    ...pricingFor(setting, prices),
-  };
 }
 
 function isClient(plan: ModelConfig | ModelClient): plan is ModelClient {

@@ -2,14 +2,14 @@
 // end with the answer's first line, "Open trajectory" and "Copy answer".
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/loop/loopTypes';
-import { clip, firstPlainLine } from '../../shared/plainText';
-import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
+import { clip, firstPlainLine } from '../../shared/text/plainText';
+import { runModelsAndDepth } from '../../core/trajectory/runModels';
 import { promptForPrice } from '../settings/priceSetting';
 import type { ActiveRun } from './activeRun';
 import { describeError } from '../errors/describeError';
-import { showWithSteps } from '../userMessages';
-import { describeOutcome, stepsOf } from './runOutcome';
-import { formatLiveLine } from '../../shared/liveLine';
+import { showWithSteps } from '../errors/userMessages';
+import { describeOutcome, stepsOf } from '../errors/outcomeWording';
+import { formatLiveLine } from '../../shared/text/liveLine';
 
 /**
  * The notification's title. VS Code writes "title: message", so the question is quoted: a question

@@ -5,7 +5,7 @@
 import { runIsNoCharge } from '../../core/models/pricing';
 import type { EventRecord } from '../../core/trajectory/events';
 import type { RunNode } from '../../core/trajectory/treeTypes';
-import { liveLineOf } from '../../shared/liveLine';
+import { liveLineOf } from '../../shared/text/liveLine';
 import type { RunLiveLine } from '../../shared/sidebarState';
 
 export interface RunProgress extends RunLiveLine {

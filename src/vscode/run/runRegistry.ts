@@ -1,16 +1,7 @@
 // Which runs are going, keyed by what they are about: one run at a time per context. A second
 // request for the same context is refused with a typed error the UI turns into a clear sentence.
+import { RunBusyError } from '../errors/extensionErrors';
 import type { ActiveRun } from './activeRun';
-
-export class RunBusyError extends Error {
-  constructor(
-    readonly contextKey: string,
-    readonly runningQuestion: string,
-  ) {
-    super(`A question about this target is already running ("${runningQuestion}"). Stop it or wait for it to finish.`);
-    this.name = 'RunBusyError';
-  }
-}
 
 export class RunRegistry {
   private readonly runs = new Map<string, ActiveRun>();

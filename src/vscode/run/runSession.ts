@@ -2,14 +2,13 @@
 // keeps the session (a chat's, or one of the run's own); it stays open while a view holds it and the
 // conversation still has it, and ends with the last view (an own conversation is ended then, a chat's
 // lives on with the chat). The cells' records join the run's (file and views). No `vscode` import.
-import type { RunLimits, SubCallCacheUse } from '../../core/loop/loopTypes';
+import type { RunLimits, SubCallCacheUse, UserCellNote } from '../../core/loop/loopTypes';
 import type { UserCellOptions, UserCellResult } from '../../core/loop/userCell';
 import type { ModelClient } from '../../core/models/modelTypes';
 import type { ReplSession } from '../../core/repl/replTypes';
 import type { UserCellState } from '../../shared/trajectoryProtocol';
-import type { UserCellHost } from '../trajectory/liveRunTypes';
+import type { UserCellHost } from './liveRunTypes';
 import type { ActiveRun } from './activeRun';
-import type { UserCellNote } from '../../core/loop/userCell';
 import type { WarmSession } from './conversation';
 
 /** Where the run's REPL is kept: a chat's Conversation, or the run's OwnSession. */

@@ -2,8 +2,8 @@
 // It redraws on the run's tick, the moment the notification, the chat and the view redraw too.
 import * as vscode from 'vscode';
 import type { ActiveRun } from './activeRun';
-import { formatLiveLine } from '../../shared/liveLine';
-import { plural } from '../../shared/format';
+import { formatLiveLine } from '../../shared/text/liveLine';
+import { plural } from '../../shared/text/format';
 import type { RunRegistry } from './runRegistry';
 
 export class RunStatusBar implements vscode.Disposable {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ChatTarget, SidebarState } from '../../shared/sidebarState';
 import { activeFileUri, onDidChangeActiveFile } from '../context/activeTarget';
 import { CHAT_STATE_KEY, fromSaved, toSaved } from './chatPersistence';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import { readSettings } from '../settings/readSettings';
 import { isModelConfigured, modelLabel } from '../settings/rlmSettings';
 import { SidebarChatService } from './sidebarChatService';

@@ -1,7 +1,7 @@
 // Carries out what the sidebar asks: runs questions in the current conversation (following each
 // run into its chat entry), and reads or deletes the run history.
 import type { KeySlot, NextStep } from '../../shared/nextStep';
-import { runNextStep } from '../userMessages';
+import { runNextStep } from '../errors/userMessages';
 import * as vscode from 'vscode';
 import type { ChatEntry, ChatTarget, HistoryItem } from '../../shared/sidebarState';
 import { folderScope, gatherWithConfirmation, pickFolder } from '../commands/askCommands';
@@ -9,14 +9,14 @@ import type { ConfirmationMemory } from '../commands/askCommands';
 import { requireTrust } from '../commands/commandSupport';
 import { fileContext } from '../context/fileTarget';
 import { RunCancelledError } from '../../core/loop/loopErrors';
-import type { RunOutcome } from '../../shared/runOutcome';
+import type { RunOutcome } from '../../shared/runOutcomeView';
 import { describeError } from '../errors/describeError';
-import { describeOutcome, stepsOf } from '../run/runOutcome';
+import { describeOutcome, stepsOf } from '../errors/outcomeWording';
 import { openRlmSetting, promptForPrice } from '../settings/priceSetting';
-import { runModelsAndDepth } from '../trajectory/runHeaderProjection';
+import { runModelsAndDepth } from '../../core/trajectory/runModels';
 import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionErrors';
 import { deleteHistoryFile, isInsideDirectory, listHistory } from '../history/historyIndex';
-import type { RlmServices } from '../rlmServices';
+import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
 import { awaitTurn } from '../run/busyPrompt';
 import { Conversation } from '../run/conversation';

@@ -1,6 +1,6 @@
 // The sidebar webview's HTML: a strict CSP with a fresh nonce, and every resource through
 // asWebviewUri (passed in as plain strings so this stays testable without `vscode`).
-import { newNonce, webviewPage } from '../webviewSecurity';
+import { newNonce, webviewPage } from '../webviews/webviewSecurity';
 
 export interface SidebarHtmlInputs {
   cspSource: string;

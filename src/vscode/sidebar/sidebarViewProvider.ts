@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { sidebarHtml } from './sidebarHtml';
 import type { SidebarRouter } from './sidebarRouter';
 import type { WebviewMessenger } from './webviewMessenger';
-import { webviewAssets } from '../webviewAssets';
+import { webviewAssets } from '../webviews/webviewAssets';
 
 export const SIDEBAR_VIEW_ID = 'rlm.chat';
 

@@ -8,7 +8,7 @@ import { newRunNode } from '../../core/trajectory/treeNodes';
 import type { EventRecord } from '../../core/trajectory/events';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { ChangeCollector, type StreamPush } from './changeCollector';
-import type { LiveRun } from './liveRunTypes';
+import type { LiveRun } from '../run/liveRunTypes';
 import type { RunChange } from './trajectorySession';
 
 export type { StreamPush } from './changeCollector';

@@ -2,7 +2,7 @@
 // the run is gone, so a revived panel reopens the run's trajectory file (saved in the webview state).
 import * as vscode from 'vscode';
 import { LiveFeed } from './liveFeed';
-import type { LiveRun, UserCellHost } from './liveRunTypes';
+import type { LiveRun, UserCellHost } from '../run/liveRunTypes';
 import type { UserCellActions } from './trajectorySession';
 import { FileLoad } from './fileLoad';
 import { viewTitle } from './viewTitle';

@@ -2,12 +2,12 @@
 // the reference `rlm` log format through "Open With..."), and live panels for running questions.
 // The extension calls this once during activation and keeps the returned handle.
 import * as vscode from 'vscode';
-import type { LiveRun } from './liveRunTypes';
+import type { LiveRun } from '../run/liveRunTypes';
 import { TrajectoryEditorProvider, TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE } from './trajectoryEditorProvider';
 import { LivePanels, LIVE_VIEW_TYPE } from './livePanels';
 import { SLICE_SCHEME, sliceProvider } from './referenceOpener';
 
-export type { LiveRun } from './liveRunTypes';
+export type { LiveRun } from '../run/liveRunTypes';
 
 /**
  * Set once a recorded run has been shown in this window, whatever route opened it (the command,

@@ -9,8 +9,9 @@ import { shownTurns } from '../../core/trajectory/turnCount';
 import type { ContinuedFrom } from '../../core/trajectory/events';
 import type { ContinuedFromView, ProtectionView, RunHeaderView } from '../../shared/trajectoryProtocol';
 import { isNoChargeEndpoint } from '../../core/models/pricing';
-import { formatBytes, plural } from '../../shared/format';
-import { describeOutcome } from '../run/runOutcome';
+import { formatBytes, plural } from '../../shared/text/format';
+import { describeOutcome } from '../errors/outcomeWording';
+import { runModelsAndDepth } from '../../core/trajectory/runModels';
 import { modelLabel, preview, totalsView, type RunSourceInfo } from './runProjection';
 
 /** Files named in the coverage strip's tooltips; the record lists up to 500. */
@@ -25,29 +26,6 @@ export function protectionsView(p: SandboxProtections | undefined): ProtectionVi
     probes: layer.probes.map((probe) => ({ name: probe.name, held: probe.held, detail: probe.detail })),
     notes: layer.notes,
   }));
-}
-
-/** Distinct sub-call models, the deepest depth anywhere under `run`, and the models that made calls with no known price. */
-export function runModelsAndDepth(run: RunNode): { models: string[]; maxDepth: number; unpriced: string[] } {
-  const models = new Set<string>();
-  const unpriced = new Set<string>();
-  let maxDepth = run.depth;
-  const visit = (r: RunNode): void => {
-    const rootModel = r.config?.root.model;
-    for (const turn of r.turns) {
-      if (turn.usage?.costUsd === null && rootModel) unpriced.add(rootModel);
-      for (const cell of turn.cells) {
-        for (const call of cell.subCalls) {
-          models.add(call.model.model);
-          if (call.usage?.costUsd === null) unpriced.add(call.model.model);
-          if (call.depth > maxDepth) maxDepth = call.depth;
-          if (call.child) visit(call.child);
-        }
-      }
-    }
-  };
-  visit(run);
-  return { models: [...models].sort(), maxDepth, unpriced: [...unpriced].sort() };
 }
 
 /** The input's original format (a .gz, a rotated set), after the summary. */

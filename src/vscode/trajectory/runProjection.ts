@@ -16,7 +16,7 @@ import {
   type TurnSummary,
   type TurnView,
 } from '../../shared/trajectoryProtocol';
-import { formatCount } from '../../shared/format';
+import { formatCount } from '../../shared/text/format';
 
 export interface RunSourceInfo {
   source: string;

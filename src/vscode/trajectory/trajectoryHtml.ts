@@ -2,7 +2,7 @@
 // extension's own files (carried in the page, or converted with asWebviewUri by the caller). No
 // `vscode` import.
 import { INITIAL_STATE_ID } from '../../shared/trajectoryProtocol';
-import { newNonce, webviewPage } from '../webviewSecurity';
+import { newNonce, webviewPage } from '../webviews/webviewSecurity';
 
 export interface TrajectoryHtmlInput {
   /** webview.cspSource */

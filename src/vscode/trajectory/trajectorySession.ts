@@ -16,7 +16,8 @@ import {
 } from '../../shared/trajectoryProtocol';
 import { parseWebviewMessage } from '../../shared/trajectoryProtocolGuards';
 import { RunIndex } from './runIndex';
-import { headerView, runModelsAndDepth } from './runHeaderProjection';
+import { headerView } from './runHeaderProjection';
+import { runModelsAndDepth } from '../../core/trajectory/runModels';
 import { cellView, outlineOf, turnSummary, turnView, type RunSourceInfo } from './runProjection';
 import { searchRun } from './runSearch';
 import { conversationView } from './conversationProjection';

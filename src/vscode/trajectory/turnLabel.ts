@@ -3,7 +3,7 @@
 // the first statement that is not an import. "2 n = 20" tells nobody anything; "Count the errors
 // per service" does. No `vscode` import.
 import type { TurnNode } from '../../core/trajectory/treeTypes';
-import { clip, firstSentence, markdownToPlain } from '../../shared/plainText';
+import { clip, firstSentence, markdownToPlain } from '../../shared/text/plainText';
 
 /** Only the start of a long model text is read: the intent comes first. */
 const SCAN_CHARS = 2000;

@@ -14,7 +14,7 @@ import { trajectoryHtml } from './trajectoryHtml';
 import { TrajectorySession } from './trajectorySession';
 import type { UserCellActions } from './trajectorySession';
 import { openReference } from './referenceOpener';
-import { webviewAssets } from '../webviewAssets';
+import { webviewAssets } from '../webviews/webviewAssets';
 
 export type ViewLog = { info(message: string): void; warn(message: string): void; error(message: string): void };
 

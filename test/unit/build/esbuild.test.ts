@@ -56,7 +56,7 @@ test('no bundle holds a file of bench/ or test/: every source map lists only shi
 });
 
 test('every webview script and stylesheet can be carried in its page (no early end of its element)', async () => {
-  const { canInlineScript, canInlineStyle } = await import('../../../src/vscode/webviewSecurity');
+  const { canInlineScript, canInlineStyle } = await import('../../../src/vscode/webviews/webviewSecurity');
   for (const name of ['sidebar', 'trajectory', 'modelSetup']) {
     assert.ok(canInlineScript(await readFile(join(outdir, 'webview', `${name}.js`), 'utf8')), `webview/${name}.js holds "</script" or "<!--" then "<script"`);
     assert.ok(canInlineStyle(await readFile(join(repoRoot, 'media', `${name}.css`), 'utf8')), `media/${name}.css holds "</style"`);

@@ -23,7 +23,7 @@ const FORBIDDEN: Array<[RegExp, string]> = [
 
 test('user-facing wording stays plain in src/vscode and webview', () => {
   const problems: string[] = [];
-  for (const file of [...files('src/vscode'), ...files('webview'), 'src/shared/liveLine.ts', 'src/shared/costText.ts']) {
+  for (const file of [...files('src/vscode'), ...files('webview'), 'src/shared/text/liveLine.ts', 'src/shared/text/costText.ts']) {
     const text = readFileSync(file, 'utf8');
     text.split('\n').forEach((line, i) => {
       if (/^\s*(\/\/|\*)/.test(line)) return;

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAskArgs } from '../../../src/cli/askArgs';
-import { UsageError } from '../../../src/cli/modelArgs';
-import { defaultTrajectoryPath } from '../../../src/cli/askCommand';
+import { parseAskArgs } from '../../../src/cli/commands/askArgs';
+import { UsageError } from '../../../src/cli/support/modelArgs';
+import { defaultTrajectoryPath } from '../../../src/cli/commands/askCommand';
 
 describe('rlm ask arguments', () => {
   it('parses paths, the question, models and limits', () => {

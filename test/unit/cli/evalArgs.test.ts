@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEvalArgs } from '../../../src/cli/eval/evalArgs';
-import { UsageError } from '../../../src/cli/modelArgs';
+import { UsageError } from '../../../src/cli/support/modelArgs';
 import { runEval } from '../../../src/cli/commands/evalCommand';
 
 test('defaults: all suites at 32k in rlm mode, one task each', () => {

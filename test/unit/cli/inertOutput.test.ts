@@ -2,7 +2,7 @@
 // sequence in an answer, a cell error or a note never reaches the terminal raw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inertOutput } from '../../../src/cli/inertOutput';
+import { inertOutput } from '../../../src/cli/support/inertOutput';
 
 const ESC = '\u001b';
 

@@ -3,9 +3,9 @@
 // are kept out of recorded runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAskArgs } from '../../../src/cli/askArgs';
+import { parseAskArgs } from '../../../src/cli/commands/askArgs';
 import { parseMcpArgs } from '../../../src/cli/mcp/mcpArgs';
-import { modelConfigs, UsageError } from '../../../src/cli/modelArgs';
+import { modelConfigs, UsageError } from '../../../src/cli/support/modelArgs';
 
 const env = { OPENAI_API_KEY: 'sk-root', SUB_KEY: 'sk-sub' };
 

@@ -1,7 +1,7 @@
 // The CLI's live line: turn, sub-calls, tokens and cost, and what caching saved once it saved something.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProgressLine } from '../../../src/cli/progressLine';
+import { ProgressLine } from '../../../src/cli/support/progressLine';
 import type { EventRecord } from '../../../src/core/trajectory/events';
 
 const at = { seq: 1, ts: 0 };

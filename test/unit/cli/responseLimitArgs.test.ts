@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAskArgs } from '../../../src/cli/askArgs';
-import { ASK_HELP } from '../../../src/cli/cliHelp';
+import { parseAskArgs } from '../../../src/cli/commands/askArgs';
+import { ASK_HELP } from '../../../src/cli/support/cliHelp';
 import { EVAL_HELP } from '../../../src/cli/commands/evalCommand';
 import { parseEvalArgs } from '../../../src/cli/eval/evalArgs';
-import { modelConfig, UsageError } from '../../../src/cli/modelArgs';
+import { modelConfig, UsageError } from '../../../src/cli/support/modelArgs';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RESPONSE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS } from '../../../src/core/models/responseGuard';
 import { readRlmSettings } from '../../../src/vscode/settings/rlmSettings';
 

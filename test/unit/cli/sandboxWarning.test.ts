@@ -1,7 +1,7 @@
 // The CLI says plainly when a sandbox layer did not hold, and says nothing when every layer did.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sandboxWarningLine } from '../../../src/cli/eventNotes';
+import { sandboxWarningLine } from '../../../src/cli/support/eventNotes';
 import { allLayersOn } from '../../fakes/fakeProtections';
 
 test('a run whose layers all held gets no warning; one with a layer off gets the layer and the failed probe', () => {

@@ -1,7 +1,7 @@
 // path:line mentions inside an answer's text become links to the references the loop resolved.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitMentions } from '../../../src/shared/answerMentions';
+import { splitMentions } from '../../../src/shared/text/answerMentions';
 
 const refs = [
   { path: 'src/retry.ts', line: 12 },

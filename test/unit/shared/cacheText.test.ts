@@ -2,8 +2,8 @@
 // the trajectory view, and nothing at all when nothing was cached.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cacheText } from '../../../src/shared/cacheText';
-import { formatFigures, formatLiveLine, liveLineOf } from '../../../src/shared/liveLine';
+import { cacheText } from '../../../src/shared/text/cacheText';
+import { formatFigures, formatLiveLine, liveLineOf } from '../../../src/shared/text/liveLine';
 
 describe('cache figures in words', () => {
   it('names cached prompt tokens, cached sub-calls and the money saved, each only when non-zero', () => {

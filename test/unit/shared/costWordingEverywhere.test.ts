@@ -14,9 +14,9 @@ import { toNotebook } from '../../../src/core/trajectory/exportIpynb';
 import { toMarkdown } from '../../../src/core/trajectory/exportMarkdown';
 import { TreeBuilder } from '../../../src/core/trajectory/treeBuilder';
 import type { RunNode } from '../../../src/core/trajectory/treeTypes';
-import { ProgressLine } from '../../../src/cli/progressLine';
-import { totalsCostText } from '../../../src/shared/costText';
-import { formatLiveLine, liveLineOf } from '../../../src/shared/liveLine';
+import { ProgressLine } from '../../../src/cli/support/progressLine';
+import { totalsCostText } from '../../../src/shared/text/costText';
+import { formatLiveLine, liveLineOf } from '../../../src/shared/text/liveLine';
 import { footerMarkdown } from '../../../src/vscode/chat/chatEnding';
 import { headerView } from '../../../src/vscode/trajectory/runHeaderProjection';
 import { progressOf } from '../../../src/vscode/run/runProgress';
@@ -101,12 +101,12 @@ function sources(dir: string): string[] {
   });
 }
 
-test('no code outside src/shared/costText.ts words a run\'s cost itself', () => {
+test('no code outside src/shared/text/costText.ts words a run\'s cost itself', () => {
   const root = join(import.meta.dirname, '../../..');
   const offenders: string[] = [];
   for (const file of [...sources(join(root, 'src')), ...sources(join(root, 'webview'))]) {
     const rel = relative(root, file);
-    if (rel === join('src', 'shared', 'costText.ts')) continue;
+    if (rel === join('src', 'shared', 'text', 'costText.ts')) continue;
     readFileSync(file, 'utf8')
       .split('\n')
       .forEach((line, i) => {

@@ -1,9 +1,9 @@
 // The one set of formatters every surface uses (view, sidebar, progress, CLI, exports).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { costText, costTextShort } from '../../../src/shared/costText';
-import { formatBytes, formatCost, formatCount, formatDuration, formatTokenCount, formatTokenPair, plural } from '../../../src/shared/format';
-import { formatLiveLine } from '../../../src/shared/liveLine';
+import { costText, costTextShort } from '../../../src/shared/text/costText';
+import { formatBytes, formatCost, formatCount, formatDuration, formatTokenCount, formatTokenPair, plural } from '../../../src/shared/text/format';
+import { formatLiveLine } from '../../../src/shared/text/liveLine';
 
 describe('shared formatters', () => {
   it('never shows an unknown cost as $0, and keeps sub-cent costs readable', () => {

@@ -1,7 +1,7 @@
 // Markdown reduced to plain text for notifications, history previews and one-line labels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstPlainLine, firstSentence, markdownToPlain } from '../../../src/shared/plainText';
+import { firstPlainLine, firstSentence, markdownToPlain } from '../../../src/shared/text/plainText';
 
 test('no Markdown syntax survives: emphasis, code, links, headings, lists, quotes, fences', () => {
   const md = '# Result\n\n**42** errors in `app.log`, see [the log](https://x.test/log).\n\n- *first*: _timeout_\n> quoted ~~old~~\n\n```python\nprint(1)\n```';

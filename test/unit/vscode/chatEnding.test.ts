@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { footerMarkdown, stoppedMarkdown } from '../../../src/vscode/chat/chatEnding';
 import { completedTurns, shownTurns } from '../../../src/core/trajectory/turnCount';
-import { describeOutcome } from '../../../src/vscode/run/runOutcome';
+import { describeOutcome } from '../../../src/vscode/errors/outcomeWording';
 
 const usage = { inputTokens: 10, outputTokens: 2, costUsd: null };
 const figures = { subCalls: 3, inputTokens: 1200, outputTokens: 300, costUsd: 0, costUnknown: false, costLocal: true };

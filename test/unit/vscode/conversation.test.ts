@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Conversation } from '../../../src/vscode/run/conversation';
-import { createBridgeRouter } from '../../../src/core/loop/rlmRun';
-import type { ReplFactory } from '../../../src/core/loop/loopTypes';
+import { createBridgeRouter } from '../../../src/core/repl/replFactory';
+import type { ReplFactory } from '../../../src/core/repl/replFactory';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
 
 function conversation(): Conversation {

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { BudgetExceededError } from '../../../src/core/loop/loopErrors';
 import { AuthError, NetworkError } from '../../../src/core/models/modelErrors';
 import { describeError, describeRunError } from '../../../src/vscode/errors/describeError';
-import { MissingApiKeyError, NoModelConfiguredError, TargetRefusedError, UntrustedWorkspaceError } from '../../../src/vscode/errors/extensionErrors';
-import { RunBusyError } from '../../../src/vscode/run/runRegistry';
+import { MissingApiKeyError, NoModelConfiguredError, RunBusyError, TargetRefusedError, UntrustedWorkspaceError } from '../../../src/vscode/errors/extensionErrors';
 
 const info = { provider: 'openai' as const, endpoint: 'http://127.0.0.1:4000/v1', model: 'gpt-x', status: 401 };
 

@@ -2,7 +2,7 @@
 // refused with a typed error naming the setting when out of range.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modelConfigFor } from '../../../src/vscode/run/runLauncher';
+import { modelConfigFor } from '../../../src/vscode/models/modelConfig';
 import { readRlmSettings, SettingsError } from '../../../src/vscode/settings/rlmSettings';
 
 const MB = 1024 * 1024;

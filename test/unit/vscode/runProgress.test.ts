@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TreeBuilder } from '../../../src/core/trajectory/treeBuilder';
 import type { EventRecord, RunEvent } from '../../../src/core/trajectory/events';
-import { formatLiveLine, liveLineOf } from '../../../src/shared/liveLine';
+import { formatLiveLine, liveLineOf } from '../../../src/shared/text/liveLine';
 import { ActiveRun } from '../../../src/vscode/run/activeRun';
 import { activityAfter, progressOf } from '../../../src/vscode/run/runProgress';
 import { LiveFeed } from '../../../src/vscode/trajectory/liveFeed';

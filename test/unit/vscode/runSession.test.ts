@@ -3,11 +3,12 @@
 // the input waits while a question uses the REPL and says so once the REPL is gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReplFactory, RunOptions } from '../../../src/core/loop/loopTypes';
+import type { RunOptions } from '../../../src/core/loop/loopTypes';
+import type { ReplFactory } from '../../../src/core/repl/replFactory';
 import type { UserCellOptions } from '../../../src/core/loop/userCell';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
 import type { EventRecord } from '../../../src/core/trajectory/events';
-import { createBridgeRouter } from '../../../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../../../src/core/repl/replFactory';
 import type { RlmEngine } from '../../../src/vscode/engine/engineTypes';
 import { Conversation } from '../../../src/vscode/run/conversation';
 import { RunLauncher } from '../../../src/vscode/run/runLauncher';

@@ -79,7 +79,7 @@ test('the "vscode" provider is accepted for root and sub, drops a left-over base
 });
 
 test('rlm.prices: USD per million tokens by model, checked, and injected into the model config', async () => {
-  const { pricingFor } = await import('../../../src/vscode/run/runLauncher');
+  const { pricingFor } = await import('../../../src/vscode/models/modelConfig');
   const settings = read({ 'root.model': 'mystery', prices: { mystery: { input: 0.15, output: 0.6 } } });
   assert.deepEqual(settings.prices, { mystery: { inputPerMTok: 0.15, outputPerMTok: 0.6 } });
   assert.deepEqual(pricingFor(settings.root, settings.prices), { pricing: { inputPerMTok: 0.15, outputPerMTok: 0.6 } });

@@ -3,7 +3,7 @@
 // and how prices read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { draftFromSettings, listedPriceLabel, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints, SUGGESTED_MAX_COST_USD } from '../../../src/vscode/models/setupDraft';
+import { draftFromSettings, listedPriceLabel, priceLabel, resolveRole, savedSetupLogLines, settingsFor, setupEndpoints, SUGGESTED_MAX_COST_USD } from '../../../src/vscode/modelSetup/setupDraft';
 
 const endpoints = setupEndpoints();
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { WebviewAssets } from '../../../src/vscode/webviewAssets';
+import { WebviewAssets } from '../../../src/vscode/webviews/webviewAssets';
 
 test('webview assets are read once each, and a file that cannot be read gives undefined (the page then links it)', () => {
   const reads: string[] = [];

@@ -16,7 +16,7 @@ import { chatContextFor } from '../../../../src/vscode/chat/chatContext';
 import { gatherWorkspace } from '../../../../src/vscode/context/gatherWorkspace';
 import { vscodeRipgrepPath } from '../../../../src/vscode/context/vscodeRipgrep';
 import { readSettings } from '../../../../src/vscode/settings/readSettings';
-import { formatBytes } from '../../../../src/shared/format';
+import { formatBytes } from '../../../../src/shared/text/format';
 import { activatedExtension } from './suiteHelpers';
 
 const DIRS = 30;

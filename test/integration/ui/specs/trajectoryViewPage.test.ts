@@ -13,7 +13,7 @@ import type { EventRecord } from '../../../../src/core/trajectory/events';
 import { readTrajectory } from '../../../../src/core/trajectory/trajectoryReader';
 import type { RunNode } from '../../../../src/core/trajectory/treeTypes';
 import { LiveFeed } from '../../../../src/vscode/trajectory/liveFeed';
-import type { LiveRun } from '../../../../src/vscode/trajectory/liveRunTypes';
+import type { LiveRun } from '../../../../src/vscode/run/liveRunTypes';
 import { recordedSourceInfo } from '../../../../src/vscode/trajectory/recordedRun';
 import { generateTrajectory, syntheticEvents } from '../../../fixtures/trajectories/generate';
 import { launchChromium } from '../../harness/chromium';

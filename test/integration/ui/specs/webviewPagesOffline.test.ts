@@ -11,7 +11,7 @@ import { buildRun } from '../../../unit/webview/trajectory/runFixtures';
 import { sidebarHtml } from '../../../../src/vscode/sidebar/sidebarHtml';
 import { trajectoryHtml } from '../../../../src/vscode/trajectory/trajectoryHtml';
 import { TrajectorySession } from '../../../../src/vscode/trajectory/trajectorySession';
-import { WebviewAssets } from '../../../../src/vscode/webviewAssets';
+import { WebviewAssets } from '../../../../src/vscode/webviews/webviewAssets';
 import { launchChromium } from '../../harness/chromium';
 import { repoRoot } from '../../harness/outputPaths';
 

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planPaths } from '../../../../src/core/context/contextPlan';
-import type { ReplFactory } from '../../../../src/core/loop/loopTypes';
+import type { ReplFactory } from '../../../../src/core/repl/replFactory';
 import { fence, isRootRequest, lastUser, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import { until } from '../../../support/until';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { fence, isRootRequest, lastUser, makeRepl, runCollect, startModel, turnOf } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';
-import { createBridgeRouter } from '../../../../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../../../../src/core/repl/replFactory';
 import { until } from '../../../support/until';
 
 describe('RLM loop: follow-up questions on the same session', () => {

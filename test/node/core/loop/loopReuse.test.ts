@@ -3,7 +3,7 @@
 // tampers with its REPL (the prelude, module state, a timer) cannot reach the next run's answer.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReplFactory } from '../../../../src/core/loop/loopTypes';
+import type { ReplFactory } from '../../../../src/core/repl/replFactory';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
 import type { EventRecord } from '../../../../src/core/trajectory/events';
 import { fence, isRootRequest, makeRepl, ofType, runCollect, startModel, turnOf } from './loopTestKit';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planPaths } from '../../../../src/core/context/contextPlan';
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
-import { replayPlanOf } from '../../../../src/core/replay/replayPlan';
+import { replayPlanOf } from '../../../../src/core/continuation/replayPlan';
 import { toMarkdown } from '../../../../src/core/trajectory/exportMarkdown';
 import type { EventRecord } from '../../../../src/core/trajectory/events';
 import { checkEventFields } from '../../../../src/core/trajectory/recordSchema';

@@ -3,8 +3,10 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { createBridgeRouter, createRlmRun } from '../../../../src/core/loop/rlmRun';
-import type { BridgeRouter, RunOptions, RunResult } from '../../../../src/core/loop/loopTypes';
+import { createRlmRun } from '../../../../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../../../../src/core/repl/replFactory';
+import type { RunOptions, RunResult } from '../../../../src/core/loop/loopTypes';
+import type { BridgeRouter } from '../../../../src/core/repl/replFactory';
 import type { ReplSession } from '../../../../src/core/repl/replTypes';
 import { createModelClient } from '../../../../src/core/models/createModelClient';
 import type { ModelClient, ModelConfig } from '../../../../src/core/models/modelTypes';

@@ -4,10 +4,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runUserCell } from '../../../../src/core/loop/userCell';
-import type { UserCellNote } from '../../../../src/core/loop/userCell';
+import type { UserCellNote } from '../../../../src/core/loop/loopTypes';
 import type { EventRecord } from '../../../../src/core/trajectory/events';
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
-import { replayPlanOf } from '../../../../src/core/replay/replayPlan';
+import { replayPlanOf } from '../../../../src/core/continuation/replayPlan';
 import { fence, isRootRequest, makeRepl, ofType, runCollect, startModel, turnOf, warmSession } from './loopTestKit';
 import type { Harness, TestRepl } from './loopTestKit';
 import type { FakeModelRequest } from '../../../../src/eval/fakeServers/fakeServerTypes';

@@ -2,7 +2,7 @@
 // of need, every released session killed, and each session's sub-calls routed to whoever holds it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createBridgeRouter } from '../../../../src/core/loop/rlmRun';
+import { createBridgeRouter } from '../../../../src/core/repl/replFactory';
 import { ReplPool } from '../../../../src/core/repl/replPool';
 import type { BridgeHandler, ReplSession } from '../../../../src/core/repl/replTypes';
 import { allLayersOn } from '../../../fakes/fakeProtections';

@@ -7,7 +7,7 @@ import { toNotebook } from '../../../../src/core/trajectory/exportIpynb';
 import { TreeBuilder } from '../../../../src/core/trajectory/treeBuilder';
 import type { RunNode } from '../../../../src/core/trajectory/treeTypes';
 import type { EventRecord, RunEvent } from '../../../../src/core/trajectory/events';
-import { markdownText, visibleControls } from '../../../../src/shared/untrustedText';
+import { markdownText, visibleControls } from '../../../../src/shared/text/untrustedText';
 import { allLayersOn } from '../../../fakes/fakeProtections';
 
 const ESC = '\u001b';

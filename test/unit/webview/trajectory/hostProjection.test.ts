@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { EventRecord, RunEvent } from '../../../../src/core/trajectory/events';
 import type { CellNode, SubCallNode, TurnNode } from '../../../../src/core/trajectory/treeTypes';
 import { LiveFeed, type StreamPush } from '../../../../src/vscode/trajectory/liveFeed';
-import type { LiveRun } from '../../../../src/vscode/trajectory/liveRunTypes';
+import type { LiveRun } from '../../../../src/vscode/run/liveRunTypes';
 import { headerView } from '../../../../src/vscode/trajectory/runHeaderProjection';
 import { reasoningText } from '../../../../src/core/trajectory/exportText';
 import { groupSubCalls, outlineOf, preview, rootSawNote, turnView } from '../../../../src/vscode/trajectory/runProjection';

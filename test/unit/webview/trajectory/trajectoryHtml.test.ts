@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { trajectoryHtml } from '../../../../src/vscode/trajectory/trajectoryHtml';
-import { canInlineScript, canInlineStyle } from '../../../../src/vscode/webviewSecurity';
+import { canInlineScript, canInlineStyle } from '../../../../src/vscode/webviews/webviewSecurity';
 
 describe('trajectoryHtml', () => {
   const input = { cspSource: 'https://file+.vscode-resource.example', scriptUri: 'https://r/dist/webview/trajectory.js', styleUri: 'https://r/media/trajectory.css', codiconUri: 'https://r/dist/webview/codicon.css', title: 'T "<x>"' };

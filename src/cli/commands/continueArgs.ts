@@ -1,0 +1,90 @@
+// Parses `rlm continue <trajectory> [-q "<follow-up>"] [--from-turn N] [--context PATH]...`: the options
+// of `rlm ask`; the models and limits are the user's (never the record's), the input the record's
+// paths only when they lie inside the working folder (see core/continuation/recordedInput.ts).
+import { parseArgs } from 'node:util';
+import { describeRecordedModels } from '../../core/continuation/recordedModels';
+import type { RunNode } from '../../core/trajectory/treeTypes';
+import { ASK_OPTIONS, parseCacheChoice, replMemoryMb } from './askArgs';
+import type { AskArgs } from './askArgs';
+import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
+
+const OPTIONS = {
+  ...ASK_OPTIONS,
+  context: { type: 'string', multiple: true },
+  'from-turn': { type: 'string' },
+  'allow-divergence': { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseContinueValues>['values'];
+
+export interface ContinueArgs {
+  trajectory: string;
+  question?: string;
+  contextPaths?: string[];
+  fromTurn?: number;
+  allowDivergence: boolean;
+  help: boolean;
+  values: Values;
+}
+
+function parseContinueValues(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+export function parseContinueArgs(argv: string[]): ContinueArgs {
+  let parsed;
+  try {
+    parsed = parseContinueValues(argv);
+  } catch (error) {
+    throw usageErrorFrom(error);
+  }
+  const v = parsed.values;
+  if (v.help) return { trajectory: '', allowDivergence: false, help: true, values: v };
+  if (parsed.positionals.length !== 1) throw new UsageError('give one recorded run (a .rlm.jsonl file) to continue');
+  if (v.quiet && v.verbose) throw new UsageError('--quiet and --verbose cannot be used together');
+  const fromTurn = v['from-turn'] !== undefined ? positiveInt(v['from-turn'], '--from-turn') : undefined;
+  const question = v.question?.trim();
+  if (fromTurn === undefined && !question) throw new UsageError('missing the follow-up question: add -q "<question>" (or fork with --from-turn N)');
+  return {
+    trajectory: parsed.positionals[0]!,
+    ...(question ? { question } : {}),
+    ...(v.context?.length ? { contextPaths: v.context } : {}),
+    ...(fromTurn !== undefined ? { fromTurn } : {}),
+    allowDivergence: v['allow-divergence'] ?? false,
+    help: false,
+    values: v,
+  };
+}
+
+/**
+ * `rlm ask`'s arguments for the continued run. The models, endpoints, keys and limits are the ones given
+ * here (flags and environment), never the record's: a record is a file anyone can ship, and its
+ * `config` could name an attacker's server (which would receive the key) or limits that bill without
+ * end. Only the question is taken from the record, and only for a fork asked no other.
+ */
+export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): AskArgs {
+  const v = args.values;
+  const recorded = describeRecordedModels(run.config);
+  const { root, sub } = parseModelChoices(v, `give the model to continue with, as for rlm ask: --model NAME (and --provider, --base-url for another endpoint); the record's models${recorded ? ` (${recorded})` : ''} are never used`);
+  const input: AskArgs['input'] = {};
+  if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
+  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
+  if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
+  return {
+    paths,
+    question: args.question ?? run.question,
+    root,
+    sub,
+    limits: parseLimits(v),
+    ...(v.trajectory ? { trajectory: v.trajectory } : {}),
+    input,
+    cache: parseCacheChoice(v),
+    json: v.json ?? false,
+    quiet: v.quiet ?? false,
+    verbose: v.verbose ?? false,
+    help: false,
+    // Never taken from the record: only this command line may accept a weaker sandbox.
+    ...(v['allow-weaker-sandbox'] ? { allowWeakerSandbox: true } : {}),
+  };
+}
