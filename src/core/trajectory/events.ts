@@ -44,6 +44,12 @@ export interface Reference {
   endLine?: number;
   /** The cited line(s) as they read when the run ended, clipped; file text, shown as text only. */
   text: string;
+  /**
+   * For a Jupyter notebook (read as its text form, whose lines `line`/`endLine` count): the cell cited,
+   * 1-based, and `line`/`endLine` within its source when the lines are source lines; `endCell` when the
+   * range ends in a later cell. Shown as `analysis.ipynb#cell=3:2`.
+   */
+  notebookCell?: { cell: number; line?: number; endLine?: number; endCell?: number };
 }
 
 /** A citation of the answer that could not be found in the context: listed, never dropped. */

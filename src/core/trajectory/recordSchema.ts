@@ -39,6 +39,8 @@ const TOTALS: Schema = {
 };
 const ERROR: Schema = { object: { kind: 'string', message: 'string', limit: opt('string') } };
 const CELL_ERROR: Schema = { object: { type: 'string', message: 'string', traceback: opt('string') } };
+/** A notebook's cells by kind (context.format.notebook; formats/notebookText.ts). */
+const NOTEBOOK_SUMMARY: Schema = { object: { cells: 'number', code: 'number', markdown: 'number', raw: 'number', language: opt('string'), binaryOutputs: 'number', truncatedOutputs: 'number' } };
 const CONTEXT: Schema = {
   object: {
     type: 'string',
@@ -51,7 +53,7 @@ const CONTEXT: Schema = {
     invalidUtf8Replacements: opt('number'),
     approximate: opt('boolean'),
     leftOut: opt({ arrayOf: { object: { path: 'string', reason: 'string', bytes: opt('number'), detail: opt('string') } } }),
-    format: opt({ object: { compression: opt('string'), compressedFiles: opt('number'), logSets: opt({ arrayOf: { object: { log: 'string', parts: 'number' } } }), logSetsOmitted: opt('number') } }),
+    format: opt({ object: { compression: opt('string'), compressedFiles: opt('number'), logSets: opt({ arrayOf: { object: { log: 'string', parts: 'number' } } }), logSetsOmitted: opt('number'), notebook: opt(NOTEBOOK_SUMMARY), notebooks: opt('number') } }),
   },
 };
 const TARGET: Schema = {
@@ -149,7 +151,7 @@ export const EVENT_FIELDS: Record<string, Fields> = {
   fallback: { kind: 'string', detail: 'string' },
   answer: { text: 'string', forced: opt('boolean'), via: opt('string') },
   references: {
-    references: { arrayOf: { object: { path: 'string', line: 'number', endLine: opt('number'), text: 'string' } } },
+    references: { arrayOf: { object: { path: 'string', line: 'number', endLine: opt('number'), text: 'string', notebookCell: opt({ object: { cell: 'number', line: opt('number'), endLine: opt('number'), endCell: opt('number') } }) } } },
     unresolved: { arrayOf: { object: { citation: 'string', path: 'string', line: 'number', endLine: opt('number'), reason: 'string', detail: opt('string') } } },
   },
   coverage: {
