@@ -13,7 +13,7 @@ import type { Reference, UnresolvedCitation } from '../trajectory/events';
 import { findCitations } from './citationParse';
 import type { Citation } from './citationParse';
 import { notebookCellsOf } from '../context/formats/notebookScan';
-import { cellOfTextLine } from '../context/formats/notebookText';
+import { cellOfTextLine, textLineOfCell } from '../context/formats/notebookText';
 import type { NotebookCellSpan } from '../context/formats/notebookText';
 
 /** The cited text kept per reference: a range is clipped to this many characters. */
@@ -165,11 +165,13 @@ function cellCitation(citation: Citation, cell: NonNullable<Citation['cell']>, p
   }
   const last = cell.endLine ?? cell.line;
   if (last < cell.line) return miss('bad-range', `the range ends (${last}) before it starts (${cell.line})`);
-  if (cell.line < 1 || last > span.sourceLines) return miss('line-out-of-range', `cell ${cell.cell} of ${path} has ${span.sourceLines} line${span.sourceLines === 1 ? '' : 's'} of source`);
+  const from = textLineOfCell(spans, cell.cell, cell.line);
+  const to = textLineOfCell(spans, cell.cell, last);
+  if (from === undefined || to === undefined) return miss('line-out-of-range', `cell ${cell.cell} of ${path} has ${span.sourceLines} line${span.sourceLines === 1 ? '' : 's'} of source`);
   return {
     path,
-    line: span.markerLine + cell.line,
-    ...(cell.endLine !== undefined ? { endLine: span.markerLine + cell.endLine } : {}),
+    line: from,
+    ...(cell.endLine !== undefined ? { endLine: to } : {}),
     notebookCell: { cell: cell.cell, line: cell.line, ...(cell.endLine !== undefined ? { endLine: cell.endLine } : {}) },
   };
 }

@@ -5,6 +5,7 @@
 // take the process's memory or stack. After parsing, only the fields a notebook has are read, each
 // checked for its type; everything else (metadata, widget state) is ignored.
 import type { NotebookCell, NotebookCellKind, NotebookOutput } from './notebookText';
+import { formatCount } from '../../../shared/format';
 
 /** A notebook larger than this on disk is refused (JSON.parse holds it about three times over). */
 export const NOTEBOOK_MAX_BYTES = 64 * 1024 * 1024;
@@ -42,9 +43,9 @@ function checkJsonShape(bytes: Uint8Array): void {
       depth++;
       containers++;
       if (depth > MAX_DEPTH) throw new NotebookShapeError(`its JSON nests deeper than ${MAX_DEPTH} levels, which no notebook does`);
-      if (containers > MAX_CONTAINERS) throw new NotebookShapeError(`its JSON holds more than ${MAX_CONTAINERS.toLocaleString('en-US')} objects and arrays, which no notebook does`);
+      if (containers > MAX_CONTAINERS) throw new NotebookShapeError(`its JSON holds more than ${formatCount(MAX_CONTAINERS)} objects and arrays, which no notebook does`);
     } else if (b === 0x7d || b === 0x5d) depth--;
-    else if (b === 0x2c && ++separators > MAX_VALUES) throw new NotebookShapeError(`its JSON holds more than ${MAX_VALUES.toLocaleString('en-US')} values, which no notebook does`);
+    else if (b === 0x2c && ++separators > MAX_VALUES) throw new NotebookShapeError(`its JSON holds more than ${formatCount(MAX_VALUES)} values, which no notebook does`);
   }
 }
 
@@ -146,7 +147,7 @@ export function parseNotebook(bytes: Uint8Array): { cells: NotebookCell[]; langu
   if (typeof format === 'number' && format < 4) throw new NotebookShapeError(`it is nbformat ${format}; only nbformat 4 is read (open it in Jupyter and save it again to upgrade it)`);
   const cells = root['cells'];
   if (!Array.isArray(cells)) throw new NotebookShapeError(`its "cells" is ${typeWord(cells)}, not a list of cells`);
-  if (cells.length > MAX_CELLS) throw new NotebookShapeError(`it has ${cells.length.toLocaleString('en-US')} cells, more than ${MAX_CELLS.toLocaleString('en-US')}`);
+  if (cells.length > MAX_CELLS) throw new NotebookShapeError(`it has ${formatCount(cells.length)} cells, more than ${formatCount(MAX_CELLS)}`);
   const language = languageOf(root['metadata']);
   return { cells: cells.map((cell, i) => readCell(cell, i + 1)), ...(language ? { language } : {}) };
 }

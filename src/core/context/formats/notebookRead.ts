@@ -29,7 +29,7 @@ export class NotebookReadError extends ContextReadError {
   }
 }
 
-export type NotebookRead =
+type NotebookRead =
   | { kind: 'read'; notebook: NotebookText; storedBytes: number }
   | { kind: 'not-notebook'; detail: string }
   | { kind: 'special'; special: SpecialKind }

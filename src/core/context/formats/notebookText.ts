@@ -7,6 +7,7 @@
 //
 // The input is a neutral cell model, so a notebook read from disk (notebookJson.ts) and one open in
 // VS Code's notebook editor (unsaved cells included) become the same text.
+import { formatBytes, formatCount } from '../../../shared/format';
 
 export type NotebookCellKind = 'code' | 'markdown' | 'raw';
 
@@ -75,12 +76,6 @@ function cellMarker(n: number, cell: NotebookCell): string {
   return `<<< cell ${n}: ${cell.kind}${run}${attached} >>>`;
 }
 
-function sizeWords(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 function linesOf(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -96,7 +91,7 @@ function clipped(text: string): { lines: string[]; truncated: boolean } {
   const shownChars = [...head, ...tail].reduce((n, l) => n + l.length + 1, 0);
   const omittedLines = Math.max(0, lines.length - head.length - tail.length);
   const omittedChars = Math.max(0, text.length - shownChars);
-  return { lines: [...head, `[… ${omittedLines.toLocaleString('en-US')} lines, ${omittedChars.toLocaleString('en-US')} characters of this output not shown …]`, ...tail], truncated: true };
+  return { lines: [...head, `[… ${formatCount(omittedLines)} lines, ${formatCount(omittedChars)} characters of this output not shown …]`, ...tail], truncated: true };
 }
 
 /** Up to `count` lines from `start` going `step`, within `chars` (a long line is cut, marked with …). */
@@ -131,7 +126,7 @@ function outputBlock(cellNumber: number, outputNumber: number, output: NotebookO
   const named = others.filter((item) => item.text === undefined || !shown);
   counts.binary += named.filter((item) => item.text === undefined).length;
   const kind = output.result ? 'result' : 'display';
-  const namedWords = named.map((item) => `${item.mime} (${sizeWords(item.bytes)})`).join(', ');
+  const namedWords = named.map((item) => `${item.mime} (${formatBytes(item.bytes)})`).join(', ');
   if (!shown) return [`${at}: ${kind}, ${namedWords || 'empty'}, not shown >>>`];
   const body = clipped(shown.text!);
   if (body.truncated) counts.truncated++;
