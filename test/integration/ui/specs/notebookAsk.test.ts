@@ -4,7 +4,7 @@
 // notebook at cell 2 with that line selected. (`answer` is a name of the REPL's API, so the scripted
 // model uses `found`.)
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
@@ -42,7 +42,7 @@ test('a notebook with an unsaved edit is asked about from the palette, and its r
   const server = await startFakeOpenAIServer({ respond });
   t.after(() => server.close());
   const { workbench, codeServer } = await openWorkbench(t, {
-    userSettings: { 'rlm.root.provider': 'openai', 'rlm.root.baseUrl': server.baseUrl, 'rlm.root.model': 'fake-model' },
+    userSettings: { 'files.autoSave': 'off', 'rlm.root.provider': 'openai', 'rlm.root.baseUrl': server.baseUrl, 'rlm.root.model': 'fake-model' },
   });
   const { page } = workbench;
   writeFileSync(join(codeServer.workspace, 'analysis.ipynb'), JSON.stringify(NOTEBOOK, null, 1));
@@ -51,12 +51,13 @@ test('a notebook with an unsaved edit is asked about from the palette, and its r
   const lastCell = page.locator('.notebook-editor .monaco-list-row').filter({ hasText: 'totals by month go here' }).first();
   await lastCell.waitFor({ state: 'visible', timeout: 60_000 });
   // An edit not saved: the file on disk does not hold it, the editor's cell does.
-  await lastCell.locator('.view-line').first().click();
-  await page.keyboard.press('End');
+  await lastCell.locator('.view-lines').first().click();
+  await lastCell.locator('.monaco-editor.focused').waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Control+End');
   await page.keyboard.press('Enter');
   await page.keyboard.type('unsaved_total = 42');
   await page.keyboard.press('Escape');
-  await page.locator('.tab.active.dirty', { hasText: 'analysis.ipynb' }).waitFor({ timeout: 15_000 });
+  await lastCell.locator('.view-line', { hasText: 'unsaved_total = 42' }).waitFor({ timeout: 15_000 });
   await workbench.screenshot('notebook-with-unsaved-edit');
 
   await workbench.runCommandFromPalette('RLM: Ask RLM about this file');
@@ -65,13 +66,14 @@ test('a notebook with an unsaved edit is asked about from the palette, and its r
   await page.locator('.quick-input-widget input').press('Enter');
   const toast = await workbench.waitForNotification(/The data is read from sales-march\.csv/, 180_000);
   assert.match(await toast.innerText(), /analysis\.ipynb#cell=2:2 .*unsaved edit seen: True/);
+  assert.ok(!readFileSync(join(codeServer.workspace, 'analysis.ipynb'), 'utf8').includes('unsaved_total'), 'the edit is not on disk: the answer read the editor');
   await workbench.screenshot('notebook-answered');
 
   const view = await workbench.getWebviewFrame('.references .reference-link', 120_000);
   assert.deepEqual(await view.locator('.references .reference-list:not(.unresolved) .reference-link').allInnerTexts(), ['analysis.ipynb#cell=2:2']);
   assert.match(await view.locator('.reference-text').first().innerText(), /sales = pd\.read_csv\('sales-march\.csv'\)/);
   // The header names the input's format.
-  await view.getByText(/a Jupyter notebook \(python\), 3 cells: 2 code, 1 markdown/).first().waitFor({ timeout: 30_000 });
+  await view.getByText(/a Jupyter notebook \(python\), 3 cells: 2 code, 1 markdown/).first().waitFor({ state: 'attached', timeout: 30_000 });
   await workbench.screenshot('notebook-reference-under-answer');
 
   await view.locator('.references .reference-link', { hasText: 'analysis.ipynb#cell=2:2' }).first().click();
