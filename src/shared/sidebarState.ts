@@ -59,7 +59,7 @@ export interface ChatEntry {
   /** Models of this run with no known price (the entry offers "Set a price…"). */
   unpricedModels?: string[];
   /** The answer's `path:line` citations found in the input: links that open the file at the line. */
-  references?: Array<{ path: string; line: number; endLine?: number; text: string }>;
+  references?: Array<{ path: string; line: number; endLine?: number; text: string; notebookCell?: { cell: number; line?: number; endLine?: number; endCell?: number } }>;
   runId?: string;
   /** Set as soon as the trajectory file exists, so "View trajectory" works mid-run. */
   trajectoryPath?: string;

@@ -142,6 +142,8 @@ interface ReferenceView {
   line: number;
   endLine?: number;
   text: string;
+  /** A notebook's cell (shown `x.ipynb#cell=3:2`): see Reference.notebookCell. */
+  notebookCell?: { cell: number; line?: number; endLine?: number; endCell?: number };
 }
 
 /** One line of the outline: enough to place, label and filter a turn without its body. */

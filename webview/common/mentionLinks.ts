@@ -3,11 +3,7 @@
 // reference by index through `open`, like the References list under the answer.
 import { splitMentions } from '../../src/shared/text/answerMentions';
 
-interface ReferenceLike {
-  path: string;
-  line: number;
-  endLine?: number;
-}
+import type { ReferenceLike } from '../../src/shared/text/referenceLabel';
 
 export function linkMentions(root: HTMLElement, references: readonly ReferenceLike[], open: (index: number) => void): void {
   if (references.length === 0) return;

@@ -10,6 +10,7 @@ import { isActiveStatus } from '../../src/shared/sidebarState';
 import { formatFigures, formatLiveLine } from '../../src/shared/text/liveLine';
 import { renderMarkdown } from '../common/markdown';
 import { linkMentions } from '../common/mentionLinks';
+import { referenceLabel } from '../../src/shared/text/referenceLabel';
 import { actionButton, el, icon, spinner, vscodeButton } from '../common/dom';
 import type { HostChannel } from './hostChannel';
 import { statusText } from './sidebarModel';
@@ -85,7 +86,7 @@ export function renderEntry(entry: ChatEntry, host: HostChannel): HTMLElement {
 function referenceList(entry: ChatEntry, host: HostChannel): HTMLElement {
   const list = el('ol', { className: 'references', attrs: { 'data-testid': 'references', 'aria-label': 'References' } });
   entry.references!.forEach((reference, index) => {
-    const label = `${reference.path}:${reference.line}${reference.endLine !== undefined ? `-${reference.endLine}` : ''}`;
+    const label = referenceLabel(reference);
     const link = el('a', { className: 'reference-link', text: label, title: `Open ${label}`, attrs: { href: '#', 'data-focus-key': `${entry.id}:reference:${index}` } });
     link.addEventListener('click', (event) => {
       event.preventDefault();

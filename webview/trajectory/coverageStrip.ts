@@ -43,5 +43,7 @@ function coverageLegend(c: CoverageView): HTMLElement {
     entry('seen', `${coverageSeenText(c)} in cell output or sub-call prompts`),
     entry('cited', `${lines(c.citedLines)} cited by the answer`),
     entry('unseen', 'never shown to a model'),
+    // A notebook's lines are those of its text form, which the notebook editor does not show.
+    ...(c.files.some((f) => typeof f.path === 'string' && f.path.toLowerCase().endsWith('.ipynb')) ? [el('span', { className: 'coverage-key', text: "Notebooks count the lines of their text form: cell markers, sources and outputs." })] : []),
   ]);
 }

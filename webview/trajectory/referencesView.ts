@@ -2,6 +2,7 @@
 // file at that line (by index: the view never names a path to open), with the cited text; citations
 // not found in the input are listed apart and marked. Cited text is file text: text nodes only.
 import type { RunHeaderView } from '../../src/shared/trajectoryProtocol';
+import { referenceLabel } from '../../src/shared/text/referenceLabel';
 import { el, icon } from '../common/dom';
 import type { RenderContext } from './renderContext';
 
@@ -16,7 +17,7 @@ export function referencesView(ctx: RenderContext, h: RunHeaderView): HTMLElemen
     section.appendChild(el('div', { className: 'stat-label', text: `References (${resolved.length})` }));
     const list = el('ol', { className: 'reference-list' });
     resolved.forEach((ref, index) => {
-      const label = `${ref.path}:${ref.line}${ref.endLine !== undefined ? `-${ref.endLine}` : ''}`;
+      const label = referenceLabel(ref);
       const link = el('a', { className: 'reference-link', text: label, attrs: { href: '#', role: 'link', 'data-reference': String(index) }, title: `Open ${label}` });
       link.addEventListener('click', (event) => {
         event.preventDefault();

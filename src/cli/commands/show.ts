@@ -87,6 +87,7 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   if (models) lines.push(`Models:     ${models}`);
   const input = inputLine(s);
   if (input) lines.push(`Input:      ${input}`);
+  if (s.references?.count) lines.push(`References: ${s.references.shown.map((r) => oneLine(r, 200)).join(', ')}${s.references.count > s.references.shown.length ? `, … (${s.references.count} in all)` : ''}`);
   if (conversation) {
     lines.push(`Conversation: ${s.runs.length} questions, each after the first a follow-up`);
     s.runs.forEach((run, i) => lines.push(...conversationRun(run, i, s.runs.length)));

@@ -4,6 +4,7 @@
 // references are clipped to a line each and the text is cut to the caller's token budget.
 import type { RunResult } from '../loop/loopTypes';
 import { estimateTokens } from '../models/tokenEstimate';
+import { referenceLabel } from '../../shared/text/referenceLabel';
 import { formatDuration, formatTokenCount, plural } from '../../shared/text/format';
 import { totalsCostText } from '../../shared/text/costText';
 
@@ -105,7 +106,7 @@ export function renderAgentAnswer(shaped: AgentAnswer): string {
   if (shaped.answer !== undefined) parts.push(shaped.answer.trim());
   if (shaped.error) parts.push(`${shaped.answer !== undefined ? 'Note' : `No answer (${shaped.status})`}: ${shaped.error}`);
   if (shaped.partial !== undefined) parts.push(`Partial findings (the run's last output, not an answer):\n${shaped.partial.trim()}`);
-  if (shaped.references.length) parts.push(`References:\n${shaped.references.map((r) => `- ${r.path}:${r.line}${r.endLine !== undefined ? `-${r.endLine}` : ''}: ${r.text}`).join('\n')}`);
+  if (shaped.references.length) parts.push(`References:\n${shaped.references.map((r) => `- ${referenceLabel(r)}: ${r.text}`).join('\n')}`);
   const f = shaped.figures;
   const notes = [
     `${plural(f.turns, 'turn')}, ${plural(f.subCalls, 'sub-call')}, ${formatTokenCount(f.inputTokens + f.outputTokens)} tokens, ${f.cost}, ${formatDuration(f.wallTimeMs)}`,

@@ -12,6 +12,9 @@ import { utf8Chunks } from '../context/utf8Chunks';
 import type { Reference, UnresolvedCitation } from '../trajectory/events';
 import { findCitations } from './citationParse';
 import type { Citation } from './citationParse';
+import { notebookCellsOf } from '../context/formats/notebookScan';
+import { cellOfTextLine, textLineOfCell } from '../context/formats/notebookText';
+import type { NotebookCellSpan } from '../context/formats/notebookText';
 
 /** The cited text kept per reference: a range is clipped to this many characters. */
 const REFERENCE_TEXT_MAX_CHARS = 2000;
@@ -29,6 +32,8 @@ export interface CitationLookup {
    * or of a 2 GB file for one cited line, holds one chunk at a time. `onChunk` must copy what it keeps.
    */
   scan(path: string, onChunk: (bytes: Uint8Array) => void): Promise<boolean>;
+  /** For a Jupyter notebook, where each cell sits in its text form; undefined for any other file. */
+  notebookCells?(path: string): Promise<NotebookCellSpan[] | undefined>;
 }
 
 export interface ResolvedCitations {
@@ -39,6 +44,7 @@ export interface ResolvedCitations {
 /** The lookup for a bound source (a single text without a label is cited as `context`). */
 export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileScan = plannedFileScanner()): CitationLookup {
   const files = new Map<string, FileScan>();
+  const cells = new Map<string, () => Promise<NotebookCellSpan[] | undefined>>();
   const aliases = new Map<string, string>();
   let single: string | undefined;
   const inMemory = (content: Uint8Array | string): FileScan => async (onChunk) => {
@@ -49,11 +55,16 @@ export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileS
   if (source.kind === 'text') {
     single = source.label ?? 'context';
     files.set(single, inMemory(source.text));
+    const notebook = source.notebook;
+    if (notebook) cells.set(single, async () => notebook.cells);
   } else if (source.kind === 'files') {
     for (const file of source.files) files.set(file.path, inMemory(file.content));
   } else {
     const { plan } = source;
-    for (const file of plan.files) files.set(file.path, (onChunk) => scanPlanned(file, Math.max(plan.maxFileBytes, file.bytes), onChunk));
+    for (const file of plan.files) {
+      files.set(file.path, (onChunk) => scanPlanned(file, Math.max(plan.maxFileBytes, file.bytes), onChunk));
+      if (file.notebook) cells.set(file.path, () => notebookCellsOf(file));
+    }
     if (plan.shape === 'text' && plan.files[0]) single = plan.files[0].path;
   }
   if (single !== undefined) {
@@ -64,6 +75,7 @@ export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileS
     paths: [...files.keys()],
     aliases,
     scan: (path, onChunk) => files.get(path)?.(onChunk) ?? Promise.resolve(false),
+    notebookCells: (path) => cells.get(path)?.() ?? Promise.resolve(undefined),
   };
 }
 
@@ -74,7 +86,17 @@ export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileS
 export async function resolveCitations(answer: string, lookup: CitationLookup): Promise<ResolvedCitations> {
   const known = new Set(lookup.paths);
   const citations = findCitations(answer, (path) => known.has(normalize(path)) || lookup.aliases.has(normalize(path)));
-  const checked = citations.map((citation) => checkOne(citation, lookup, known));
+  const cellsOf = cachedCells(lookup);
+  const checked = await Promise.all(
+    citations.map(async (citation) => {
+      const outcome = checkOne(citation, lookup, known);
+      if ('reason' in outcome) return outcome;
+      const spans = await cellsOf(outcome.path);
+      if (citation.cell) return cellCitation(citation, citation.cell, outcome.path, spans);
+      // A line of a notebook's text form is also said in its cell's terms.
+      return spans ? { ...outcome, ...notebookCellOf(spans, outcome.line, outcome.endLine) } : outcome;
+    }),
+  );
   const byPath = new Map<string, Array<{ index: number; range: LineRange }>>();
   checked.forEach((outcome, index) => {
     if ('reason' in outcome) return;
@@ -106,6 +128,52 @@ export async function resolveCitations(answer: string, lookup: CitationLookup): 
     references.push(outcome);
   }
   return { references, unresolved };
+}
+
+/** Cell maps, read once per notebook however many of its cells are cited. */
+function cachedCells(lookup: CitationLookup): (path: string) => Promise<NotebookCellSpan[] | undefined> {
+  const cache = new Map<string, Promise<NotebookCellSpan[] | undefined>>();
+  return (path) => {
+    let found = cache.get(path);
+    if (!found) {
+      found = lookup.notebookCells?.(path) ?? Promise.resolve(undefined);
+      cache.set(path, found);
+    }
+    return found;
+  };
+}
+
+/** `notebookCell` for lines `line`..`endLine` of a notebook's text form. */
+function notebookCellOf(spans: readonly NotebookCellSpan[], line: number, endLine: number | undefined): Pick<Reference, 'notebookCell'> {
+  const first = cellOfTextLine(spans, line);
+  if (!first) return {};
+  const last = endLine !== undefined ? cellOfTextLine(spans, endLine) : first;
+  if (!last || last.cell !== first.cell) return { notebookCell: { cell: first.cell, ...(last ? { endCell: last.cell } : {}) } };
+  if (first.line === undefined || last.line === undefined) return { notebookCell: { cell: first.cell } };
+  return { notebookCell: { cell: first.cell, line: first.line, ...(last.line !== first.line ? { endLine: last.line } : {}) } };
+}
+
+/** A citation written as `x.ipynb#cell=N[:L[-M]]`: the lines of the text form it means, or why there are none. */
+function cellCitation(citation: Citation, cell: NonNullable<Citation['cell']>, path: string, spans: readonly NotebookCellSpan[] | undefined): Omit<Reference, 'text'> | UnresolvedCitation {
+  const miss = missOf(citation);
+  if (!spans) return miss('unreadable', `${path} could not be read again as a notebook`);
+  const span = spans[cell.cell - 1];
+  if (!span || cell.cell < 1) return miss('line-out-of-range', `${path} has ${spans.length} cell${spans.length === 1 ? '' : 's'}`);
+  if (cell.line === undefined) {
+    // A whole cell: its marker, source and outputs.
+    return { path, line: span.markerLine, ...(span.lastLine > span.markerLine ? { endLine: span.lastLine } : {}), notebookCell: { cell: cell.cell } };
+  }
+  const last = cell.endLine ?? cell.line;
+  if (last < cell.line) return miss('bad-range', `the range ends (${last}) before it starts (${cell.line})`);
+  const from = textLineOfCell(spans, cell.cell, cell.line);
+  const to = textLineOfCell(spans, cell.cell, last);
+  if (from === undefined || to === undefined) return miss('line-out-of-range', `cell ${cell.cell} of ${path} has ${span.sourceLines} line${span.sourceLines === 1 ? '' : 's'} of source`);
+  return {
+    path,
+    line: from,
+    ...(cell.endLine !== undefined ? { endLine: to } : {}),
+    notebookCell: { cell: cell.cell, line: cell.line, ...(cell.endLine !== undefined ? { endLine: cell.endLine } : {}) },
+  };
 }
 
 const missOf =

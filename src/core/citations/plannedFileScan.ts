@@ -4,6 +4,7 @@
 // four trips through the thread pool: a 20,000-file folder is scanned in a fraction of a second), in
 // time slices so the event loop still turns; a big one is streamed through one 1 MiB buffer.
 import { readCompressed } from '../context/compressedRead';
+import { scanNotebook } from '../context/formats/notebookScan';
 import type { PlannedFile } from '../context/contextTypes';
 import { streamLocalFile } from '../context/localFileRead';
 import { readLocalFileInto } from '../context/localFileReadSync';
@@ -20,6 +21,7 @@ export function plannedFileScanner(): PlannedFileScan {
   return async (file, maxBytes, onChunk) => {
     try {
       // A compressed file is cited in the lines of its text, so it is scanned decompressed.
+      if (file.notebook) return await scanNotebook(file, maxBytes, onChunk);
       if (file.compression) return (await readCompressed(file.abs, file.compression, { maxBytes, noFollow: true }, onChunk)).kind === 'done';
       if (file.bytes <= SMALL_FILE_BYTES) {
         await slicer.yieldIfDue();

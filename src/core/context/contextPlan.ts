@@ -15,6 +15,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
 import { compressionOf } from './compressedFormats';
 import { planCompressedFile, plannedCompressed } from './compressedPlan';
+import { planNotebookFile } from './formats/notebookRead';
+import { NOTEBOOK_MAX_BYTES, isNotebookPath } from './formats/notebookJson';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
 import { LOG_SETS_MAX } from './contextTypes';
@@ -168,15 +170,19 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
 /** The metadata's word on compressed files and rotated sets in a folder, or undefined when there are none. */
 function inputFormat(files: readonly PlannedFile[], sets: ReadonlyArray<{ log: string; parts: number }>): InputFormat | undefined {
   const compressedFiles = files.reduce((n, f) => n + (f.compression ? 1 : 0), 0);
-  if (compressedFiles === 0 && sets.length === 0) return undefined;
+  const notebooks = files.reduce((n, f) => n + (f.notebook ? 1 : 0), 0);
+  if (compressedFiles === 0 && sets.length === 0 && notebooks === 0) return undefined;
   return {
     ...(compressedFiles ? { compressedFiles } : {}),
+    ...(notebooks ? { notebooks } : {}),
     ...(sets.length ? { logSets: sets.slice(0, LOG_SETS_MAX), ...(sets.length > LOG_SETS_MAX ? { logSetsOmitted: sets.length - LOG_SETS_MAX } : {}) } : {}),
   };
 }
 
 async function planSingleFile(walk: Walk, abs: string, size: number): Promise<ContextPlan> {
   const shown = displayPath(walk.cwd, abs);
+  // The limit holds for a notebook's text, which is smaller than its JSON (images are named, not kept).
+  if (isNotebookPath(shown)) return planNotebookFile(shown, abs, walk.maxTotalBytes);
   if (size > walk.maxTotalBytes) throw new ContextTooLargeError(size, walk.maxTotalBytes, [{ path: shown, bytes: size }]);
   const compression = compressionOf(shown);
   if (compression) return planCompressedFile(shown, abs, compression, walk.maxTotalBytes);
@@ -251,6 +257,13 @@ function planFile(walk: Walk, abs: string, shown: string, real: string): void {
   if (!st.isFile()) {
     // Changed since the folder was listed: judged as what it is now.
     walk.skipped.push({ path: shown, reason: st.isSymbolicLink() ? 'link' : 'special', detail: st.isSymbolicLink() ? 'became a link while the folder was read' : (specialKindOf(st) ?? 'special file') });
+    return;
+  }
+  // A notebook's text is smaller than its JSON (images are named, not kept): the per-file limit holds for
+  // the text when it is read; on disk it may be up to the notebook limit.
+  const notebook = !compression && isNotebookPath(shown);
+  if (notebook && st.size <= NOTEBOOK_MAX_BYTES) {
+    addFile(walk, { path: shown, abs, bytes: Math.min(st.size, walk.maxFileBytes), notebook: true });
     return;
   }
   // A compressed file larger than the per-file limit on disk decodes to more than it: too large either way.

@@ -1,6 +1,7 @@
 // The shapes that describe what is bound as `context` in the REPL. The text itself never reaches the
 // root model; only ContextMetadata does.
 import type { Compression } from './compressedFormats';
+import type { NotebookCellSpan, NotebookSummary } from './formats/notebookText';
 
 /** One file of a multi-file context. `path` is workspace-relative, POSIX separators. */
 export interface ContextFile {
@@ -14,7 +15,13 @@ export interface ContextFile {
  * from path to text, in the order given (callers sort it for stability).
  */
 export type ContextSource =
-  | { kind: 'text'; text: Uint8Array | string; /** Where it came from, for display only. */ label?: string }
+  | {
+      kind: 'text';
+      text: Uint8Array | string;
+      /** Where it came from, for display only. */ label?: string;
+      /** Set when the text is a notebook's text form (an open notebook's cells): its cells, for the metadata and citations. */
+      notebook?: { cells: NotebookCellSpan[]; summary: NotebookSummary };
+    }
   | { kind: 'files'; files: ContextFile[] }
   /** Files on this machine, read while they are bound: the host never holds them whole (contextPlan.ts). */
   | { kind: 'plan'; plan: ContextPlan };
@@ -59,6 +66,8 @@ export interface PlannedFile {
   storedBytes?: number;
   /** A compressed file's `bytes` were counted by decoding it whole when planned. */
   exact?: boolean;
+  /** A Jupyter notebook, read as its text form (formats/notebookRead.ts); `bytes` is exact for one named alone, else its size on disk. */
+  notebook?: true;
 }
 
 /**
@@ -99,6 +108,10 @@ export interface InputFormat {
   /** Rotated logs: each one log in several parts, its parts oldest first in `context`'s order (at most 20 listed). */
   logSets?: Array<{ log: string; parts: number }>;
   logSetsOmitted?: number;
+  /** A `str` that is a Jupyter notebook's text form: its cells by kind (formats/notebookText.ts). */
+  notebook?: NotebookSummary;
+  /** Entries of a dict that are Jupyter notebooks read as their text form. */
+  notebooks?: number;
 }
 
 /** Rotated log sets listed in the metadata, at most. */

@@ -2,6 +2,7 @@
 // run over app.log.gz or a rotated set says so wherever the run is looked at. The metadata may come
 // from a recorded file (hostile): only its expected fields of the expected types are used.
 import type { InputFormat } from './contextTypes';
+import { describeNotebookFormat } from './formats/notebookPrompt';
 
 const COMPRESSIONS = new Set(['gzip', 'bzip2', 'xz', 'zstd']);
 
@@ -16,5 +17,6 @@ export function describeInputFormat(format: InputFormat | undefined): string | u
     const more = (format.logSets?.length ?? 0) - sets.length + (typeof format.logSetsOmitted === 'number' ? format.logSetsOmitted : 0);
     parts.push(`rotated logs read oldest first: ${sets.map((s) => `${s.log.slice(0, 200)} (${s.parts} parts)`).join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
   }
+  parts.push(...describeNotebookFormat(format));
   return parts.length ? parts.join('; ') : undefined;
 }

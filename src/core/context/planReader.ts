@@ -8,6 +8,7 @@ import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescri
 import { nodeContextFs } from './contextPlan';
 import type { ContextFs } from './contextPlan';
 import { countCompressed, isCompressed, readCompressedInto } from './compressedPlan';
+import { isNotebookFile, notebookOfNamedFile, readNotebookInto } from './formats/notebookRead';
 import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];
@@ -66,11 +67,13 @@ export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: Context
  * as before. For the call sites that may await; the plain path stays synchronous for speed elsewhere.
  */
 export async function readAnyPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs, within?: readonly string[]): Promise<ReturnType<typeof readPlannedInto>> {
+  if (isNotebookFile(file)) return readNotebookInto(file, into, within);
   return isCompressed(file) ? readCompressedInto(file, into, within) : readPlannedInto(file, into, fs, within);
 }
 
 function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead | Promise<PlannedRead> {
   if (isCompressed(file)) return readCompressedInto(file, scratch).then((read) => fromRead(file, scratch, read));
+  if (isNotebookFile(file)) return readNotebookInto(file, scratch).then((read) => fromRead(file, scratch, read));
   return fromRead(file, scratch, readPlannedInto(file, scratch, fs));
 }
 
@@ -86,6 +89,12 @@ export async function readPlanInMemory(plan: ContextPlan, fs: ContextFs = nodeCo
   if (plan.shape === 'text') {
     // A single file was checked (binary, special) when planned; its size bounds the read.
     const file = plan.files[0]!;
+    if (isNotebookFile(file)) {
+      const notebook = await notebookOfNamedFile(file.path, file.abs);
+      const text = Buffer.from(notebook.text, 'utf8');
+      if (text.byteLength > plan.maxTotalBytes) throw new ContextTooLargeError(text.byteLength, plan.maxTotalBytes, [{ path: file.path, bytes: text.byteLength }]);
+      return { source: { kind: 'text', text, label: file.path, notebook: { cells: notebook.cells, summary: notebook.summary } }, target: { ...plan.target, totalBytes: text.byteLength } };
+    }
     if (isCompressed(file)) {
       const exact = await countCompressed(file, plan.maxTotalBytes);
       const into = new Uint8Array(exact + 1);

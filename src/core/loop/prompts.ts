@@ -1,5 +1,6 @@
 // What the root model is told. The system prompt teaches the protocol; the first user message
 // carries the question and only the *metadata* of `context`, never its text.
+import { notebookFormatLines } from '../context/formats/notebookPrompt';
 import type { ContextMetadata } from '../context/contextTypes';
 import { CHILD_RUN_CONCURRENCY } from './limits';
 import type { ChatMessage } from '../models/modelTypes';
@@ -117,6 +118,7 @@ function formatLines(meta: ContextMetadata): string[] {
     for (const set of sets) lines.push(`- ${set.log}: ${formatCount(set.parts)} parts`);
     if (format.logSetsOmitted) lines.push(`- ... and ${formatCount(format.logSetsOmitted)} more sets`);
   }
+  lines.push(...notebookFormatLines(format));
   return lines;
 }
 

@@ -104,6 +104,7 @@ export function previewMetadata(source: ContextSource): ContextMetadata {
     invalidUtf8Replacements: 0,
     ...(isText ? {} : { mode: 'eager' as const }),
     ...(exact ? {} : { approximate: true }),
+    ...(source.kind === 'text' && source.notebook ? { format: { notebook: source.notebook.summary } } : {}),
   };
 }
 

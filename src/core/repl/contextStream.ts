@@ -10,7 +10,8 @@ import type { Compression } from '../context/compressedFormats';
 import type { ContextPlan, ContextSource, InputFormat, PlannedFile, TargetDescription } from '../context/contextTypes';
 import { countCompressed, isCompressed, readCompressedInto } from '../context/compressedPlan';
 import { readCompressed } from '../context/compressedRead';
-import { readPlannedInto } from '../context/planReader';
+import { readAnyPlannedInto, readPlannedInto } from '../context/planReader';
+import { isNotebookFile, notebookOfNamedFile } from '../context/formats/notebookRead';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
 import { FRAME_HEAD_BYTES, frameHead, writeFrameHead } from './contextFrames';
@@ -90,6 +91,7 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
     out.byteLength += bytes;
   }
   await sink.write(frameHead('E', 0));
+  if (source.kind === 'text' && source.notebook) out.format = { notebook: source.notebook.summary };
   return out;
 }
 
@@ -119,7 +121,13 @@ async function streamPlanEntries(plan: ContextPlan, sink: ContextSink, limitByte
     let data: Uint8Array | undefined;
     let inPlace = false;
     let read: ReturnType<typeof readPlannedInto> | undefined;
-    if (isCompressed(file)) {
+    if (isNotebookFile(file)) {
+      // Converted on its own, up to the per-file limit (which holds for the notebook's text).
+      scratch ??= new Uint8Array(plan.maxFileBytes + 1);
+      read = await readAnyPlannedInto(file, scratch);
+      if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: 'the notebook as text' } };
+      if (read.kind === 'read') data = scratch.subarray(0, read.length);
+    } else if (isCompressed(file)) {
       // Decoded on its own, up to the per-file limit (which holds for the decompressed bytes).
       scratch ??= new Uint8Array(plan.maxFileBytes + 1);
       read = await readCompressedInto(file, scratch);
@@ -245,6 +253,7 @@ class FrameBatch {
 async function streamFile(plan: ContextPlan, sink: ContextSink, limit: number, signal?: AbortSignal): Promise<StreamedContext> {
   const file = plan.files[0]!;
   if (isCompressed(file)) return streamCompressedFile(file, sink, limit, signal);
+  if (isNotebookFile(file)) return streamNotebookFile(file, sink, limit);
   const out = newStreamed('str');
   const handle = await open(file.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
@@ -304,6 +313,23 @@ async function streamCompressedFile(file: PlannedFile & { compression: Compressi
   await sink.write(frameHead('E', 0));
   out.entries.push({ path: file.path, bytes });
   out.byteLength = bytes;
+  return out;
+}
+
+/**
+ * A notebook named alone: converted again as it reads now (it was read whole when planned) and sent as
+ * one text. Converted before anything is written, so a notebook broken or grown past the limit since is
+ * refused with nothing sent.
+ */
+async function streamNotebookFile(file: PlannedFile, sink: ContextSink, limit: number): Promise<StreamedContext> {
+  const out = newStreamed('str');
+  const text = Buffer.from((await notebookOfNamedFile(file.path, file.abs)).text, 'utf8');
+  if (text.byteLength > limit) throw new ContextTooLargeError(text.byteLength, limit, [{ path: file.path, bytes: text.byteLength }]);
+  await sink.write(frameHead('T', text.byteLength));
+  await writeContent(sink, text, (piece) => keepPrefix(out, piece));
+  await sink.write(frameHead('E', 0));
+  out.entries.push({ path: file.path, bytes: text.byteLength });
+  out.byteLength = text.byteLength;
   return out;
 }
 

@@ -64,6 +64,12 @@ const contextMetadataSchema = z.object({
       compressedFiles: num().optional(),
       logSets: z.array(z.object({ log: z.string(), parts: num() })).optional(),
       logSetsOmitted: num().optional(),
+      /** A `str` that is a Jupyter notebook's text form: its cells by kind (formats/notebookText.ts). */
+      notebook: z
+        .object({ cells: num(), code: num(), markdown: num(), raw: num(), language: z.string().optional(), binaryOutputs: num(), truncatedOutputs: num() })
+        .optional(),
+      /** Entries of a dict that are Jupyter notebooks read as their text form. */
+      notebooks: num().optional(),
     })
     .optional(),
 });
@@ -151,6 +157,12 @@ export const referenceSchema = z.object({
   endLine: num().optional(),
   /** The cited line(s) as they read when the run ended, clipped; file text, shown as text only. */
   text: z.string(),
+  /**
+   * For a Jupyter notebook (read as its text form, whose lines `line`/`endLine` count): the cell cited,
+   * 1-based, and `line`/`endLine` within its source when the lines are source lines; `endCell` when the
+   * range ends in a later cell. Shown as `analysis.ipynb#cell=3:2`.
+   */
+  notebookCell: z.object({ cell: num(), line: num().optional(), endLine: num().optional(), endCell: num().optional() }).optional(),
 });
 
 /** A citation of the answer that could not be found in the context: listed, never dropped. */

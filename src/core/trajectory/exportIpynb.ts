@@ -14,6 +14,7 @@ import { totalsCostText } from '../../shared/text/costText';
 import { formatDuration, formatTokenPair, plural } from '../../shared/text/format';
 import { runIsNoCharge } from '../models/pricing';
 import { completedTurns } from './turnCount';
+import { referenceListLines } from './exportReferences';
 import { markdownText, visibleControls } from '../../shared/text/untrustedText';
 import { markOmission, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
@@ -262,6 +263,7 @@ function summaryMarkdown(run: RunNode, label?: { index: number; count: number })
     '',
     run.answer !== undefined ? `**Answer:**\n\n${markdownText(run.answer)}` : run.partial !== undefined ? `**Answer:** none. Partial findings (the last output, not an answer):\n\n${markdownText(run.partial)}` : '**Answer:** none',
     '',
+    ...(run.references?.length ? ['**References:**', '', ...referenceListLines(run), ''] : []),
     totalsLine(run.totals, runIsNoCharge(run.config)),
   ].join('\n');
 }

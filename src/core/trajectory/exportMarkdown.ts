@@ -14,6 +14,7 @@ import { fencedBlock, markdownText, visibleControls } from '../../shared/text/un
 import { clipMiddle, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
 import { conversationTotals } from './treeNodes';
+import { referenceListLines } from './exportReferences';
 
 interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -63,6 +64,8 @@ function appendRun(out: LineSink, run: RunNode, level: number, opts: Opts): void
   out.push(`**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
   out.push(`**Status:** ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`, '');
   out.push(`${h} Answer`, '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
+  const refs = referenceListLines(run);
+  if (refs.length) out.push(`${h} References`, '', ...refs, '');
   if (run.answer === undefined && run.partial !== undefined) out.push('Partial findings (the run\'s last output, not an answer):', '', fencedBlock(run.partial, 'text'), '');
   if (run.error) out.push(`**Error (${markdownText(run.error.kind)}):** ${markdownText(run.error.message)}`, '');
   out.push(`${h} Totals`, '', ...totalsTable([run], run.totals), '');

@@ -1,5 +1,6 @@
 // A summary of a trajectory of any size in flat memory: counters only, no content is kept. This is
 // what `rlm show` prints.
+import { referenceLabel } from '../../shared/text/referenceLabel';
 import type { RunSessionInfo, RunStatus } from './events';
 import type { ImportedHeader } from './referenceImport';
 import { RunTallies } from './runTally';
@@ -68,9 +69,12 @@ export interface TrajectorySummary {
   problemCount: number;
   /** The first problems found (at most MAX_KEPT_PROBLEMS); problemCount has them all. */
   problems: ReadProblem[];
+  /** The first run's references as they are cited (`a.ts:12`, `analysis.ipynb#cell=3:2`), at most MAX_KEPT_REFERENCES. */
+  references?: { shown: string[]; count: number };
 }
 
 const MAX_KEPT_PROBLEMS = 50;
+const MAX_KEPT_REFERENCES = 20;
 
 export async function summarizeTrajectory(path: string): Promise<TrajectorySummary> {
   const tallies = new RunTallies();
@@ -83,11 +87,14 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     if (problems.length < MAX_KEPT_PROBLEMS) problems.push(p);
   };
   let lastLine = 0;
+  // Per run, its references' labels: a few strings each, so memory stays flat.
+  const references = new Map<string, { shown: string[]; count: number }>();
   const format = await scanTrajectory(path, {
     onHeader: (h) => (header = h),
     onRecord: (record, line) => {
       lastLine = line;
       tallies.apply(record);
+      if (record.type === 'references' && !references.has(record.runId)) references.set(record.runId, { shown: record.references.slice(0, MAX_KEPT_REFERENCES).map(referenceLabel), count: record.references.length });
     },
     onUnknown: () => unknownEvents++,
     onProblem: report,
@@ -132,6 +139,7 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     unknownEvents,
     problemCount,
     problems,
+    ...(root && references.has(root.runId) ? { references: references.get(root.runId)! } : {}),
   };
 }
 

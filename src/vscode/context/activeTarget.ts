@@ -22,6 +22,9 @@ let lastFile: vscode.Uri | undefined;
 function shownFile(): vscode.Uri | undefined {
   const fromTab = activeTabUri();
   if (fromTab && isAskable(fromTab)) return fromTab;
+  // In a notebook the active text editor is a cell's (not a file): the notebook is what is shown.
+  const fromNotebook = vscode.window.activeNotebookEditor?.notebook.uri;
+  if (fromNotebook && isAskable(fromNotebook)) return fromNotebook;
   const fromEditor = vscode.window.activeTextEditor?.document.uri;
   return fromEditor && isAskable(fromEditor) ? fromEditor : undefined;
 }
@@ -70,5 +73,6 @@ export function onDidChangeActiveFile(listener: () => void): vscode.Disposable {
     vscode.window.tabGroups.onDidChangeTabs(listener),
     vscode.window.tabGroups.onDidChangeTabGroups(listener),
     vscode.window.onDidChangeActiveTextEditor(listener),
+    vscode.window.onDidChangeActiveNotebookEditor(listener),
   );
 }

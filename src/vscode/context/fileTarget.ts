@@ -12,6 +12,8 @@ import { compressionOf } from '../../core/context/compressedFormats';
 import { ContextReadError, DecompressionBombError } from '../../core/context/contextErrors';
 import { planPaths } from '../../core/context/contextPlan';
 import { dirname } from 'node:path';
+import { isNotebookPath } from '../../core/context/formats/notebookJson';
+import { notebookFileContext } from './notebookTarget';
 
 interface FileContext {
   source: ContextSource;
@@ -64,6 +66,8 @@ async function compressedFileContext(uri: vscode.Uri, label: string, settings: R
 export async function fileContext(uri: vscode.Uri, settings: RlmSettings, selectionOnly?: vscode.Selection): Promise<FileContext> {
   const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   if (uri.scheme === 'file' && !selectionOnly && compressionOf(uri.path)) return compressedFileContext(uri, label, settings);
+  // A notebook (open in the notebook editor, or a .ipynb) is read as its cells' text, never its JSON.
+  if (isNotebookPath(uri.path) || vscode.workspace.notebookDocuments.some((d) => d.uri.toString() === uri.toString())) return notebookFileContext(uri, label, settings);
   if (hasBinaryExtension(uri.path)) {
     throw new TargetRefusedError(label, 'binary', `${label} is a binary file; RLM reads text. Ask about a text file, or a folder (binaries are skipped there).`);
   }

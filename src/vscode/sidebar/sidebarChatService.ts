@@ -34,7 +34,7 @@ import { openReference } from '../trajectory/referenceOpener';
 function referencesOf(run: ActiveRun): NonNullable<ChatEntry['references']> {
   const record = run.records().find((r) => r.type === 'references' && r.runId === run.runId);
   if (record?.type !== 'references') return [];
-  return record.references.map((r) => ({ path: r.path, line: r.line, ...(r.endLine !== undefined ? { endLine: r.endLine } : {}), text: r.text }));
+  return record.references.map((r) => ({ path: r.path, line: r.line, ...(r.endLine !== undefined ? { endLine: r.endLine } : {}), text: r.text, ...(r.notebookCell ? { notebookCell: { ...r.notebookCell } } : {}) }));
 }
 
 export class SidebarChatService implements SidebarActions {

@@ -7,6 +7,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { lineWindow } from '../../core/citations/lineWindow';
 import type { Reference } from '../../core/trajectory/events';
+import { isNotebookPath } from '../../core/context/formats/notebookJson';
+import { cellAnchor } from '../../shared/text/referenceLabel';
 
 /** Larger files open as a slice: the editor turns off its features near this size and refuses far larger ones. */
 const LARGE_FILE_BYTES = 8 * 1024 * 1024;
@@ -61,7 +63,38 @@ async function sized(abs: string): Promise<{ abs: string; size: number } | undef
   }
 }
 
+/**
+ * A notebook's reference opens in the notebook editor: the cell revealed and selected, and for a line
+ * of its source, that line selected in the cell's editor. False when the notebook has no such cell now.
+ */
+async function openNotebookCell(abs: string, cell: NonNullable<Reference['notebookCell']>): Promise<boolean> {
+  const document = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs));
+  const index = cell.cell - 1;
+  if (index < 0 || index >= document.cellCount) return false;
+  const range = new vscode.NotebookRange(index, index + 1);
+  const editor = await vscode.window.showNotebookDocument(document, { selections: [range], preview: true });
+  editor.revealRange(range, vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
+  if (cell.line !== undefined) {
+    const source = document.cellAt(index).document;
+    const last = Math.min(cell.endLine ?? cell.line, source.lineCount);
+    const selection = new vscode.Selection(cell.line - 1, 0, last - 1, source.lineAt(Math.max(0, last - 1)).text.length);
+    // Showing a cell's document focuses that cell's editor inside the notebook.
+    await vscode.window.showTextDocument(source, { selection, viewColumn: editor.viewColumn, preview: true });
+  }
+  return true;
+}
+
 export async function openReference(reference: Reference, recordPath: string | undefined): Promise<void> {
+  if (reference.notebookCell && cellAnchor(reference) && isNotebookPath(reference.path)) {
+    const found = await locate(reference.path, recordPath);
+    if (!found) {
+      void vscode.window.showWarningMessage(`RLM: ${reference.path} was not found in this workspace, so cell ${reference.notebookCell.cell} cannot be opened.`);
+      return;
+    }
+    if (await openNotebookCell(found.abs, reference.notebookCell)) return;
+    void vscode.window.showWarningMessage(`RLM: ${reference.path} has no cell ${reference.notebookCell.cell} now (it changed since the run).`);
+    return;
+  }
   const location = await referenceLocation(reference, recordPath);
   if (!location) {
     void vscode.window.showWarningMessage(`RLM: ${reference.path} was not found in this workspace, so line ${reference.line} cannot be opened.`);
