@@ -4,6 +4,7 @@
 // four trips through the thread pool: a 20,000-file folder is scanned in a fraction of a second), in
 // time slices so the event loop still turns; a big one is streamed through one 1 MiB buffer.
 import { readCompressed } from '../context/compressedRead';
+import { isPdfPage, pdfPageString } from '../context/formats/pdfPlan';
 import type { PlannedFile } from '../context/contextTypes';
 import { streamLocalFile } from '../context/localFileRead';
 import { readLocalFileInto } from '../context/localFileReadSync';
@@ -20,6 +21,11 @@ export function plannedFileScanner(): PlannedFileScan {
   return async (file, maxBytes, onChunk) => {
     try {
       // A compressed file is cited in the lines of its text, so it is scanned decompressed.
+      // A PDF page is cited in the lines of its extracted text.
+      if (isPdfPage(file)) {
+        onChunk(new TextEncoder().encode(await pdfPageString(file)));
+        return true;
+      }
       if (file.compression) return (await readCompressed(file.abs, file.compression, { maxBytes, noFollow: true }, onChunk)).kind === 'done';
       if (file.bytes <= SMALL_FILE_BYTES) {
         await slicer.yieldIfDue();

@@ -15,6 +15,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
 import { compressionOf } from './compressedFormats';
 import { planCompressedFile, plannedCompressed } from './compressedPlan';
+import { planPdfFile } from './formats/pdfPlan';
+import { isPdfPath } from './formats/pdfPages';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
 import { LOG_SETS_MAX } from './contextTypes';
@@ -180,6 +182,7 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
   if (size > walk.maxTotalBytes) throw new ContextTooLargeError(size, walk.maxTotalBytes, [{ path: shown, bytes: size }]);
   const compression = compressionOf(shown);
   if (compression) return planCompressedFile(shown, abs, compression, walk.maxTotalBytes);
+  if (isPdfPath(shown)) return planPdfFile(shown, abs, size, walk.maxTotalBytes);
   // The head decides binary now, so a binary file is refused before anything is sent anywhere.
   const head = readHead(walk.fs, abs);
   if (head.kind === 'special') throw new SpecialFileError(shown, head.special);

@@ -59,6 +59,8 @@ export interface PlannedFile {
   storedBytes?: number;
   /** A compressed file's `bytes` were counted by decoding it whole when planned. */
   exact?: boolean;
+  /** One page of a PDF (`path` is `file.pdf#page=N`), its text extracted when read (formats/pdfPlan.ts). */
+  pdf?: PdfPageRef;
 }
 
 /**
@@ -99,6 +101,21 @@ export interface InputFormat {
   /** Rotated logs: each one log in several parts, its parts oldest first in `context`'s order (at most 20 listed). */
   logSets?: Array<{ log: string; parts: number }>;
   logSetsOmitted?: number;
+  /** A PDF read page by page: `context` maps `file.pdf#page=N` to each page's text. */
+  pdf?: PdfFormat;
+}
+
+/** Where a planned PDF page comes from: the page, and the reading session whose document it is (pdfDocument.ts). */
+export interface PdfPageRef {
+  page: number;
+  session: number;
+}
+
+export interface PdfFormat {
+  pages: number;
+  /** Pages read and found without text (scanned, or images only), as ranges "3, 7–9" (constant size). Absent until read. */
+  textlessPages?: string;
+  textlessCount?: number;
 }
 
 /** Rotated log sets listed in the metadata, at most. */

@@ -49,7 +49,7 @@ export async function hostSearch(request: PythonPattern & { maxHits: number }, f
   const common = { maxFileBytes: options.maxFileBytes, ...(options.within ? { within: options.within } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.fs ? { fs: options.fs } : {}) };
   // ripgrep would search the compressed bytes: a folder holding compressed logs is scanned by the host,
   // which reads each one decompressed as context[...] does.
-  const anyCompressed = files.some((f) => f.compression !== undefined);
+  const anyCompressed = files.some((f) => f.compression !== undefined || f.pdf !== undefined);
   if (options.ripgrepPath && !anyCompressed && !('unsupported' in translated.rg)) {
     const viaRg = await ripgrepSearch(translated.rg, files, maxHits, { ...common, binary: options.ripgrepPath, batching: { ...RG_BATCHING, ...options.ripgrepBatches }, sweepMs: options.sweepMs ?? SWEEP_MS });
     if (viaRg) return viaRg;

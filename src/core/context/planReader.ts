@@ -8,6 +8,7 @@ import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescri
 import { nodeContextFs } from './contextPlan';
 import type { ContextFs } from './contextPlan';
 import { countCompressed, isCompressed, readCompressedInto } from './compressedPlan';
+import { isPdfPage, readPdfPageInto } from './formats/pdfPlan';
 import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];
@@ -66,11 +67,14 @@ export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: Context
  * as before. For the call sites that may await; the plain path stays synchronous for speed elsewhere.
  */
 export async function readAnyPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs, within?: readonly string[]): Promise<ReturnType<typeof readPlannedInto>> {
+  // A PDF page comes from the document read once when planned (its bytes held by its worker), not from the file again.
+  if (isPdfPage(file)) return readPdfPageInto(file, into);
   return isCompressed(file) ? readCompressedInto(file, into, within) : readPlannedInto(file, into, fs, within);
 }
 
 function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead | Promise<PlannedRead> {
   if (isCompressed(file)) return readCompressedInto(file, scratch).then((read) => fromRead(file, scratch, read));
+  if (isPdfPage(file)) return readPdfPageInto(file, scratch).then((read) => fromRead(file, scratch, read));
   return fromRead(file, scratch, readPlannedInto(file, scratch, fs));
 }
 

@@ -10,6 +10,7 @@ import type { Compression } from '../context/compressedFormats';
 import type { ContextPlan, ContextSource, InputFormat, PlannedFile, TargetDescription } from '../context/contextTypes';
 import { countCompressed, isCompressed, readCompressedInto } from '../context/compressedPlan';
 import { readCompressed } from '../context/compressedRead';
+import { isPdfPage, readPdfPageInto, withPageFacts } from '../context/formats/pdfPlan';
 import { readPlannedInto } from '../context/planReader';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
@@ -95,7 +96,7 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
 
 async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
   const streamed = await streamPlanEntries(plan, sink, limitBytes, signal);
-  if (plan.format) streamed.format = plan.format;
+  if (plan.format) streamed.format = withPageFacts(plan.format, streamed.lazy ? [] : streamed.entries);
   return streamed;
 }
 
@@ -124,6 +125,12 @@ async function streamPlanEntries(plan: ContextPlan, sink: ContextSink, limitByte
       scratch ??= new Uint8Array(plan.maxFileBytes + 1);
       read = await readCompressedInto(file, scratch);
       if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: `decompressed (${file.compression})` } };
+      if (read.kind === 'read') data = scratch.subarray(0, read.length);
+    } else if (isPdfPage(file)) {
+      // Extracted by the document's worker, up to the per-page limit.
+      scratch ??= new Uint8Array(plan.maxFileBytes + 1);
+      read = await readPdfPageInto(file, scratch);
+      if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: 'extracted text' } };
       if (read.kind === 'read') data = scratch.subarray(0, read.length);
     } else if (fits) {
       const target = batch.spare(headLength, plan.maxFileBytes + 1);

@@ -51,7 +51,7 @@ const CONTEXT: Schema = {
     invalidUtf8Replacements: opt('number'),
     approximate: opt('boolean'),
     leftOut: opt({ arrayOf: { object: { path: 'string', reason: 'string', bytes: opt('number'), detail: opt('string') } } }),
-    format: opt({ object: { compression: opt('string'), compressedFiles: opt('number'), logSets: opt({ arrayOf: { object: { log: 'string', parts: 'number' } } }), logSetsOmitted: opt('number') } }),
+    format: opt({ object: { compression: opt('string'), compressedFiles: opt('number'), logSets: opt({ arrayOf: { object: { log: 'string', parts: 'number' } } }), logSetsOmitted: opt('number'), pdf: opt({ object: { pages: 'number', textlessPages: opt('string'), textlessCount: opt('number') } }) } }),
   },
 };
 const TARGET: Schema = {
