@@ -74,7 +74,8 @@ function inputLine(s: TrajectorySummary): string | undefined {
   const context = header && 'context' in header ? (header.context as ContextMetadata | undefined) : undefined;
   if (!context || typeof context !== 'object' || typeof context.totalChars !== 'number') return undefined;
   const format = describeInputFormat(context.format);
-  return `${context.type === 'str' ? 'str' : 'dict'}, ${formatCount(context.totalChars)} characters${context.type === 'dict' ? ` in ${formatCount(context.fileCount)} files` : ''}${format ? `, ${format}` : ''}`;
+  const parts = context.format && typeof context.format === 'object' && context.format.pdf ? 'pages' : 'files';
+  return `${context.type === 'str' ? 'str' : 'dict'}, ${formatCount(context.totalChars)} characters${context.type === 'dict' ? ` in ${formatCount(context.fileCount)} ${parts}` : ''}${format ? `, ${format}` : ''}`;
 }
 
 export function formatSummary(path: string, s: TrajectorySummary, problemsShown: number): string {
@@ -94,6 +95,8 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   }
   lines.push(`Status:     ${statusWord(s.status)}${s.forced && s.status !== 'forced' ? ' (forced answer)' : ''}`);
   if (!conversation) lines.push(`Answer:     ${s.answer !== undefined ? oneLine(s.answer, 500) : '(none)'}`);
+  // As cited: a PDF's page is part of the path (`design.pdf#page=18:3`).
+  if (s.referenceCount > 0) lines.push(`References: ${s.references.join(', ')}${s.referenceCount > s.references.length ? ` and ${formatCount(s.referenceCount - s.references.length)} more` : ''}`);
   const childCells = s.cells > s.rootCells ? ` (${s.cells} with child runs)` : '';
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);

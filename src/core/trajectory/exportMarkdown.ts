@@ -14,6 +14,7 @@ import { fencedBlock, markdownText, visibleControls } from '../../shared/untrust
 import { clipMiddle, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
 import { conversationTotals } from './treeNodes';
+import { describeInputFormat } from '../context/inputFormatText';
 
 interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -58,11 +59,24 @@ export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) =
   out.end();
 }
 
+/** References listed in a report, at most. */
+const REFERENCES_SHOWN = 50;
+
 function appendRun(out: LineSink, run: RunNode, level: number, opts: Opts): void {
   const h = '#'.repeat(Math.min(level, 6));
   out.push(`**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
   out.push(`**Status:** ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`, '');
+  // The input's original format (a .gz, a rotated set, a PDF), as `rlm show` says it.
+  const input = describeInputFormat(run.context?.format);
+  if (input) out.push(`**Input:** ${markdownText(input)}`, '');
   out.push(`${h} Answer`, '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
+  if (run.references?.length) {
+    // As cited: a PDF's page is part of the path (`design.pdf#page=18:3`).
+    out.push(`${h} References`, '');
+    for (const ref of run.references.slice(0, REFERENCES_SHOWN)) out.push(`- ${markdownText(`${ref.path}:${ref.line}${ref.endLine !== undefined ? `-${ref.endLine}` : ''}`)}: ${inline(ref.text, 200)}`);
+    if (run.references.length > REFERENCES_SHOWN) out.push(`- … and ${run.references.length - REFERENCES_SHOWN} more`);
+    out.push('');
+  }
   if (run.answer === undefined && run.partial !== undefined) out.push('Partial findings (the run\'s last output, not an answer):', '', fencedBlock(run.partial, 'text'), '');
   if (run.error) out.push(`**Error (${markdownText(run.error.kind)}):** ${markdownText(run.error.message)}`, '');
   out.push(`${h} Totals`, '', ...totalsTable([run], run.totals), '');

@@ -68,9 +68,22 @@ export interface TrajectorySummary {
   problemCount: number;
   /** The first problems found (at most MAX_KEPT_PROBLEMS); problemCount has them all. */
   problems: ReadProblem[];
+  /**
+   * The answers' references as cited (`src/a.ts:12`, `design.pdf#page=18:3`), those of the top-level
+   * runs in order, at most MAX_KEPT_REFERENCES; `referenceCount` counts them all.
+   */
+  references: string[];
+  referenceCount: number;
 }
 
 const MAX_KEPT_PROBLEMS = 50;
+const MAX_KEPT_REFERENCES = 20;
+
+/** A reference as it is cited (a recorded file is hostile: only numbers and strings are used, clipped). */
+function referenceLabel(ref: { path?: unknown; line?: unknown; endLine?: unknown }): string | undefined {
+  if (typeof ref.path !== 'string' || typeof ref.line !== 'number') return undefined;
+  return `${ref.path.slice(0, 300)}:${ref.line}${typeof ref.endLine === 'number' ? `-${ref.endLine}` : ''}`;
+}
 
 export async function summarizeTrajectory(path: string): Promise<TrajectorySummary> {
   const tallies = new RunTallies();
@@ -83,11 +96,22 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     if (problems.length < MAX_KEPT_PROBLEMS) problems.push(p);
   };
   let lastLine = 0;
+  const referencesByRun = new Map<string, { kept: string[]; count: number }>();
   const format = await scanTrajectory(path, {
     onHeader: (h) => (header = h),
     onRecord: (record, line) => {
       lastLine = line;
       tallies.apply(record);
+      if (record.type === 'references' && Array.isArray(record.references)) {
+        const refs = referencesByRun.get(record.runId) ?? { kept: [], count: 0 };
+        referencesByRun.set(record.runId, refs);
+        for (const ref of record.references) {
+          const label = referenceLabel(ref);
+          if (label === undefined) continue;
+          refs.count++;
+          if (refs.kept.length < MAX_KEPT_REFERENCES) refs.kept.push(label);
+        }
+      }
     },
     onUnknown: () => unknownEvents++,
     onProblem: report,
@@ -103,6 +127,7 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
   const totalsOf = (pick: (t: NonNullable<typeof root>['totals']) => number | undefined): number => top.reduce((n, r) => n + (pick(r.totals) ?? 0), 0);
   const first = top[0];
   const last = top[top.length - 1];
+  const topReferences = top.map((r) => referencesByRun.get(r.runId)).filter((r) => r !== undefined);
   return {
     format,
     header,
@@ -132,6 +157,8 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     unknownEvents,
     problemCount,
     problems,
+    references: topReferences.flatMap((r) => r.kept).slice(0, MAX_KEPT_REFERENCES),
+    referenceCount: topReferences.reduce((n, r) => n + r.count, 0),
   };
 }
 

@@ -11,6 +11,7 @@ import { readLocalFile } from '../../core/context/localFileRead';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { ContextReadError, DecompressionBombError } from '../../core/context/contextErrors';
 import { planPaths } from '../../core/context/contextPlan';
+import { isPdfPath } from '../../core/context/formats/pdfPages';
 import { dirname } from 'node:path';
 
 interface FileContext {
@@ -45,9 +46,9 @@ async function readLocalBounded(path: string, label: string, settings: RlmSettin
 }
 
 /**
- * A compressed log on this machine (.gz, .bz2, .xz, .zst): planned as the CLI plans it, so it is read
- * decompressed while bound, the limit holds for the decompressed bytes, and a bomb is refused before
- * anything is sent (compressedPlan.ts).
+ * A compressed log on this machine (.gz, .bz2, .xz, .zst) or a PDF: planned as the CLI plans it, so it
+ * is read decompressed (or page by page, parsed in a worker thread) while bound, the limit holds for the
+ * text, and a bomb or a broken PDF is refused before anything is sent (compressedPlan.ts, formats/pdfPlan.ts).
  */
 async function compressedFileContext(uri: vscode.Uri, label: string, settings: RlmSettings): Promise<FileContext> {
   const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
@@ -63,7 +64,7 @@ async function compressedFileContext(uri: vscode.Uri, label: string, settings: R
 
 export async function fileContext(uri: vscode.Uri, settings: RlmSettings, selectionOnly?: vscode.Selection): Promise<FileContext> {
   const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-  if (uri.scheme === 'file' && !selectionOnly && compressionOf(uri.path)) return compressedFileContext(uri, label, settings);
+  if (uri.scheme === 'file' && !selectionOnly && (compressionOf(uri.path) || isPdfPath(uri.path))) return compressedFileContext(uri, label, settings);
   if (hasBinaryExtension(uri.path)) {
     throw new TargetRefusedError(label, 'binary', `${label} is a binary file; RLM reads text. Ask about a text file, or a folder (binaries are skipped there).`);
   }
