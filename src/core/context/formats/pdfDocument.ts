@@ -89,7 +89,7 @@ class PdfWorkerDocument {
     worker.stdout.resume();
     worker.stderr.resume();
     worker.unref();
-    const opened = await answerOf(worker, limits.openMs, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
+    const opened = await answerOf(worker, { ms: limits.openMs, heapMb: limits.heapMb }, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
     if (opened.kind === 'open-failed') {
       void worker.terminate();
       throw new PdfReadError(shown, opened.reason, { detail: opened.detail });
@@ -124,7 +124,7 @@ class PdfWorkerDocument {
     const id = this.nextId++;
     this.worker.postMessage({ id, page });
     try {
-      const answer = await answerOf(this.worker, this.limits.pageMs, this.shown, page, (m) => ((m.kind === 'page' || m.kind === 'page-failed') && m.id === id ? m : undefined));
+      const answer = await answerOf(this.worker, { ms: this.limits.pageMs, heapMb: this.limits.heapMb }, this.shown, page, (m) => ((m.kind === 'page' || m.kind === 'page-failed') && m.id === id ? m : undefined));
       if (answer.kind === 'page-failed') throw new PdfReadError(this.shown, 'malformed', { detail: answer.detail, page });
       return { text: typeof answer.text === 'string' ? answer.text.slice(0, this.limits.maxPageChars) : '', truncated: answer.truncated === true };
     } catch (error) {
@@ -153,7 +153,7 @@ class PdfWorkerDocument {
  * The first message `pick` accepts, or a PdfReadError when the time runs out, the heap limit is hit or
  * the worker ends. The listeners are removed whichever comes first.
  */
-function answerOf<T>(worker: Worker, ms: number, shown: string, page: number | undefined, pick: (m: PdfWorkerMessage) => T | undefined): Promise<T> {
+function answerOf<T>(worker: Worker, limits: Pick<PdfLimits, 'heapMb'> & { ms: number }, shown: string, page: number | undefined, pick: (m: PdfWorkerMessage) => T | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const done = (): void => {
       clearTimeout(timer);
@@ -174,10 +174,10 @@ function answerOf<T>(worker: Worker, ms: number, shown: string, page: number | u
       resolve(picked);
     };
     const onError = (error: Error & { code?: string }): void => {
-      fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfReadError(shown, 'memory', { limit: Math.round(worker.resourceLimits?.maxOldGenerationSizeMb ?? 0), ...(page ? { page } : {}) }) : new PdfReadError(shown, 'crashed', { detail: error.message.slice(0, 200), ...(page ? { page } : {}) }));
+      fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfReadError(shown, 'memory', { limit: limits.heapMb, ...(page ? { page } : {}) }) : new PdfReadError(shown, 'crashed', { detail: error.message.slice(0, 200), ...(page ? { page } : {}) }));
     };
     const onExit = (code: number): void => fail(new PdfReadError(shown, 'crashed', { detail: `exit code ${code}`, ...(page ? { page } : {}) }));
-    const timer = setTimeout(() => fail(new PdfReadError(shown, 'timeout', { ms, ...(page ? { page } : {}) })), ms);
+    const timer = setTimeout(() => fail(new PdfReadError(shown, 'timeout', { ms: limits.ms, ...(page ? { page } : {}) })), limits.ms);
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);

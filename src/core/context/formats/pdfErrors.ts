@@ -14,6 +14,10 @@ interface PdfFailureFacts {
   page?: number;
 }
 
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
 function sentence(path: string, reason: PdfFailure, facts: PdfFailureFacts): string {
   const at = facts.page !== undefined ? ` on page ${facts.page}` : ' while opening it';
   switch (reason) {
@@ -30,7 +34,7 @@ function sentence(path: string, reason: PdfFailure, facts: PdfFailureFacts): str
     case 'too-large':
       return `${path} is larger than the ${formatBytes(facts.limit ?? 0)} limit for the input; nothing was sent. Ask about a smaller part, or raise the limit.`;
     case 'timeout':
-      return `Reading ${path} took longer than ${Math.round((facts.ms ?? 0) / 1000)} s${at}, so it was stopped; the file may be hostile or too complex. Save it again (e.g. print to PDF) and ask again.`;
+      return `Reading ${path} took longer than ${duration(facts.ms ?? 0)}${at}, so it was stopped; the file may be hostile or too complex. Save it again (e.g. print to PDF) and ask again.`;
     case 'memory':
       return `Reading ${path} needed more than the ${facts.limit ?? ''} MB allowed for parsing a PDF${at}, so it was stopped. Split the file or save it again, and ask again.`;
     case 'crashed':
