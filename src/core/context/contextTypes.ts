@@ -111,7 +111,7 @@ export interface PdfPageRef {
   session: number;
 }
 
-export interface PdfFormat {
+interface PdfFormat {
   pages: number;
   /** Pages read and found without text (scanned, or images only), as ranges "3, 7–9" (constant size). Absent until read. */
   textlessPages?: string;
