@@ -96,7 +96,7 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   lines.push(`Status:     ${statusWord(s.status)}${s.forced && s.status !== 'forced' ? ' (forced answer)' : ''}`);
   if (!conversation) lines.push(`Answer:     ${s.answer !== undefined ? oneLine(s.answer, 500) : '(none)'}`);
   // As cited: a PDF's page is part of the path (`design.pdf#page=18:3`).
-  if (s.referenceCount > 0) lines.push(`References: ${s.references.join(', ')}${s.referenceCount > s.references.length ? ` and ${formatCount(s.referenceCount - s.references.length)} more` : ''}`);
+  if (s.referenceCount > 0) lines.push(`References: ${oneLine(s.references.join(', '), 1000)}${s.referenceCount > s.references.length ? ` and ${formatCount(s.referenceCount - s.references.length)} more` : ''}`);
   const childCells = s.cells > s.rootCells ? ` (${s.cells} with child runs)` : '';
   lines.push(`Turns:      ${s.turns}    Cells: ${s.rootCells}${childCells}${s.cellErrors ? `, ${s.cellErrors} with errors` : ''}`);
   lines.push(`Sub-calls:  ${s.subCalls}${s.subCallErrors ? ` (${s.subCallErrors} failed)` : ''}${s.childRuns ? `, ${s.childRuns} child runs` : ''}`);

@@ -19,12 +19,12 @@ const DECOMPRESSED_MAX_BYTES = 8 * 1024 * 1024 * 1024;
 
 /** The document showing page `page` of the PDF at `abs` (`shown`: its name in the reference). */
 export function pdfPageUri(shown: string, abs: string, page: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: PDF_PAGE_SCHEME, path: `/${shown} (page ${page}, extracted text)`, query: new URLSearchParams({ abs, page: String(page) }).toString() });
+  return vscode.Uri.from({ scheme: PDF_PAGE_SCHEME, path: `/${shown} (page ${page}, extracted text)`, query: new URLSearchParams({ abs, shown, page: String(page) }).toString() });
 }
 
 /** The document showing the decompressed lines around `line`..`end` of the compressed file at `abs`. */
 export function decompressedUri(shown: string, abs: string, format: Compression, line: number, end: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: DECOMPRESSED_SCHEME, path: `/${shown} (decompressed, around line ${line})`, query: new URLSearchParams({ abs, format, line: String(line), end: String(end) }).toString() });
+  return vscode.Uri.from({ scheme: DECOMPRESSED_SCHEME, path: `/${shown} (decompressed, around line ${line})`, query: new URLSearchParams({ abs, shown, format, line: String(line), end: String(end) }).toString() });
 }
 
 export const pdfPageProvider: vscode.TextDocumentContentProvider = {
@@ -33,8 +33,9 @@ export const pdfPageProvider: vscode.TextDocumentContentProvider = {
     const abs = params.get('abs') ?? '';
     const page = Number(params.get('page'));
     // A session of its own: the page is read from the file as it is now.
-    const read = await pdfPageText(abs, abs, newPdfSession(), page, { maxFileBytes: PDF_MAX_BYTES });
-    return `[page ${page} of ${abs}: its extracted text, read-only${read.truncated ? '; cut at the per-page limit' : ''}]\n${read.text}`;
+    const shown = params.get('shown') ?? abs;
+    const read = await pdfPageText(shown, abs, newPdfSession(), page, { maxFileBytes: PDF_MAX_BYTES });
+    return `[page ${page} of ${shown}: its extracted text, read-only${read.truncated ? '; cut at the per-page limit' : ''}]\n${read.text}`;
   },
 };
 
@@ -57,7 +58,7 @@ export const decompressedProvider: vscode.TextDocumentContentProvider = {
       if (!stop.signal.aborted) throw error;
     }
     if (read && read.kind !== 'done' && read.kind !== 'stopped') throw new Error(`${abs} could not be decompressed (${read.kind})`);
-    const shown = window.result();
-    return `[lines ${shown.firstLine}-${shown.lastLine} of ${abs}, decompressed (${format}): read-only]\n${shown.text}`;
+    const lines = window.result();
+    return `[lines ${lines.firstLine}-${lines.lastLine} of ${params.get('shown') ?? abs}, decompressed (${format}): read-only]\n${lines.text}`;
   },
 };
