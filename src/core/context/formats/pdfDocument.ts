@@ -82,6 +82,8 @@ class PdfWorkerDocument {
       workerData,
       transferList: [data.buffer as ArrayBuffer],
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: Math.min(64, limits.heapMb) },
+      // None of the host's flags (a loader such as tsx, --inspect): the bundle needs none, and a loader would transform it again.
+      execArgv: [],
       // pdf.js warns on stdout about what it does not need here (a canvas): kept away from the user's terminal.
       stdout: true,
       stderr: true,
