@@ -27,6 +27,9 @@ export function bundleSpecs(outdir) {
     // Bundles Pyodide's ESM loader, which reads import.meta.url: give it the bundle's own file URL.
     { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node, importMetaShim: true },
     // The import() guard of the REPL sandbox: an ES module that Node runs on its loader thread.
+    // Parses PDFs off the host's main thread (src/core/context/formats/pdfDocument.ts starts it). pdf.js
+    // reads import.meta.url only to find an optional canvas package: left empty, it finds none.
+    { name: 'pdfWorker', entry: 'src/core/context/formats/pdfWorkerMain.ts', outfile: join(outdir, 'pdfWorker.js'), ...node, define: { 'import.meta.url': 'undefined' } },
     { name: 'esmGuardHooks', entry: 'src/worker/esmGuardHooks.ts', outfile: join(outdir, 'esmGuardHooks.mjs'), platform: 'node', target: 'node20', format: 'esm' },
     { name: 'sidebar', entry: 'webview/sidebar/main.ts', outfile: join(outdir, 'webview', 'sidebar.js'), ...browser },
     { name: 'trajectory', entry: 'webview/trajectory/main.ts', outfile: join(outdir, 'webview', 'trajectory.js'), ...browser },
@@ -42,6 +45,8 @@ async function copyStaticAssets(outdir) {
     const from = file === 'python_stdlib.zip' ? await precompiledStdlib({ pyodideDir, cacheDir: join(root, '.cache', 'pyodide-stdlib') }) : join(pyodideDir, file);
     await cp(from, join(outdir, 'pyodide', file));
   }
+  // pdf.js's character maps, read by the PDF worker for CJK fonts (nothing is fetched from elsewhere).
+  await cp(join(root, 'node_modules', 'pdfjs-dist', 'cmaps'), join(outdir, 'pdf-cmaps'), { recursive: true });
   const codicons = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
   await mkdir(join(outdir, 'webview'), { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) {
@@ -68,7 +73,7 @@ function esbuildOptions(spec, production) {
     // Only where asked: an injected shim adds an init call to every bundled module.
     // __RLM_TEST_BUILD__: the REPL's test-only switches (a weakened layer) exist in development builds,
     // which the tests run, and are compiled out of the production build that ships (a test checks).
-    define: { __RLM_TEST_BUILD__: production ? 'false' : 'true', ...(spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : {}) },
+    define: { __RLM_TEST_BUILD__: production ? 'false' : 'true', ...(spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : {}), ...spec.define },
     inject: spec.importMetaShim ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,
   };
 }

@@ -321,7 +321,9 @@ function walkFailed(error: unknown, deps: AskDeps): number {
 
 /** What the walk found, said once it ended: the lazy binding, unusual skips, and with --verbose every skip. */
 function describePlan(plan: ContextPlan, args: AskArgs, deps: AskDeps, say: (text: string) => void): void {
-  if (plan.lazy) {
+  if (plan.lazy && plan.format?.pdf) {
+    say(`rlm: a PDF of ${plan.format.pdf.pages} pages: pages are extracted when used, and search() runs on the host`);
+  } else if (plan.lazy) {
     const rg = ripgrepOnPath(deps.env);
     say(`rlm: ${plan.target.fileCount} files, ${(plan.totalBytes / 1e9).toFixed(2)} GB: over the eager limit of ${Math.round(plan.maxTotalBytes / 2 ** 20)} MB, so files are read when used and search() runs on the host (${rg ? `ripgrep: ${rg}` : 'a streamed scan; install ripgrep for speed'})`);
   }

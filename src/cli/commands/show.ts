@@ -74,7 +74,8 @@ function inputLine(s: TrajectorySummary): string | undefined {
   const context = header && 'context' in header ? (header.context as ContextMetadata | undefined) : undefined;
   if (!context || typeof context !== 'object' || typeof context.totalChars !== 'number') return undefined;
   const format = describeInputFormat(context.format);
-  return `${context.type === 'str' ? 'str' : 'dict'}, ${formatCount(context.totalChars)} characters${context.type === 'dict' ? ` in ${formatCount(context.fileCount)} files` : ''}${format ? `, ${format}` : ''}`;
+  const parts = context.format && typeof context.format === 'object' && context.format.pdf ? 'pages' : 'files';
+  return `${context.type === 'str' ? 'str' : 'dict'}, ${formatCount(context.totalChars)} characters${context.type === 'dict' ? ` in ${formatCount(context.fileCount)} ${parts}` : ''}${format ? `, ${format}` : ''}`;
 }
 
 export function formatSummary(path: string, s: TrajectorySummary, problemsShown: number): string {

@@ -1,5 +1,8 @@
 // Finds `path:line` and `path:start-end` citations in an answer (also `path#L12-L20`, and a column
-// after the line, `path:12:5`, which is dropped), and a notebook's cells (`x.ipynb#cell=3:2`). Only the syntax is checked here; whether the path
+// after the line, `path:12:5`, which is dropped), and a notebook's cells (`x.ipynb#cell=3:2`). A PDF's
+// page is part of its path, `design.pdf#page=18` (the key of that page in `context`): cited with a line
+// within the page (`design.pdf#page=18:3`) or alone, which cites the page from its first line. Only the
+// syntax is checked here; whether the path
 // and line exist is for citationResolve.ts.
 
 export interface Citation {
@@ -21,7 +24,9 @@ const MAX_CITATIONS = 200;
 
 // A path is a run of path characters not preceded by one (so the host of `http://host:80` is not
 // taken: it follows `/`), then `:N` or `#LN`, then an optional `-M`, `–M` or `-LM`.
-const CITATION = /(?<![\w/.~@+:\\-])(\/?[\w@~+][\w./@~+-]*)(?::|#L)(\d{1,9})(?:\s?[-–]\s?L?(\d{1,9}))?(?![\w])/g;
+const CITATION = /(?<![\w/.~@+:\\-])(\/?[\w@~+][\w./@~+-]*(?:#page=\d{1,7})?)(?::|#L)(\d{1,9})(?:\s?[-–]\s?L?(\d{1,9}))?(?![\w])/g;
+/** A PDF page cited without a line (one with a line is a CITATION). */
+const PAGE_CITATION = /(?<![\w/.~@+:\\-])(\/?[\w@~+][\w./@~+-]*\.pdf#page=\d{1,7})(?![\w:=#])/gi;
 /** A notebook's cell: `x.ipynb#cell=3`, `x.ipynb#cell=3:2`, `x.ipynb#cell=3:2-5`. */
 const CELL_CITATION = /(?<![\w/.~@+:\\-])(\/?[\w@~+][\w./@~+-]*\.ipynb)#cell=(\d{1,6})(?::(\d{1,9})(?:\s?[-–]\s?(\d{1,9}))?)?(?![\w])/gi;
 
@@ -45,10 +50,12 @@ export function findCitations(text: string, known: (path: string) => boolean): C
     found.push({ at: match.index ?? 0, raw, path, line: line ?? 1, ...(endLine !== undefined ? { endLine } : {}), cell: { cell, ...(line !== undefined ? { line } : {}), ...(endLine !== undefined ? { endLine } : {}) } });
     if (found.length >= MAX_CITATIONS) break;
   }
-  for (const match of text.matchAll(CITATION)) {
+  // Lines and PDF pages, in the order they are written.
+  const matches = [...text.matchAll(CITATION), ...[...text.matchAll(PAGE_CITATION)].map((m) => Object.assign([m[0], m[1], '1', undefined], { index: m.index }))].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  for (const match of matches) {
     if (found.length >= MAX_CITATIONS) break;
     const [raw, rawPath, start, end] = match;
-    if (!rawPath || !start) continue;
+    if (!raw || !rawPath || !start) continue;
     // A sentence ending with the path (`see a.ts.`) or a trailing separator is not part of it.
     const path = rawPath.replace(/[./]+$/, '') || rawPath;
     if (!known(path) && !/[./]/.test(path)) continue;

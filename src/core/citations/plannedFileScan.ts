@@ -5,6 +5,7 @@
 // time slices so the event loop still turns; a big one is streamed through one 1 MiB buffer.
 import { readCompressed } from '../context/compressedRead';
 import { scanNotebook } from '../context/formats/notebookScan';
+import { isPdfPage, pdfPageString } from '../context/formats/pdfPlan';
 import type { PlannedFile } from '../context/contextTypes';
 import { streamLocalFile } from '../context/localFileRead';
 import { readLocalFileInto } from '../context/localFileReadSync';
@@ -22,6 +23,11 @@ export function plannedFileScanner(): PlannedFileScan {
     try {
       // A compressed file is cited in the lines of its text, so it is scanned decompressed.
       if (file.notebook) return await scanNotebook(file, maxBytes, onChunk);
+      // A PDF page is cited in the lines of its extracted text.
+      if (isPdfPage(file)) {
+        onChunk(new TextEncoder().encode(await pdfPageString(file)));
+        return true;
+      }
       if (file.compression) return (await readCompressed(file.abs, file.compression, { maxBytes, noFollow: true }, onChunk)).kind === 'done';
       if (file.bytes <= SMALL_FILE_BYTES) {
         await slicer.yieldIfDue();

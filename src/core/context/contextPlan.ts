@@ -17,6 +17,8 @@ import { compressionOf } from './compressedFormats';
 import { planCompressedFile, plannedCompressed } from './compressedPlan';
 import { planNotebookFile } from './formats/notebookRead';
 import { NOTEBOOK_MAX_BYTES, isNotebookPath } from './formats/notebookJson';
+import { planPdfFile } from './formats/pdfPlan';
+import { isPdfPath } from './formats/pdfPages';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
 import { LOG_SETS_MAX } from './contextTypes';
@@ -186,6 +188,7 @@ async function planSingleFile(walk: Walk, abs: string, size: number): Promise<Co
   if (size > walk.maxTotalBytes) throw new ContextTooLargeError(size, walk.maxTotalBytes, [{ path: shown, bytes: size }]);
   const compression = compressionOf(shown);
   if (compression) return planCompressedFile(shown, abs, compression, walk.maxTotalBytes);
+  if (isPdfPath(shown)) return planPdfFile(shown, abs, size, walk.maxTotalBytes);
   // The head decides binary now, so a binary file is refused before anything is sent anywhere.
   const head = readHead(walk.fs, abs);
   if (head.kind === 'special') throw new SpecialFileError(shown, head.special);

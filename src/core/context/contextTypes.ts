@@ -68,6 +68,8 @@ export interface PlannedFile {
   exact?: boolean;
   /** A Jupyter notebook, read as its text form (formats/notebookRead.ts); `bytes` is exact for one named alone, else its size on disk. */
   notebook?: true;
+  /** One page of a PDF (`path` is `file.pdf#page=N`), its text extracted when read (formats/pdfPlan.ts). */
+  pdf?: PdfPageRef;
 }
 
 /**
@@ -112,6 +114,21 @@ export interface InputFormat {
   notebook?: NotebookSummary;
   /** Entries of a dict that are Jupyter notebooks read as their text form. */
   notebooks?: number;
+  /** A PDF read page by page: `context` maps `file.pdf#page=N` to each page's text. */
+  pdf?: PdfFormat;
+}
+
+/** Where a planned PDF page comes from: the page, and the reading session whose document it is (pdfDocument.ts). */
+export interface PdfPageRef {
+  page: number;
+  session: number;
+}
+
+interface PdfFormat {
+  pages: number;
+  /** Pages read and found without text (scanned, or images only), as ranges "3, 7–9" (constant size). Absent until read. */
+  textlessPages?: string;
+  textlessCount?: number;
 }
 
 /** Rotated log sets listed in the metadata, at most. */

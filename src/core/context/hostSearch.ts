@@ -48,8 +48,9 @@ export async function hostSearch(request: PythonPattern & { maxHits: number }, f
   if (maxHits === 0) return { hits: [], truncated: false, engine: 'javascript', changed: [] };
   const common = { maxFileBytes: options.maxFileBytes, ...(options.within ? { within: options.within } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.fs ? { fs: options.fs } : {}) };
   // ripgrep would search the compressed bytes: a folder holding compressed logs is scanned by the host,
-  // which reads each one decompressed as context[...] does (and a notebook as its text, not its JSON).
-  const anyCompressed = files.some((f) => f.compression !== undefined || f.notebook === true);
+  // which reads each one decompressed as context[...] does (a notebook as its text, not its JSON; a
+  // PDF page as its extracted text).
+  const anyCompressed = files.some((f) => f.compression !== undefined || f.notebook === true || f.pdf !== undefined);
   if (options.ripgrepPath && !anyCompressed && !('unsupported' in translated.rg)) {
     const viaRg = await ripgrepSearch(translated.rg, files, maxHits, { ...common, binary: options.ripgrepPath, batching: { ...RG_BATCHING, ...options.ripgrepBatches }, sweepMs: options.sweepMs ?? SWEEP_MS });
     if (viaRg) return viaRg;

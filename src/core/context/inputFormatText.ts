@@ -6,7 +6,10 @@ import { describeNotebookFormat } from './formats/notebookPrompt';
 
 const COMPRESSIONS = new Set(['gzip', 'bzip2', 'xz', 'zstd']);
 
-/** E.g. "read decompressed from gzip", "2 files read decompressed; rotated logs: logs/app.log (4 parts)"; undefined for plain text. */
+/**
+ * E.g. "read decompressed from gzip", "2 files read decompressed; rotated logs: logs/app.log (4 parts)",
+ * "a PDF of 40 pages, read page by page; pages without text: 3, 7–9"; undefined for plain text.
+ */
 export function describeInputFormat(format: InputFormat | undefined): string | undefined {
   if (!format || typeof format !== 'object') return undefined;
   const parts: string[] = [];
@@ -18,5 +21,10 @@ export function describeInputFormat(format: InputFormat | undefined): string | u
     parts.push(`rotated logs read oldest first: ${sets.map((s) => `${s.log.slice(0, 200)} (${s.parts} parts)`).join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
   }
   parts.push(...describeNotebookFormat(format));
+  const pdf = format.pdf;
+  if (pdf && typeof pdf === 'object' && typeof pdf.pages === 'number' && Number.isFinite(pdf.pages)) {
+    parts.push(`a PDF of ${pdf.pages} page${pdf.pages === 1 ? '' : 's'}, read page by page`);
+    if (typeof pdf.textlessPages === 'string' && pdf.textlessPages) parts.push(`pages without text: ${pdf.textlessPages.slice(0, 200)}`);
+  }
   return parts.length ? parts.join('; ') : undefined;
 }

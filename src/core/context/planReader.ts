@@ -9,6 +9,7 @@ import { nodeContextFs } from './contextPlan';
 import type { ContextFs } from './contextPlan';
 import { countCompressed, isCompressed, readCompressedInto } from './compressedPlan';
 import { isNotebookFile, notebookOfNamedFile, readNotebookInto } from './formats/notebookRead';
+import { isPdfPage, readPdfPageInto } from './formats/pdfPlan';
 import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];
@@ -68,12 +69,15 @@ export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: Context
  */
 export async function readAnyPlannedInto(file: PlannedFile, into: Uint8Array, fs: ContextFs = nodeContextFs, within?: readonly string[]): Promise<ReturnType<typeof readPlannedInto>> {
   if (isNotebookFile(file)) return readNotebookInto(file, into, within);
+  // A PDF page comes from the document read once when planned (its bytes held by its worker), not from the file again.
+  if (isPdfPage(file)) return readPdfPageInto(file, into);
   return isCompressed(file) ? readCompressedInto(file, into, within) : readPlannedInto(file, into, fs, within);
 }
 
 function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): PlannedRead | Promise<PlannedRead> {
   if (isCompressed(file)) return readCompressedInto(file, scratch).then((read) => fromRead(file, scratch, read));
   if (isNotebookFile(file)) return readNotebookInto(file, scratch).then((read) => fromRead(file, scratch, read));
+  if (isPdfPage(file)) return readPdfPageInto(file, scratch).then((read) => fromRead(file, scratch, read));
   return fromRead(file, scratch, readPlannedInto(file, scratch, fs));
 }
 

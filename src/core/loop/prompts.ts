@@ -1,7 +1,7 @@
 // What the root model is told. The system prompt teaches the protocol; the first user message
 // carries the question and only the *metadata* of `context`, never its text.
 import { notebookFormatLines } from '../context/formats/notebookPrompt';
-import type { ContextMetadata } from '../context/contextTypes';
+import type { ContextMetadata, InputFormat } from '../context/contextTypes';
 import { CHILD_RUN_CONCURRENCY } from './limits';
 import type { ChatMessage } from '../models/modelTypes';
 import { formatCount } from '../../shared/text/format';
@@ -119,6 +119,17 @@ function formatLines(meta: ContextMetadata): string[] {
     if (format.logSetsOmitted) lines.push(`- ... and ${formatCount(format.logSetsOmitted)} more sets`);
   }
   lines.push(...notebookFormatLines(format));
+  if (format.pdf) lines.push(...pdfLines(format.pdf));
+  return lines;
+}
+
+/** A PDF: its pages are the keys, and references name the page. */
+function pdfLines(pdf: NonNullable<InputFormat['pdf']>): string[] {
+  const lines = [
+    `The input is a PDF of ${formatCount(pdf.pages)} page${pdf.pages === 1 ? '' : 's'}, its text extracted page by page: \`context\` maps \`name.pdf#page=N\` to page N's text, in page order. ` +
+      'Cite a page as `name.pdf#page=N`, or a line within it as `name.pdf#page=N:LINE` (lines of that page\'s text, from 1). Layout, images and scanned text are not in it.',
+  ];
+  if (pdf.textlessPages) lines.push(`Pages without text (scanned or images only; their text is empty): ${pdf.textlessPages}.`);
   return lines;
 }
 
@@ -152,6 +163,8 @@ export function boundNote(shown: ContextMetadata, bound: ContextMetadata): strin
   }
   // Left open in a first request sent before the walk ended.
   if (shown.listing === 'partial' && shown.mode === undefined && bound.mode) parts.push(bound.mode === 'lazy' ? lazyModeLine(bound) : 'Mode: eager (every file is in memory).');
+  const textless = bound.format?.pdf?.textlessPages;
+  if (textless && !shown.format?.pdf?.textlessPages) parts.push(`Pages without text (scanned or images only): ${textless}.`);
   if (bound.invalidUtf8Replacements > 0) parts.push(`${formatCount(bound.invalidUtf8Replacements)} invalid UTF-8 sequences were replaced with U+FFFD.`);
   return parts.length ? `(Now bound: ${parts.join(' ')})` : undefined;
 }

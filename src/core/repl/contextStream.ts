@@ -12,6 +12,7 @@ import { countCompressed, isCompressed, readCompressedInto } from '../context/co
 import { readCompressed } from '../context/compressedRead';
 import { readAnyPlannedInto, readPlannedInto } from '../context/planReader';
 import { isNotebookFile, notebookOfNamedFile } from '../context/formats/notebookRead';
+import { isPdfPage, readPdfPageInto, withPageFacts } from '../context/formats/pdfPlan';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
 import { FRAME_HEAD_BYTES, frameHead, writeFrameHead } from './contextFrames';
@@ -97,7 +98,7 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
 
 async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
   const streamed = await streamPlanEntries(plan, sink, limitBytes, signal);
-  if (plan.format) streamed.format = plan.format;
+  if (plan.format) streamed.format = withPageFacts(plan.format, streamed.lazy ? [] : streamed.entries);
   return streamed;
 }
 
@@ -132,6 +133,12 @@ async function streamPlanEntries(plan: ContextPlan, sink: ContextSink, limitByte
       scratch ??= new Uint8Array(plan.maxFileBytes + 1);
       read = await readCompressedInto(file, scratch);
       if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: `decompressed (${file.compression})` } };
+      if (read.kind === 'read') data = scratch.subarray(0, read.length);
+    } else if (isPdfPage(file)) {
+      // Extracted by the document's worker, up to the per-page limit.
+      scratch ??= new Uint8Array(plan.maxFileBytes + 1);
+      read = await readPdfPageInto(file, scratch);
+      if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: 'extracted text' } };
       if (read.kind === 'read') data = scratch.subarray(0, read.length);
     } else if (fits) {
       const target = batch.spare(headLength, plan.maxFileBytes + 1);

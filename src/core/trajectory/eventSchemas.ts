@@ -70,6 +70,15 @@ const contextMetadataSchema = z.object({
         .optional(),
       /** Entries of a dict that are Jupyter notebooks read as their text form. */
       notebooks: num().optional(),
+      /** A PDF read page by page: `context` maps `file.pdf#page=N` to each page's text. */
+      pdf: z
+        .object({
+          pages: num(),
+          /** Pages read and found without text (scanned, or images only), as ranges "3, 7–9". Absent until read. */
+          textlessPages: z.string().optional(),
+          textlessCount: num().optional(),
+        })
+        .optional(),
     })
     .optional(),
 });

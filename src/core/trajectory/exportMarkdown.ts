@@ -15,6 +15,7 @@ import { clipMiddle, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
 import { conversationTotals } from './treeNodes';
 import { referenceListLines } from './exportReferences';
+import { describeInputFormat } from '../context/inputFormatText';
 
 interface MarkdownExportOptions {
   /** Characters of each output kept (head and tail). Default 2000. */
@@ -59,10 +60,15 @@ export function writeMarkdown(runs: RunNode | RunNode[], write: (text: string) =
   out.end();
 }
 
+/** References listed in a report, at most. */
+
 function appendRun(out: LineSink, run: RunNode, level: number, opts: Opts): void {
   const h = '#'.repeat(Math.min(level, 6));
   out.push(`**Question:** ${run.question ? markdownText(run.question) : '_(not recorded)_'}`, '');
   out.push(`**Status:** ${statusWord(run.status)}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`, '');
+  // The input's original format (a .gz, a rotated set, a PDF), as `rlm show` says it.
+  const input = describeInputFormat(run.context?.format);
+  if (input) out.push(`**Input:** ${markdownText(input)}`, '');
   out.push(`${h} Answer`, '', run.answer !== undefined ? markdownText(run.answer) : '_No answer was given._', '');
   const refs = referenceListLines(run);
   if (refs.length) out.push(`${h} References`, '', ...refs, '');

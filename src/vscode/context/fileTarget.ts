@@ -11,6 +11,7 @@ import { readLocalFile } from '../../core/context/localFileRead';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { ContextReadError, DecompressionBombError } from '../../core/context/contextErrors';
 import { planPaths } from '../../core/context/contextPlan';
+import { isPdfPath } from '../../core/context/formats/pdfPages';
 import { dirname } from 'node:path';
 import { isNotebookPath } from '../../core/context/formats/notebookJson';
 import { notebookFileContext } from './notebookTarget';
@@ -47,9 +48,9 @@ async function readLocalBounded(path: string, label: string, settings: RlmSettin
 }
 
 /**
- * A compressed log on this machine (.gz, .bz2, .xz, .zst): planned as the CLI plans it, so it is read
- * decompressed while bound, the limit holds for the decompressed bytes, and a bomb is refused before
- * anything is sent (compressedPlan.ts).
+ * A compressed log on this machine (.gz, .bz2, .xz, .zst) or a PDF: planned as the CLI plans it, so it
+ * is read decompressed (or page by page, parsed in a worker thread) while bound, the limit holds for the
+ * text, and a bomb or a broken PDF is refused before anything is sent (compressedPlan.ts, formats/pdfPlan.ts).
  */
 async function compressedFileContext(uri: vscode.Uri, label: string, settings: RlmSettings): Promise<FileContext> {
   const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
@@ -65,7 +66,7 @@ async function compressedFileContext(uri: vscode.Uri, label: string, settings: R
 
 export async function fileContext(uri: vscode.Uri, settings: RlmSettings, selectionOnly?: vscode.Selection): Promise<FileContext> {
   const label = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-  if (uri.scheme === 'file' && !selectionOnly && compressionOf(uri.path)) return compressedFileContext(uri, label, settings);
+  if (uri.scheme === 'file' && !selectionOnly && (compressionOf(uri.path) || isPdfPath(uri.path))) return compressedFileContext(uri, label, settings);
   // A notebook (open in the notebook editor, or a .ipynb) is read as its cells' text, never its JSON.
   if (isNotebookPath(uri.path) || vscode.workspace.notebookDocuments.some((d) => d.uri.toString() === uri.toString())) return notebookFileContext(uri, label, settings);
   if (hasBinaryExtension(uri.path)) {

@@ -1,7 +1,10 @@
 // Opens a reference of an answer (`path:line`) in the editor at that line. The path is the context's
 // own (workspace-relative in VS Code, relative to the folder `rlm ask` ran in on the command line), so
 // it is looked for under each workspace folder and under the folder holding the record's `.rlm/`. A file
-// too large for the editor opens as a read-only slice of a few hundred lines around the line.
+// too large for the editor opens as a read-only slice of a few hundred lines around the line. A page of a
+// PDF (`design.pdf#page=18:3`) opens in a PDF viewer at the page when one is installed, else as the
+// page's extracted text, read-only, at the line; a line of a compressed log opens in its decompressed
+// text, read-only (derivedTextViews.ts).
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -9,6 +12,9 @@ import { lineWindow } from '../../core/citations/lineWindow';
 import type { Reference } from '../../core/trajectory/events';
 import { isNotebookPath } from '../../core/context/formats/notebookJson';
 import { cellAnchor } from '../../shared/text/referenceLabel';
+import { compressionOf } from '../../core/context/compressedFormats';
+import { parsePdfPageKey } from '../../core/context/formats/pdfPages';
+import { DECOMPRESSED_RADIUS_LINES, decompressedUri, pdfPageUri } from './derivedTextViews';
 
 /** Larger files open as a slice: the editor turns off its features near this size and refuses far larger ones. */
 const LARGE_FILE_BYTES = 8 * 1024 * 1024;
@@ -43,9 +49,17 @@ async function locate(path: string, recordPath: string | undefined): Promise<{ a
  * known (a single file asked about). Undefined when the file is not found.
  */
 export async function referenceLocation(reference: Reference, recordPath: string | undefined, abs?: string): Promise<vscode.Location | undefined> {
-  const found = abs !== undefined ? await sized(abs) : await locate(reference.path, recordPath);
+  const pdf = parsePdfPageKey(reference.path);
+  const found = abs !== undefined ? await sized(abs) : await locate(pdf ? pdf.file : reference.path, recordPath);
   if (!found) return undefined;
   const last = reference.endLine ?? reference.line;
+  // The page's text starts after one header line.
+  if (pdf) return new vscode.Location(pdfPageUri(pdf.file, found.abs, pdf.page), new vscode.Range(reference.line, 0, last, Number.MAX_SAFE_INTEGER));
+  const compression = compressionOf(reference.path);
+  if (compression) {
+    const at = reference.line - Math.max(1, reference.line - DECOMPRESSED_RADIUS_LINES) + 1;
+    return new vscode.Location(decompressedUri(reference.path, found.abs, compression, reference.line, last), new vscode.Range(at, 0, at + (last - reference.line), Number.MAX_SAFE_INTEGER));
+  }
   if (found.size <= LARGE_FILE_BYTES) return new vscode.Location(vscode.Uri.file(found.abs), new vscode.Range(reference.line - 1, 0, last - 1, Number.MAX_SAFE_INTEGER));
   const query = new URLSearchParams({ abs: found.abs, line: String(reference.line), end: String(last) }).toString();
   const uri = vscode.Uri.from({ scheme: SLICE_SCHEME, path: `/${reference.path} (around line ${reference.line})`, query });
@@ -84,6 +98,19 @@ async function openNotebookCell(abs: string, cell: NonNullable<Reference['notebo
   return true;
 }
 
+/** The view type of an installed custom editor for PDFs (a PDF viewer extension), if any. */
+function pdfViewerType(): string | undefined {
+  for (const extension of vscode.extensions.all) {
+    const editors: unknown = (extension.packageJSON as { contributes?: { customEditors?: unknown } } | undefined)?.contributes?.customEditors;
+    if (!Array.isArray(editors)) continue;
+    for (const editor of editors as Array<{ viewType?: unknown; selector?: unknown }>) {
+      const selectors = Array.isArray(editor.selector) ? (editor.selector as Array<{ filenamePattern?: unknown }>) : [];
+      if (typeof editor.viewType === 'string' && selectors.some((s) => typeof s.filenamePattern === 'string' && /\.pdf$/i.test(s.filenamePattern))) return editor.viewType;
+    }
+  }
+  return undefined;
+}
+
 export async function openReference(reference: Reference, recordPath: string | undefined): Promise<void> {
   if (reference.notebookCell && cellAnchor(reference) && isNotebookPath(reference.path)) {
     const found = await locate(reference.path, recordPath);
@@ -95,9 +122,19 @@ export async function openReference(reference: Reference, recordPath: string | u
     void vscode.window.showWarningMessage(`RLM: ${reference.path} has no cell ${reference.notebookCell.cell} now (it changed since the run).`);
     return;
   }
+  const pdf = parsePdfPageKey(reference.path);
+  const viewer = pdf ? pdfViewerType() : undefined;
+  if (pdf && viewer) {
+    const found = await locate(pdf.file, recordPath);
+    if (found) {
+      // `#page=N` is the fragment PDF viewers open at (the line within the page has no meaning there).
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(found.abs).with({ fragment: `page=${pdf.page}` }), viewer);
+      return;
+    }
+  }
   const location = await referenceLocation(reference, recordPath);
   if (!location) {
-    void vscode.window.showWarningMessage(`RLM: ${reference.path} was not found in this workspace, so line ${reference.line} cannot be opened.`);
+    void vscode.window.showWarningMessage(`RLM: ${pdf ? pdf.file : reference.path} was not found in this workspace, so ${pdf ? `page ${pdf.page}` : `line ${reference.line}`} cannot be opened.`);
     return;
   }
   const document = await vscode.workspace.openTextDocument(location.uri);

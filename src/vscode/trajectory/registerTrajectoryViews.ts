@@ -6,6 +6,7 @@ import type { LiveRun } from '../run/liveRunTypes';
 import { TrajectoryEditorProvider, TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE } from './trajectoryEditorProvider';
 import { LivePanels, LIVE_VIEW_TYPE } from './livePanels';
 import { SLICE_SCHEME, sliceProvider } from './referenceOpener';
+import { DECOMPRESSED_SCHEME, PDF_PAGE_SCHEME, decompressedProvider, pdfPageProvider } from './derivedTextViews';
 
 export type { LiveRun } from '../run/liveRunTypes';
 
@@ -55,6 +56,8 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
     vscode.window.registerCustomEditorProvider(TRAJECTORY_ANY_VIEW_TYPE, provider, options),
     vscode.window.registerWebviewPanelSerializer(LIVE_VIEW_TYPE, live),
     vscode.workspace.registerTextDocumentContentProvider(SLICE_SCHEME, sliceProvider),
+    vscode.workspace.registerTextDocumentContentProvider(PDF_PAGE_SCHEME, pdfPageProvider),
+    vscode.workspace.registerTextDocumentContentProvider(DECOMPRESSED_SCHEME, decompressedProvider),
     live,
   );
   return {
