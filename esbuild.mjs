@@ -27,9 +27,9 @@ export function bundleSpecs(outdir) {
     // Bundles Pyodide's ESM loader, which reads import.meta.url: give it the bundle's own file URL.
     { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node, importMetaShim: true },
     // The import() guard of the REPL sandbox: an ES module that Node runs on its loader thread.
-    // Parses PDFs off the host's main thread (src/core/context/formats/pdfDocument.ts starts it). pdf.js
+    // Parses PDFs off the host's main thread (src/core/context/pdfDocument.ts starts it). pdf.js
     // reads import.meta.url only to find an optional canvas package: left empty, it finds none.
-    { name: 'pdfWorker', entry: 'src/core/context/formats/pdfWorkerMain.ts', outfile: join(outdir, 'pdfWorker.js'), ...node, define: { 'import.meta.url': 'undefined' } },
+    { name: 'pdfWorker', entry: 'src/core/context/pdfWorkerMain.ts', outfile: join(outdir, 'pdfWorker.js'), ...node, define: { 'import.meta.url': 'undefined' } },
     { name: 'esmGuardHooks', entry: 'src/worker/esmGuardHooks.ts', outfile: join(outdir, 'esmGuardHooks.mjs'), platform: 'node', target: 'node20', format: 'esm' },
     { name: 'sidebar', entry: 'webview/sidebar/main.ts', outfile: join(outdir, 'webview', 'sidebar.js'), ...browser },
     { name: 'trajectory', entry: 'webview/trajectory/main.ts', outfile: join(outdir, 'webview', 'trajectory.js'), ...browser },

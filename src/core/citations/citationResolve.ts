@@ -12,9 +12,9 @@ import { utf8Chunks } from '../context/utf8Chunks';
 import type { Reference, UnresolvedCitation } from '../trajectory/events';
 import { findCitations } from './citationParse';
 import type { Citation } from './citationParse';
-import { notebookCellsOf } from '../context/formats/notebookScan';
-import { cellOfTextLine, textLineOfCell } from '../context/formats/notebookText';
-import type { NotebookCellSpan } from '../context/formats/notebookText';
+import { notebookCellsOf } from '../context/notebookScan';
+import { cellOfTextLine, textLineOfCell } from '../context/notebookText';
+import type { NotebookCellSpan } from '../context/notebookText';
 
 /** The cited text kept per reference: a range is clipped to this many characters. */
 const REFERENCE_TEXT_MAX_CHARS = 2000;

@@ -4,8 +4,8 @@
 // four trips through the thread pool: a 20,000-file folder is scanned in a fraction of a second), in
 // time slices so the event loop still turns; a big one is streamed through one 1 MiB buffer.
 import { readCompressed } from '../context/compressedRead';
-import { scanNotebook } from '../context/formats/notebookScan';
-import { isPdfPage, pdfPageString } from '../context/formats/pdfPlan';
+import { scanNotebook } from '../context/notebookScan';
+import { isPdfPage, pdfPageString } from '../context/pdfPlan';
 import type { PlannedFile } from '../context/contextTypes';
 import { streamLocalFile } from '../context/localFileRead';
 import { readLocalFileInto } from '../context/localFileReadSync';

@@ -1,7 +1,7 @@
 // The shapes that describe what is bound as `context` in the REPL. The text itself never reaches the
 // root model; only ContextMetadata does.
 import type { Compression } from './compressedFormats';
-import type { NotebookCellSpan, NotebookSummary } from './formats/notebookText';
+import type { NotebookCellSpan, NotebookSummary } from './notebookText';
 
 /** One file of a multi-file context. `path` is workspace-relative, POSIX separators. */
 export interface ContextFile {
@@ -66,9 +66,9 @@ export interface PlannedFile {
   storedBytes?: number;
   /** A compressed file's `bytes` were counted by decoding it whole when planned. */
   exact?: boolean;
-  /** A Jupyter notebook, read as its text form (formats/notebookRead.ts); `bytes` is exact for one named alone, else its size on disk. */
+  /** A Jupyter notebook, read as its text form (notebookRead.ts); `bytes` is exact for one named alone, else its size on disk. */
   notebook?: true;
-  /** One page of a PDF (`path` is `file.pdf#page=N`), its text extracted when read (formats/pdfPlan.ts). */
+  /** One page of a PDF (`path` is `file.pdf#page=N`), its text extracted when read (pdfPlan.ts). */
   pdf?: PdfPageRef;
 }
 
@@ -110,7 +110,7 @@ export interface InputFormat {
   /** Rotated logs: each one log in several parts, its parts oldest first in `context`'s order (at most 20 listed). */
   logSets?: Array<{ log: string; parts: number }>;
   logSetsOmitted?: number;
-  /** A `str` that is a Jupyter notebook's text form: its cells by kind (formats/notebookText.ts). */
+  /** A `str` that is a Jupyter notebook's text form: its cells by kind (notebookText.ts). */
   notebook?: NotebookSummary;
   /** Entries of a dict that are Jupyter notebooks read as their text form. */
   notebooks?: number;

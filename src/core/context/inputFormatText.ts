@@ -2,7 +2,7 @@
 // run over app.log.gz or a rotated set says so wherever the run is looked at. The metadata may come
 // from a recorded file (hostile): only its expected fields of the expected types are used.
 import type { InputFormat } from './contextTypes';
-import { describeNotebookFormat } from './formats/notebookPrompt';
+import { describeNotebookFormat } from './notebookPrompt';
 
 const COMPRESSIONS = new Set(['gzip', 'bzip2', 'xz', 'zstd']);
 

@@ -8,8 +8,8 @@ import type { ContextFile, ContextPlan, ContextSource, PlannedFile, TargetDescri
 import { nodeContextFs } from './contextPlan';
 import type { ContextFs } from './contextPlan';
 import { countCompressed, isCompressed, readCompressedInto } from './compressedPlan';
-import { isNotebookFile, notebookOfNamedFile, readNotebookInto } from './formats/notebookRead';
-import { isPdfPage, readPdfPageInto } from './formats/pdfPlan';
+import { isNotebookFile, notebookOfNamedFile, readNotebookInto } from './notebookRead';
+import { isPdfPage, readPdfPageInto } from './pdfPlan';
 import { TimeSlicer } from './timeSlicer';
 
 type Skipped = TargetDescription['skipped'][number];

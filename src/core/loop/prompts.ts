@@ -1,6 +1,6 @@
 // What the root model is told. The system prompt teaches the protocol; the first user message
 // carries the question and only the *metadata* of `context`, never its text.
-import { notebookFormatLines } from '../context/formats/notebookPrompt';
+import { notebookFormatLines } from '../context/notebookPrompt';
 import type { ContextMetadata, InputFormat } from '../context/contextTypes';
 import { CHILD_RUN_CONCURRENCY } from './limits';
 import type { ChatMessage } from '../models/modelTypes';

@@ -11,8 +11,8 @@ import type { ContextPlan, ContextSource, InputFormat, PlannedFile, TargetDescri
 import { countCompressed, isCompressed, readCompressedInto } from '../context/compressedPlan';
 import { readCompressed } from '../context/compressedRead';
 import { readAnyPlannedInto, readPlannedInto } from '../context/planReader';
-import { isNotebookFile, notebookOfNamedFile } from '../context/formats/notebookRead';
-import { isPdfPage, readPdfPageInto, withPageFacts } from '../context/formats/pdfPlan';
+import { isNotebookFile, notebookOfNamedFile } from '../context/notebookRead';
+import { isPdfPage, readPdfPageInto, withPageFacts } from '../context/pdfPlan';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
 import { FRAME_HEAD_BYTES, frameHead, writeFrameHead } from './contextFrames';

@@ -64,7 +64,7 @@ const contextMetadataSchema = z.object({
       compressedFiles: num().optional(),
       logSets: z.array(z.object({ log: z.string(), parts: num() })).optional(),
       logSetsOmitted: num().optional(),
-      /** A `str` that is a Jupyter notebook's text form: its cells by kind (formats/notebookText.ts). */
+      /** A `str` that is a Jupyter notebook's text form: its cells by kind (notebookText.ts). */
       notebook: z
         .object({ cells: num(), code: num(), markdown: num(), raw: num(), language: z.string().optional(), binaryOutputs: num(), truncatedOutputs: num() })
         .optional(),

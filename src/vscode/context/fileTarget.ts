@@ -11,9 +11,9 @@ import { readLocalFile } from '../../core/context/localFileRead';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { ContextReadError, DecompressionBombError } from '../../core/context/contextErrors';
 import { planPaths } from '../../core/context/contextPlan';
-import { isPdfPath } from '../../core/context/formats/pdfPages';
+import { isPdfPath } from '../../core/context/pdfPages';
 import { dirname } from 'node:path';
-import { isNotebookPath } from '../../core/context/formats/notebookJson';
+import { isNotebookPath } from '../../core/context/notebookJson';
 import { notebookFileContext } from './notebookTarget';
 
 interface FileContext {
@@ -50,7 +50,7 @@ async function readLocalBounded(path: string, label: string, settings: RlmSettin
 /**
  * A compressed log on this machine (.gz, .bz2, .xz, .zst) or a PDF: planned as the CLI plans it, so it
  * is read decompressed (or page by page, parsed in a worker thread) while bound, the limit holds for the
- * text, and a bomb or a broken PDF is refused before anything is sent (compressedPlan.ts, formats/pdfPlan.ts).
+ * text, and a bomb or a broken PDF is refused before anything is sent (compressedPlan.ts, pdfPlan.ts).
  */
 async function compressedFileContext(uri: vscode.Uri, label: string, settings: RlmSettings): Promise<FileContext> {
   const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);

@@ -1,12 +1,12 @@
 // "Ask RLM about this file" on a Jupyter notebook: open in the notebook editor, its cells are read as
 // they are now (unsaved edits and outputs included), not the file on disk; closed, the file is read
-// and converted as the CLI does. Either way the text is the same text form (core formats/notebookText.ts)
+// and converted as the CLI does. Either way the text is the same text form (core/context/notebookText.ts)
 // and the source carries the cell map, so citations say `analysis.ipynb#cell=3:2`.
 import * as vscode from 'vscode';
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
-import { NotebookReadError, notebookOfNamedFile } from '../../core/context/formats/notebookRead';
-import { notebookText } from '../../core/context/formats/notebookText';
-import type { NotebookCell, NotebookOutput, NotebookText } from '../../core/context/formats/notebookText';
+import { NotebookReadError, notebookOfNamedFile } from '../../core/context/notebookRead';
+import { notebookText } from '../../core/context/notebookText';
+import type { NotebookCell, NotebookOutput, NotebookText } from '../../core/context/notebookText';
 import { ContextReadError } from '../../core/context/contextErrors';
 import { formatBytes } from '../../shared/text/format';
 import { TargetRefusedError } from '../errors/extensionErrors';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { LineWindowCollector } from '../../core/citations/lineWindowCollector';
 import type { Compression } from '../../core/context/compressedFormats';
 import { readCompressed } from '../../core/context/compressedRead';
-import { newPdfSession, pdfPageText } from '../../core/context/formats/pdfDocument';
+import { newPdfSession, pdfPageText } from '../../core/context/pdfDocument';
 
 export const PDF_PAGE_SCHEME = 'rlm-pdf-page';
 export const DECOMPRESSED_SCHEME = 'rlm-decompressed';

@@ -10,10 +10,10 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { lineWindow } from '../../core/citations/lineWindow';
 import type { Reference } from '../../core/trajectory/events';
-import { isNotebookPath } from '../../core/context/formats/notebookJson';
+import { isNotebookPath } from '../../core/context/notebookJson';
 import { cellAnchor } from '../../shared/text/referenceLabel';
 import { compressionOf } from '../../core/context/compressedFormats';
-import { parsePdfPageKey } from '../../core/context/formats/pdfPages';
+import { parsePdfPageKey } from '../../core/context/pdfPages';
 import { DECOMPRESSED_RADIUS_LINES, decompressedUri, pdfPageUri } from './derivedTextViews';
 
 /** Larger files open as a slice: the editor turns off its features near this size and refuses far larger ones. */

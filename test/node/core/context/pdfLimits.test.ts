@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { newPdfSession, openPdf, pdfPageText } from '../../../../src/core/context/formats/pdfDocument';
-import { PdfReadError } from '../../../../src/core/context/formats/pdfErrors';
+import { newPdfSession, openPdf, pdfPageText } from '../../../../src/core/context/pdfDocument';
+import { PdfReadError } from '../../../../src/core/context/pdfErrors';
 import { makePdf } from '../../../support/pdfMaker';
 
 const workerPath = resolve(__dirname, '../../../../dist/pdfWorker.js');

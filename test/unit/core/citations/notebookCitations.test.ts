@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findCitations } from '../../../../src/core/citations/citationParse';
 import { lookupForSource, resolveCitations } from '../../../../src/core/citations/citationResolve';
-import { notebookText } from '../../../../src/core/context/formats/notebookText';
+import { notebookText } from '../../../../src/core/context/notebookText';
 import { referenceLabel } from '../../../../src/shared/text/referenceLabel';
 import { splitMentions } from '../../../../src/shared/text/answerMentions';
 

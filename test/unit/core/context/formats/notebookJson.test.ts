@@ -2,7 +2,7 @@
 // nested deeper than any notebook, too many values, too large, wrong types, an old nbformat.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NOTEBOOK_MAX_BYTES, NotebookShapeError, parseNotebook } from '../../../../../src/core/context/formats/notebookJson';
+import { NOTEBOOK_MAX_BYTES, NotebookShapeError, parseNotebook } from '../../../../../src/core/context/notebookJson';
 
 const bytes = (value: unknown): Uint8Array => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 const refused = (input: Uint8Array, why: RegExp): void => {

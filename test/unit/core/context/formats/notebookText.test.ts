@@ -2,8 +2,8 @@
 // outputs cut to head and tail; binary outputs named with their size; the cell map both ways.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cellOfTextLine, notebookText, textLineOfCell } from '../../../../../src/core/context/formats/notebookText';
-import type { NotebookCell } from '../../../../../src/core/context/formats/notebookText';
+import { cellOfTextLine, notebookText, textLineOfCell } from '../../../../../src/core/context/notebookText';
+import type { NotebookCell } from '../../../../../src/core/context/notebookText';
 
 const cells: NotebookCell[] = [
   { kind: 'markdown', source: '# Title\nSome words.', outputs: [], attachments: ['plot.png'] },

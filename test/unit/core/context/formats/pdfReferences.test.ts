@@ -7,8 +7,8 @@ import { findCitations } from '../../../../../src/core/citations/citationParse';
 import { lookupForSource, resolveCitations } from '../../../../../src/core/citations/citationResolve';
 import { LineWindowCollector } from '../../../../../src/core/citations/lineWindowCollector';
 import { describeInputFormat } from '../../../../../src/core/context/inputFormatText';
-import { withPageFacts } from '../../../../../src/core/context/formats/pdfPlan';
-import { describePageRanges, isPdfPath, parsePdfPageKey, pdfPageKey } from '../../../../../src/core/context/formats/pdfPages';
+import { withPageFacts } from '../../../../../src/core/context/pdfPlan';
+import { describePageRanges, isPdfPath, parsePdfPageKey, pdfPageKey } from '../../../../../src/core/context/pdfPages';
 import { boundNote, describeContext } from '../../../../../src/core/loop/prompts';
 import type { ContextMetadata } from '../../../../../src/core/context/contextTypes';
 

@@ -4,8 +4,8 @@
 // pdfDocument.ts) for its page count and extracts page 1 for the prefix: the root's first request then
 // goes out while the other pages are extracted and bound.
 import { realpathSync } from 'node:fs';
-import type { ContextPlan, InputFormat, PdfPageRef, PlannedFile, TargetDescription } from '../contextTypes';
-import { BINARY_SNIFF_BYTES } from '../binaryDetection';
+import type { ContextPlan, InputFormat, PdfPageRef, PlannedFile, TargetDescription } from './contextTypes';
+import { BINARY_SNIFF_BYTES } from './binaryDetection';
 import { newPdfSession, openPdf, pdfPageText } from './pdfDocument';
 import type { PdfLimits } from './pdfDocument';
 import { PdfReadError } from './pdfErrors';

@@ -7,7 +7,7 @@
 //
 // The input is a neutral cell model, so a notebook read from disk (notebookJson.ts) and one open in
 // VS Code's notebook editor (unsaved cells included) become the same text.
-import { formatBytes, formatCount } from '../../../shared/text/format';
+import { formatBytes, formatCount } from '../../shared/text/format';
 
 export type NotebookCellKind = 'code' | 'markdown' | 'raw';
 

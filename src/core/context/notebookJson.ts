@@ -5,7 +5,7 @@
 // take the process's memory or stack. After parsing, only the fields a notebook has are read, each
 // checked for its type; everything else (metadata, widget state) is ignored.
 import type { NotebookCell, NotebookCellKind, NotebookOutput } from './notebookText';
-import { formatCount } from '../../../shared/text/format';
+import { formatCount } from '../../shared/text/format';
 
 /** A notebook larger than this on disk is refused (JSON.parse holds it about three times over). */
 export const NOTEBOOK_MAX_BYTES = 64 * 1024 * 1024;

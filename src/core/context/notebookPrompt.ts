@@ -1,7 +1,7 @@
 // What the root is told when the input is a Jupyter notebook (or a folder holding some): how the text
 // form is laid out, and how to cite a cell. Constant size, whatever the notebook holds.
-import { formatCount } from '../../../shared/text/format';
-import type { InputFormat } from '../contextTypes';
+import { formatCount } from '../../shared/text/format';
+import type { InputFormat } from './contextTypes';
 
 const LAYOUT =
   'Each cell starts with a marker line `<<< cell N: kind, In [count] >>>` (N counts cells from 1), then its source as written; ' +

@@ -1,8 +1,8 @@
 // A planned notebook read again after the run, for citations and coverage: its text form streamed (the
 // lines citations count), and its cell map (where each cell's source starts in that text). Read with
 // the checks of binding (no link at the last step, a regular file, the notebook size limit).
-import type { PlannedFile } from '../contextTypes';
-import { utf8Chunks } from '../utf8Chunks';
+import type { PlannedFile } from './contextTypes';
+import { utf8Chunks } from './utf8Chunks';
 import { readNotebookFile } from './notebookRead';
 import type { NotebookCellSpan } from './notebookText';
 

@@ -1,7 +1,7 @@
 // Why a PDF could not be read, in one sentence that says what to do. A PDF is parsed in a worker thread
 // with limits (pdfDocument.ts); each way that can fail is a reason here, never a hang or a crash.
-import { formatBytes } from '../../../shared/text/format';
-import { ContextReadError } from '../contextErrors';
+import { formatBytes } from '../../shared/text/format';
+import { ContextReadError } from './contextErrors';
 
 type PdfFailure = 'not-pdf' | 'encrypted' | 'malformed' | 'no-pages' | 'too-many-pages' | 'too-large' | 'timeout' | 'memory' | 'crashed' | 'changed' | 'unreadable';
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { readLocalFile } from '../localFileRead';
+import { readLocalFile } from './localFileRead';
 import { PdfReadError } from './pdfErrors';
 import type { PdfWorkerData, PdfWorkerMessage } from './pdfWorkerProtocol';
 
