@@ -1,5 +1,6 @@
 // The one small interface every model provider implements. The loop and the sub-call bridge
 // only ever see this, so tests and other providers plug in through the front door.
+import type { BatchApi } from './batchTypes';
 
 /**
  * 'vscode' is a model VS Code offers through its Language Model API (Copilot's or another extension's):
@@ -22,6 +23,11 @@ export interface ModelPricing {
   outputPerMTok: number;
   cacheReadPerMTok?: number;
   cacheWritePerMTok?: number;
+  /**
+   * The price of a provider batch request against an ordinary one (0.5: half). Default: 0.5 on the
+   * official OpenAI and Anthropic APIs, 1 elsewhere.
+   */
+  batchPriceFactor?: number;
 }
 
 export interface ModelConfig {
@@ -68,6 +74,8 @@ export interface TokenUsage {
    * gives no price: costUsd is 0 and readers say "included in your plan", never "$0.00".
    */
   includedInPlan?: true;
+  /** Billed at the provider's batch price (a provider batch; savedUsd includes the discount). */
+  batchPrice?: true;
   /** True when the server reported no usage and the counts are estimates (~4 characters per token). */
   estimated?: boolean;
 }
@@ -117,4 +125,6 @@ export interface ModelClient {
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
   /** What a call of these sizes would cost at this model's price; null when the price is unknown. */
   estimateCostUsd?(inputTokens: number, outputTokens: number): number | null;
+  /** The provider's batch API (OpenAI Batch API, Anthropic Message Batches), where the client has one. */
+  readonly batches?: BatchApi;
 }

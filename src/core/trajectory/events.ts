@@ -228,7 +228,21 @@ export type RunEvent =
    * price, and replies of a quarter of the max tokens each. `refused` when the estimate would pass the
    * run's cost limit: nothing of the batch was sent.
    */
-  | { type: 'batch.estimated'; runId: string; cellId: string; batchId: string; prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true }
+  | { type: 'batch.estimated'; runId: string; cellId: string; batchId: string; prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true; batchPrice?: true }
+  /**
+   * A provider batch (OpenAI Batch API, Anthropic Message Batches) was created for an llm_query_batched,
+   * or a recorded one was taken up again (`resumed`): written before any wait, so a run interrupted while
+   * waiting can poll it instead of sending it again. `items` pair each request's custom id with the hash
+   * of the request it carries (providerBatchItemHash); `endpoint` is only compared, never contacted.
+   */
+  | { type: 'batch.submitted'; runId: string; cellId: string; batchId: string; provider: 'openai' | 'anthropic'; endpoint: string; model: string; providerBatchId: string; items: ProviderBatchItem[]; resumed?: true }
+  /** A poll of a provider batch whose status or counts changed. */
+  | { type: 'batch.progress'; runId: string; batchId: string; providerBatchId: string; status: string; counts: ProviderBatchCounts; elapsedMs: number }
+  /**
+   * A provider batch ended (its results were read), or was cancelled when the run was stopped
+   * (`cancelled`: `counts.succeeded` requests had already run and are billed).
+   */
+  | { type: 'batch.ended'; runId: string; batchId: string; providerBatchId: string; status: string; counts: ProviderBatchCounts; elapsedMs: number; cancelled?: true }
   | {
       type: 'fallback';
       runId: string;
@@ -258,6 +272,22 @@ export type RunEvent =
     };
 
 export type RunEventType = RunEvent['type'];
+
+/** One request of a provider batch: its custom id, and the hash of the request it carries. */
+export interface ProviderBatchItem {
+  customId: string;
+  promptHash: string;
+}
+
+/** Where a provider batch's requests are (the same figures as core/models/batchTypes.ts BatchCounts). */
+export interface ProviderBatchCounts {
+  total: number;
+  succeeded: number;
+  errored: number;
+  expired: number;
+  canceled: number;
+  processing: number;
+}
 
 /** An event as it travels and is stored: numbered and timestamped by the run's emitter. */
 export type EventRecord = RunEvent & {

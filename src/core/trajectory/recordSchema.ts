@@ -19,7 +19,7 @@ const opt = (schema: Schema): { optional: Schema } => ({ optional: schema });
 
 const MODEL_REF: Schema = { object: { provider: 'string', model: 'string', baseUrl: opt('string') } };
 const USAGE: Schema = {
-  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), cacheReadTokens: opt('number'), cacheWriteTokens: opt('number'), savedUsd: opt('number'), fromCache: opt('boolean'), includedInPlan: opt('boolean') },
+  object: { inputTokens: 'number', outputTokens: 'number', costUsd: opt('numberOrNull'), cacheReadTokens: opt('number'), cacheWriteTokens: opt('number'), savedUsd: opt('number'), fromCache: opt('boolean'), includedInPlan: opt('boolean'), batchPrice: opt('boolean') },
 };
 const TOTALS: Schema = {
   object: {
@@ -37,6 +37,7 @@ const TOTALS: Schema = {
     cachedSubCalls: opt('number'),
   },
 };
+const BATCH_COUNTS: Schema = { object: { total: 'number', succeeded: 'number', errored: 'number', expired: 'number', canceled: 'number', processing: 'number' } };
 const ERROR: Schema = { object: { kind: 'string', message: 'string', limit: opt('string') } };
 const CELL_ERROR: Schema = { object: { type: 'string', message: 'string', traceback: opt('string') } };
 const CONTEXT: Schema = {
@@ -145,7 +146,19 @@ export const EVENT_FIELDS: Record<string, Fields> = {
   'child.started': { callId: 'string', childRunId: 'string' },
   'child.finished': { callId: 'string', childRunId: 'string', status: 'string', answer: opt('string') },
   'limit.warning': { limit: 'string', value: 'number', max: 'number' },
-  'batch.estimated': { cellId: 'string', batchId: 'string', prompts: 'number', chars: 'number', estimatedCostUsd: opt('numberOrNull'), refused: opt('boolean') },
+  'batch.estimated': { cellId: 'string', batchId: 'string', prompts: 'number', chars: 'number', estimatedCostUsd: opt('numberOrNull'), refused: opt('boolean'), batchPrice: opt('boolean') },
+  'batch.submitted': {
+    cellId: 'string',
+    batchId: 'string',
+    provider: 'string',
+    endpoint: 'string',
+    model: 'string',
+    providerBatchId: 'string',
+    items: { arrayOf: { object: { customId: 'string', promptHash: 'string' } } },
+    resumed: opt('boolean'),
+  },
+  'batch.progress': { batchId: 'string', providerBatchId: 'string', status: 'string', counts: BATCH_COUNTS, elapsedMs: 'number' },
+  'batch.ended': { batchId: 'string', providerBatchId: 'string', status: 'string', counts: BATCH_COUNTS, elapsedMs: 'number', cancelled: opt('boolean') },
   fallback: { kind: 'string', detail: 'string' },
   answer: { text: 'string', forced: opt('boolean'), via: opt('string') },
   references: {

@@ -3,7 +3,7 @@
 // nodes it changed so the view can re-render just those.
 import { readProtections } from '../repl/sandboxReport';
 import type { EventOf, EventRecord, RunEvent } from './events';
-import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
+import type { CellNode, ProviderBatchNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import {
   addToTotals, cellNodeId, emptyNodeTotals, newRunNode, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
 } from './treeNodes';
@@ -165,6 +165,40 @@ export class TreeBuilder {
         (cell.batchEstimates ??= []).push(estimate);
         return { changed: this.touch(cellNodeId(r.runId, r.cellId), r.ts) };
       }
+      case 'batch.submitted': {
+        const cell = this.cell(r.runId, r.cellId);
+        if (!cell) return this.orphan(r);
+        const { batchId, provider, endpoint, model, providerBatchId, items } = r;
+        (cell.providerBatches ??= []).push({
+          batchId,
+          provider,
+          endpoint,
+          model,
+          providerBatchId,
+          items,
+          ...(r.resumed ? { resumed: true as const } : {}),
+          status: 'submitted',
+          counts: { total: items.length, succeeded: 0, errored: 0, expired: 0, canceled: 0, processing: items.length },
+          submittedAt: r.ts,
+          elapsedMs: 0,
+          ended: false,
+        });
+        return { changed: this.touch(cellNodeId(r.runId, r.cellId), r.ts) };
+      }
+      case 'batch.progress':
+      case 'batch.ended': {
+        const found = this.providerBatch(r.runId, r.batchId);
+        if (!found) return this.orphan(r);
+        const { cell, batch } = found;
+        batch.status = r.status;
+        batch.counts = { ...r.counts };
+        batch.elapsedMs = r.elapsedMs;
+        if (r.type === 'batch.ended') {
+          batch.ended = true;
+          if (r.cancelled) batch.cancelled = true;
+        }
+        return { changed: this.touch(cellNodeId(r.runId, cell.cellId), r.ts) };
+      }
       case 'answer':
         return this.onRun(r, (run) => {
           // Files from before the RLM contract v1 recorded a printout as the answer ('partial').
@@ -204,6 +238,18 @@ export class TreeBuilder {
         return { changed: [], problem: { kind: 'unknown-event', message: `unknown event type ${JSON.stringify(type)}` } };
       }
     }
+  }
+
+  /** The provider batch `batchId` of run `runId`, and its cell (the newest cell holding it). */
+  private providerBatch(runId: string, batchId: string): { cell: CellNode; batch: ProviderBatchNode } | undefined {
+    const run = this.run(runId);
+    for (const turn of [...(run?.turns ?? [])].reverse()) {
+      for (const cell of [...turn.cells].reverse()) {
+        const batch = cell.providerBatches?.find((b) => b.batchId === batchId);
+        if (batch) return { cell, batch };
+      }
+    }
+    return undefined;
   }
 
   private startRun(r: Extract<BuildableRecord, { type: 'run.started' }>): ApplyResult {

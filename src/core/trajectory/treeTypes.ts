@@ -5,7 +5,7 @@ import type { TokenUsage } from '../models/modelTypes';
 import type { SandboxProtections } from '../repl/replTypes';
 import type { CoverageRecord } from '../citations/coverage';
 import type { NodeTotals } from '../../shared/nodeTotals';
-import type { ContinuedFrom, LimitKind, Reference, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus, UnresolvedCitation } from './events';
+import type { ContinuedFrom, LimitKind, Reference, RunConfigRecord, RunEvent, RunSessionInfo, RunStatus, UnresolvedCitation, ProviderBatchCounts } from './events';
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
 type SubCallFinished = Extract<RunEvent, { type: 'subcall.finished' }>;
@@ -33,7 +33,22 @@ export interface CellNode
   subCalls: SubCallNode[];
   /** Large batches this cell sent (or was refused), as estimated before sending. */
   batchEstimates?: BatchEstimate[];
+  /** Provider batches this cell's llm_query_batched calls went out as (batch.submitted/progress/ended). */
+  providerBatches?: ProviderBatchNode[];
   totals: NodeTotals;
+}
+
+type BatchSubmitted = Extract<RunEvent, { type: 'batch.submitted' }>;
+
+/** A provider batch as its events tell it: what was sent, and where its requests are now. */
+export interface ProviderBatchNode extends Pick<BatchSubmitted, 'batchId' | 'provider' | 'endpoint' | 'model' | 'providerBatchId' | 'items' | 'resumed'> {
+  status: string;
+  counts: ProviderBatchCounts;
+  submittedAt: number;
+  /** The last poll's elapsed time since the batch was created (or taken up again). */
+  elapsedMs: number;
+  ended: boolean;
+  cancelled?: true;
 }
 
 type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused'>;
