@@ -40,11 +40,14 @@ export interface BatchRuntime {
 /** Whether this llm_query_batched goes as a provider batch: the mode, the client, and how many prompts the cache leaves. */
 export function wantsProviderBatch(scope: SubCallScope, client: ModelClient, prompts: readonly string[]): boolean {
   const runtime = scope.tree.batch;
-  if (!runtime || runtime.options.mode === 'off' || !client.batches || runtime.unsupported.has(client.endpoint)) return false;
+  if (!runtime || !client.batches || runtime.unsupported.has(client.endpoint)) return false;
   const cacheUse = scope.tree.subCallCache;
   const maxTokens = scope.tree.limits.subCallMaxTokens;
   const toSend = new Set(prompts.filter((p) => p.trim() !== '' && !(cacheUse?.mode === 'use' && cacheUse.cache.has(subCallKey(subCallRequest(client, p, maxTokens))))));
   if (toSend.size === 0) return false;
+  // Whatever the mode, prompts a recorded batch already holds are read from it: sending them again would bill them twice.
+  if (matchRecordedBatch(runtime.options.recorded, client, [...toSend].map((p) => providerBatchItemHash(client, maxTokens, p)))) return true;
+  if (runtime.options.mode === 'off') return false;
   return runtime.options.mode === 'always' || toSend.size >= (runtime.options.minPrompts ?? DEFAULT_BATCH_MIN_PROMPTS);
 }
 

@@ -159,7 +159,7 @@ export class TreeBuilder {
       case 'batch.estimated': {
         // The cell shows it where the batch was made; the run keeps a line for the exports.
         const cell = this.cell(r.runId, r.cellId);
-        const estimate = { batchId: r.batchId, prompts: r.prompts, chars: r.chars, estimatedCostUsd: r.estimatedCostUsd, ...(r.refused ? { refused: r.refused } : {}) };
+        const estimate = { batchId: r.batchId, prompts: r.prompts, chars: r.chars, estimatedCostUsd: r.estimatedCostUsd, ...(r.refused ? { refused: r.refused } : {}), ...(r.batchPrice ? { batchPrice: r.batchPrice } : {}) };
         const result = this.onRun(r, (run) => run.fallbacks.push({ kind: 'batch-estimated', detail: describeBatchEstimate(r) }));
         if (!cell) return result;
         (cell.batchEstimates ??= []).push(estimate);
@@ -398,8 +398,8 @@ export class TreeBuilder {
 }
 
 /** "llm_query_batched of 120 prompts (3.1M characters): about $0.42" (and whether it was refused). */
-export function describeBatchEstimate(r: { prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true }): string {
-  const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}`;
+export function describeBatchEstimate(r: { prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true; batchPrice?: true }): string {
+  const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}${r.batchPrice ? ' at the provider batch price' : ''}`;
   const size = r.chars >= 1_000_000 ? `${(r.chars / 1_000_000).toFixed(1)}M` : formatCount(r.chars);
   return `llm_query_batched of ${r.prompts} prompts (${size} characters): ${cost}${r.refused ? '; refused, over the cost limit, nothing sent' : ''}`;
 }

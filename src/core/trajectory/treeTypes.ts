@@ -51,7 +51,7 @@ export interface ProviderBatchNode extends Pick<BatchSubmitted, 'batchId' | 'pro
   cancelled?: true;
 }
 
-type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused'>;
+type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused' | 'batchPrice'>;
 
 export interface TurnNode {
   turn: number;
