@@ -2,7 +2,7 @@
 // where its requests are and how long it has been going.
 import { formatDuration, plural } from './format';
 
-export interface ProviderBatchFigures {
+interface ProviderBatchFigures {
   /** Absent where the event does not say (progress and end events name only the batch). */
   provider?: string;
   providerBatchId: string;

@@ -22,7 +22,7 @@ const DEFAULT_MAX_WAIT_MS = 25 * 60 * 60 * 1000;
 const CANCEL_WAIT_MS = 10_000;
 
 /** A request of a provider batch that ended without an answer for it (errored, expired, cancelled, missing). */
-export class BatchItemError extends LoopError {
+class BatchItemError extends LoopError {
   constructor(
     override readonly errorKind: 'batch_errored' | 'batch_expired' | 'batch_canceled' | 'bad_response' | 'timeout',
     message: string,

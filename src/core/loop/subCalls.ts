@@ -149,7 +149,7 @@ export function subCallRequest(client: ModelClient, prompt: string, maxTokens: n
   return { client, messages: [{ role: 'user', content: prompt }], params: { maxTokens } };
 }
 
-export type BatchPosition = { batchId?: string; batchIndex?: number; batchSize?: number };
+type BatchPosition = { batchId?: string; batchIndex?: number; batchSize?: number };
 
 /** llm_query(prompt, model=...) may name the root or the sub model; any other name is answered by the sub model, visibly. */
 function chooseClient(scope: SubCallScope, requested: string | null | undefined): ModelClient {

@@ -11,7 +11,7 @@ import { toModelError } from './sdkErrorMapping';
 import type { SdkErrorClasses } from './sdkErrorMapping';
 
 /** Both providers bill batch requests at half their ordinary price. */
-export const OFFICIAL_BATCH_PRICE_FACTOR = 0.5;
+const OFFICIAL_BATCH_PRICE_FACTOR = 0.5;
 
 /**
  * The batch price against the ordinary one: the user's `batchPriceFactor` when set, half on the
@@ -40,7 +40,7 @@ export function batchEstimate(setup: ClientSetup, inputTokens: number, outputTok
 }
 
 /** The batch the record names does not exist for this key on this endpoint. */
-export class BatchNotFoundError extends ModelRequestError {
+class BatchNotFoundError extends ModelRequestError {
   constructor(
     readonly batchId: string,
     info: ReturnType<typeof errorInfo>,

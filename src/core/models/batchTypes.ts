@@ -42,7 +42,7 @@ export type BatchOutcome =
   | { customId: string; error: { kind: BatchItemErrorKind; message: string } };
 
 /** Why a request of a batch has no answer: Python sees these kinds in its "[ERROR] kind: …" strings. */
-export type BatchItemErrorKind = 'batch_errored' | 'batch_expired' | 'batch_canceled';
+type BatchItemErrorKind = 'batch_errored' | 'batch_expired' | 'batch_canceled';
 
 export interface BatchApi {
   readonly provider: Extract<ProviderKind, 'openai' | 'anthropic'>;

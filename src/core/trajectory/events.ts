@@ -274,7 +274,7 @@ export type RunEvent =
 export type RunEventType = RunEvent['type'];
 
 /** One request of a provider batch: its custom id, and the hash of the request it carries. */
-export interface ProviderBatchItem {
+interface ProviderBatchItem {
   customId: string;
   promptHash: string;
 }

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { FakeProtocol } from './fakeServerTypes';
 
 /** What happens to one request of a batch. */
-export type FakeBatchFate = 'answer' | 'error' | 'expire';
+type FakeBatchFate = 'answer' | 'error' | 'expire';
 
 export interface FakeBatchOptions {
   /** false: the server has no batch endpoints (404), like a compatible server without them. Default true. */
@@ -25,7 +25,7 @@ export interface FakeBatchOptions {
 /** One request's answer as the server's `respond` gave it: a completion body, or an error. */
 export type FakeItemAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; status: number; error: { type: string; message: string } };
 
-export interface FakeBatchHooks {
+interface FakeBatchHooks {
   protocol: FakeProtocol;
   now: () => number;
   /** Answers one request body as the completion endpoint would (without streaming). */
@@ -51,7 +51,7 @@ interface FakeBatch {
   errorFileId?: string;
 }
 
-export interface FakeBatchReply {
+interface FakeBatchReply {
   status: number;
   /** JSON payload, or raw text with its content type. */
   json?: unknown;
