@@ -6,7 +6,7 @@
 export const KNOWN_DEAD_EXPORTS = {
   'src/core/loop/budget.ts': ['LimitWarning'],
   'src/core/loop/parseResponse.ts': ['CodeBlock', 'ParsedReply'],
-  'src/core/loop/subCalls.ts': ['ChildRunInput', 'SubCallScope', 'errorText'],
+  'src/core/loop/subCalls.ts': ['ChildRunInput'],
   'src/core/models/anthropicClient.ts': ['DEFAULT_ANTHROPIC_MAX_TOKENS'],
   'src/core/models/createModelClient.ts': ['DEFAULT_MAX_RETRIES', 'DEFAULT_MODEL_TIMEOUT_MS'],
   'src/core/models/sdkErrorMapping.ts': ['ErrorContext'],

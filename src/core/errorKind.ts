@@ -23,6 +23,12 @@ export const ERROR_KINDS = [
   /** The REPL process broke the host's protocol (a malformed or out-of-turn message): it was killed and the run ended. */
   'sandbox_violation',
   'replay_diverged',
+  /** A request of a provider batch (--batch) that the provider answered with an error. */
+  'batch_errored',
+  /** A request of a provider batch that did not run before the batch's 24-hour window closed. */
+  'batch_expired',
+  /** A request of a provider batch that was cancelled before it ran. */
+  'batch_canceled',
   'internal',
 ] as const;
 

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import type { RunLimits } from '../../core/loop/loopTypes';
 import { DEFAULT_KEY_ENV, MODEL_OPTIONS, parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
 import type { ModelChoice } from '../support/modelArgs';
+import type { SubCallBatchOptions } from '../../core/loop/batchOptions';
+import { BATCH_OPTIONS, parseBatchChoice } from '../support/batchArgs';
 import { DEFAULT_CACHE_MAX_MB } from '../support/subCallCacheLocation';
 import type { CacheChoice } from '../support/subCallCacheLocation';
 
@@ -17,6 +19,8 @@ export interface AskArgs {
   input: { maxTotalBytes?: number; maxFileBytes?: number; maxListedBytes?: number; replMemoryMb?: number };
   /** How this run uses the sub-call cache (--no-cache, --refresh-cache, --cache-dir, --cache-max-mb). */
   cache: CacheChoice;
+  /** --batch / --batch-min: llm_query_batched as provider batches; absent: off. */
+  batch?: SubCallBatchOptions;
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -44,6 +48,7 @@ export const ASK_OPTIONS = {
   'refresh-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
   'cache-max-mb': { type: 'string' },
+  ...BATCH_OPTIONS,
   'allow-weaker-sandbox': { type: 'boolean' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -75,6 +80,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
   if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
 
   const cache = parseCacheChoice(v);
+  const batch = parseBatchChoice(v);
 
   return {
     paths: parsed.positionals,
@@ -85,6 +91,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
     ...(v.trajectory ? { trajectory: v.trajectory } : {}),
     input,
     cache,
+    ...(batch ? { batch } : {}),
     json: v.json ?? false,
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { describeRecordedModels } from '../../core/continuation/recordedModels';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { ASK_OPTIONS, parseCacheChoice, replMemoryMb } from './askArgs';
+import { parseBatchChoice } from '../support/batchArgs';
 import type { AskArgs } from './askArgs';
 import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
 
@@ -44,7 +45,7 @@ export function parseContinueArgs(argv: string[]): ContinueArgs {
   if (v.quiet && v.verbose) throw new UsageError('--quiet and --verbose cannot be used together');
   const fromTurn = v['from-turn'] !== undefined ? positiveInt(v['from-turn'], '--from-turn') : undefined;
   const question = v.question?.trim();
-  if (fromTurn === undefined && !question) throw new UsageError('missing the follow-up question: add -q "<question>" (or fork with --from-turn N)');
+  // Neither is allowed here: a run interrupted while waiting for a provider batch is taken up at that turn (continueCommand).
   return {
     trajectory: parsed.positionals[0]!,
     ...(question ? { question } : {}),
@@ -80,6 +81,7 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
     ...(v.trajectory ? { trajectory: v.trajectory } : {}),
     input,
     cache: parseCacheChoice(v),
+    ...batchOf(v),
     json: v.json ?? false,
     quiet: v.quiet ?? false,
     verbose: v.verbose ?? false,
@@ -88,3 +90,11 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
     ...(v['allow-weaker-sandbox'] ? { allowWeakerSandbox: true } : {}),
   };
 }
+
+function batchOf(v: Values): { batch?: NonNullable<AskArgs['batch']> } {
+  const batch = parseBatchChoice(v);
+  return batch ? { batch } : {};
+}
+
+/** The refusal when neither a question nor a turn is given and the record has no batch to take up. */
+export const MISSING_FOLLOW_UP = 'missing the follow-up question: add -q "<question>" (or fork with --from-turn N)';

@@ -14,8 +14,10 @@ import type { ReplayInput } from '../../core/continuation/replayPlan';
 import { executeAsk } from './askCommand';
 import { oneLine } from '../support/errorLine';
 import type { AskDeps } from './askCommand';
-import { askArgsFor, parseContinueArgs } from './continueArgs';
+import { askArgsFor, MISSING_FOLLOW_UP, parseContinueArgs } from './continueArgs';
+import { interruptedBatchTurn, recordedBatchesOf } from '../../core/loop/batchOptions';
 import type { ContinueArgs } from './continueArgs';
+import type { AskArgs } from './askArgs';
 import { CONTINUE_HELP } from '../support/cliHelp';
 import { UsageError } from '../support/modelArgs';
 import { inertOutput } from '../support/inertOutput';
@@ -48,6 +50,13 @@ export async function runContinue(argv: string[], given: AskDeps): Promise<numbe
     return fail(1, `cannot read ${recordPath}: ${oneLine(error)}`);
   }
   if (!run) return fail(1, `${recordPath} holds no run to continue`);
+  // A run interrupted while it waited for a provider batch is taken up at that turn: the root writes the
+  // cell again and its batch is read from the provider, not sent again.
+  const waitingTurn = interruptedBatchTurn(run);
+  if (args.question === undefined && args.fromTurn === undefined) {
+    if (waitingTurn === undefined) return fail(2, MISSING_FOLLOW_UP);
+    args = { ...args, fromTurn: waitingTurn };
+  }
   let replay: ReplayInput;
   let paths: string[];
   try {
@@ -68,7 +77,7 @@ export async function runContinue(argv: string[], given: AskDeps): Promise<numbe
     if (error instanceof ReplayPlanError || error instanceof UsageError) return fail(2, error.message);
     throw error;
   }
-  let askArgs;
+  let askArgs: AskArgs;
   try {
     askArgs = askArgsFor(args, run, paths);
   } catch (error) {
@@ -78,6 +87,12 @@ export async function runContinue(argv: string[], given: AskDeps): Promise<numbe
   const say = (text: string): void => {
     if (!askArgs.quiet) deps.stderr.write(`${text}\n`);
   };
+  // The record's provider batches are offered to the run, used only on the endpoint configured now.
+  const recorded = recordedBatchesOf(run);
+  if (recorded.length > 0) {
+    askArgs = { ...askArgs, batch: { ...(askArgs.batch ?? { mode: 'off' }), recorded } };
+    if (waitingTurn !== undefined) say(`rlm: the recorded run was waiting for a provider batch at turn ${waitingTurn}; its results are read from the provider (on the endpoint configured now), not sent again.`);
+  }
   const cells = replay.plan.turns.reduce((n, t) => n + t.cells.length, 0);
   say(`rlm: ${replayNoticeLine(cells, replay.plan.turns.length, describeCurrentModels(askArgs.root, askArgs.sub), describeRecordedModels(run.config))}`);
   return executeAsk(askArgs, deps, say, now, replay);

@@ -10,6 +10,7 @@ import { oneLine } from '../support/errorLine';
 import { modelConfig, UsageError } from '../support/modelArgs';
 import { createCliReplFactory } from '../support/cliRepl';
 import { parseEvalArgs } from '../eval/evalArgs';
+import { BATCH_HELP } from '../support/batchArgs';
 import type { EvalArgs } from '../eval/evalArgs';
 import { EvalResultsError, summaryText } from '../eval/evalResults';
 import { EvalPlanError, runEvaluation } from '../eval/evalRunner';
@@ -50,6 +51,7 @@ Model options, as for rlm ask: --provider openai|anthropic, --base-url, --model,
   --sub-context-window, --stall-timeout SECONDS, --max-response-mb MB,
   --response-timeout SECONDS; limits: --max-iterations,
   --max-sub-calls, --max-cost, --timeout, --cell-timeout.
+${BATCH_HELP}
 Keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY (or --api-key-env); a local base URL needs none.
 Writes results.json, results.md and trajectories/ in the results folder.`;
 
@@ -110,6 +112,7 @@ export async function runEval(argv: string[], given: EvalIo): Promise<number> {
       sub,
       repl,
       limits: args.limits,
+      ...(args.batch ? { batch: args.batch } : {}),
       toolVersion: io.toolVersion ?? '0.0.0',
       secrets,
       signal: controller.signal,

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { parseLengthList } from '../../eval/tasks/taskLength';
 import { parseSuiteList } from '../../eval/tasks/suites';
 import type { RunLimits } from '../../core/loop/loopTypes';
+import type { SubCallBatchOptions } from '../../core/loop/batchOptions';
+import { BATCH_OPTIONS, parseBatchChoice } from '../support/batchArgs';
 import { MODEL_OPTIONS, nonNegativeInt, parseLimits, parseModelChoices, positiveInt, UsageError, usageErrorFrom } from '../support/modelArgs';
 import type { ModelChoice } from '../support/modelArgs';
 import { EVAL_MODES } from './evalTypes';
@@ -16,6 +18,8 @@ export interface EvalArgs extends Omit<EvalPlanRecord, 'root' | 'sub'> {
   root?: ModelChoice;
   sub?: ModelChoice;
   limits: Partial<RunLimits>;
+  /** --batch: the tasks' llm_query_batched calls as provider batches. */
+  batch?: SubCallBatchOptions;
   quiet: boolean;
   help: boolean;
 }
@@ -36,6 +40,7 @@ const OPTIONS = {
   'max-cost': { type: 'string' },
   timeout: { type: 'string' },
   'cell-timeout': { type: 'string' },
+  ...BATCH_OPTIONS,
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -54,6 +59,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
   const lengths = wrap(() => parseLengthList(v.lengths ?? '32k'));
   const modes = parseModes(v.modes ?? 'rlm');
   const limits = parseLimits(v);
+  const batch = parseBatchChoice(v);
   const models = v.scripted
     ? {}
     : parseModelChoices(v, 'missing --model (e.g. --base-url http://localhost:11434/v1 --model qwen3:8b), or use --scripted for an offline run');
@@ -75,6 +81,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     ...(v['code-root'] ? { codeRoot: v['code-root'] } : {}),
     ...models,
     limits,
+    ...(batch ? { batch } : {}),
     help: false,
   };
 }

@@ -8,6 +8,7 @@ import type { RunLimits } from '../../core/loop/loopTypes';
 import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient } from '../../core/models/modelTypes';
 import { modelRef } from '../../core/loop/limits';
+import type { SubCallBatchOptions } from '../../core/loop/batchOptions';
 import { oneLine } from '../support/errorLine';
 import { loadResults, planMismatch, resultKey, saveResults } from './evalResults';
 import { SCRIPTED_LABEL, RESULTS_VERSION } from './evalTypes';
@@ -26,6 +27,7 @@ interface EvalRunOptions {
   sub: ModelClient;
   repl: ReplFactory;
   limits: Partial<RunLimits>;
+  batch?: SubCallBatchOptions;
   toolVersion: string;
   secrets: string[];
   signal: AbortSignal;
@@ -96,6 +98,7 @@ export async function runEvaluation(options: EvalRunOptions): Promise<EvalResult
           sub: options.sub,
           repl: options.repl,
           limits: options.limits,
+          ...(options.batch ? { batch: options.batch } : {}),
           trajectoryPath: join(options.outDir, 'trajectories', trajectoryName(spec.id, mode)),
           toolVersion: options.toolVersion,
           secrets: options.secrets,

@@ -6,6 +6,7 @@ import type { BenchTask } from '../../eval/tasks/taskTypes';
 import type { RunLimits } from '../../core/loop/loopTypes';
 import type { ReplFactory } from '../../core/repl/replFactory';
 import { createRlmRun } from '../../core/loop/rlmRun';
+import type { SubCallBatchOptions } from '../../core/loop/batchOptions';
 import type { ModelClient } from '../../core/models/modelTypes';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import { oneLine } from '../support/errorLine';
@@ -18,6 +19,7 @@ interface TaskRunDeps {
   sub: ModelClient;
   repl: ReplFactory;
   limits: Partial<RunLimits>;
+  batch?: SubCallBatchOptions;
   /** Where this task's trajectory goes (.rlm.jsonl for the loop, .direct.json for direct mode). */
   trajectoryPath: string;
   toolVersion: string;
@@ -58,7 +60,7 @@ async function runLoop(task: BenchTask, mode: EvalMode, deps: TaskRunDeps): Prom
   const question = noSub ? `${task.question}\n\n${NO_SUB_CALLS_NOTE}` : task.question;
   const started = deps.now();
   let writer: TrajectoryWriter | undefined;
-  const run = createRlmRun({ question, context: task.context, root: deps.root, sub: deps.sub, limits, repl: deps.repl, signal: deps.signal });
+  const run = createRlmRun({ question, context: task.context, root: deps.root, sub: deps.sub, limits, repl: deps.repl, signal: deps.signal, ...(deps.batch && !noSub ? { batch: deps.batch } : {}) });
   try {
     for await (const record of run) {
       if (!writer && record.type === 'run.started') writer = openRunTrajectory(deps.trajectoryPath, record, deps.toolVersion, deps.secrets);

@@ -27,7 +27,8 @@ export interface McpArgs {
   help: boolean;
 }
 
-const { question: _question, json: _json, quiet: _quiet, verbose: _verbose, trajectory: _trajectory, ...SHARED } = ASK_OPTIONS;
+// Provider batches take minutes to hours: an agent's question waits on its answer, so rlm mcp has no --batch.
+const { question: _question, json: _json, quiet: _quiet, verbose: _verbose, trajectory: _trajectory, batch: _batch, 'batch-min': _batchMin, ...SHARED } = ASK_OPTIONS;
 
 const MCP_OPTIONS = {
   ...SHARED,

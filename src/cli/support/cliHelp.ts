@@ -1,4 +1,5 @@
 // Help texts of the `rlm` command line.
+import { BATCH_HELP } from './batchArgs';
 
 export const MAIN_HELP = `rlm — ask questions about files far larger than a model's context window
 
@@ -69,6 +70,9 @@ Sub-call cache (an identical llm_query in the same folder is answered from disk:
   --cache-max-mb MB             size cap of this folder's entries, least recently used go first (default 256)
   "rlm cache info" shows where it is and its size; "rlm cache clear" empties it.
 
+Provider batches (half price; results in minutes, at most 24 h):
+${BATCH_HELP}
+
 Output:
   --trajectory FILE             where to record the run (default ./.rlm/runs/<time>-<id>.rlm.jsonl)
   --json                        print {answer, status, forced, references, unresolvedReferences, usage,
@@ -94,6 +98,9 @@ its parent.
                                 needed when a recorded path lies outside this folder (exit 2 otherwise)
   --allow-divergence            go on when a replayed cell's output differs from the record (for example
                                 because the file changed); without it the run stops there (exit 1)
+
+A run interrupted while it waited for a provider batch (--batch) continues without -q or --from-turn:
+it is taken up at that turn, and its batch is polled on the endpoint you configure now, never sent again.
 
 A recorded file is treated as untrusted: the models, endpoints, keys and limits are yours, given as for
 "rlm ask" (--model is required; --provider, --base-url, --sub-model, --max-iterations, --trajectory,

@@ -2,6 +2,7 @@
 import { protectionsSummary, readProtections } from '../../core/repl/sandboxReport';
 import type { EventRecord } from '../../core/trajectory/events';
 import { describeBatchEstimate } from '../../core/trajectory/treeBuilder';
+import { describeProviderBatch } from '../../shared/text/providerBatchText';
 
 export function describeEventForLog(record: EventRecord): string | undefined {
   switch (record.type) {
@@ -16,6 +17,11 @@ export function describeEventForLog(record: EventRecord): string | undefined {
       return `rlm: fallback (${record.kind}): ${record.detail}`;
     case 'batch.estimated':
       return `rlm: ${describeBatchEstimate(record)}`;
+    case 'batch.submitted':
+      return `rlm: ${record.resumed ? 'taking up the recorded' : 'sent'} ${record.provider === 'anthropic' ? 'Anthropic message batch' : 'OpenAI batch'} ${record.providerBatchId} of ${record.items.length} request(s) at the batch price; waiting for it (Ctrl-C cancels it)`;
+    case 'batch.progress':
+    case 'batch.ended':
+      return `rlm: ${describeProviderBatch({ providerBatchId: record.providerBatchId, status: record.status, counts: record.counts, elapsedMs: record.elapsedMs, ended: record.type === 'batch.ended', ...(record.type === 'batch.ended' && record.cancelled ? { cancelled: true } : {}) })}`;
     case 'limit.warning':
       return `rlm: warning: ${record.limit} at ${Math.round(record.value * 100) / 100} of ${record.max}`;
     case 'cell.finished':

@@ -3,6 +3,7 @@
 import type { ContextSource, PendingContext, TargetDescription } from '../context/contextTypes';
 import type { ModelClient } from '../models/modelTypes';
 import type { SubCallCache } from '../models/subCallCache';
+import type { SubCallBatchOptions } from './batchOptions';
 import type { ReplayInput } from '../continuation/replayPlan';
 import type { BridgeRouter, ReplFactory } from '../repl/replFactory';
 import type { ReplSession } from '../repl/replTypes';
@@ -53,6 +54,8 @@ export interface RunOptions {
   replay?: ReplayInput;
   /** The sub-call cache of this workspace, and how this run uses it; absent: every sub-call is sent. */
   subCallCache?: SubCallCacheUse;
+  /** llm_query_batched as provider batches (--batch, rlm.subCallBatch); absent: ordinary calls only. */
+  batch?: SubCallBatchOptions;
   /**
    * Called once, the moment the root run's answer is final, before the bookkeeping that follows it
    * (citations resolved and the coverage strip, which read the input again): a caller shows the answer

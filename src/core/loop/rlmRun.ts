@@ -49,6 +49,7 @@ export function createRlmRun(options: RunOptions): RlmRun {
       sub: options.sub ?? options.root,
       repl: options.repl,
       ...(options.subCallCache ? { subCallCache: options.subCallCache } : {}),
+      ...(options.batch && (options.batch.mode !== 'off' || options.batch.recorded?.length) ? { batch: { options: options.batch, unsupported: new Set<string>() } } : {}),
       now,
       newId,
     };

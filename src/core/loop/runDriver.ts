@@ -21,7 +21,7 @@ import type { OpenedRun } from './runOpening';
 import { NO_PROTECTIONS, outcomeOf } from './endStatus';
 import type { Outcome } from './endStatus';
 import type { RunTree } from './runTree';
-import { createSubCallHandler } from './subCalls';
+import { createSubCallHandler } from './subCallHandler';
 import { callRootModel, finishRootCall, runReplCell, startRootCall } from './turnSteps';
 import type { PendingRootCall } from './turnSteps';
 import { ZERO_USAGE } from './usageMeter';

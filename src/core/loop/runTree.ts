@@ -1,5 +1,6 @@
 // What a root run and all its child runs share: one event stream (one seq counter), one budget,
 // the models and the REPL factory.
+import type { BatchRuntime } from './batchOptions';
 import type { ModelClient } from '../models/modelTypes';
 import type { EventRecord, RunEvent } from '../trajectory/events';
 import type { SharedBudget } from './budget';
@@ -29,6 +30,8 @@ export interface RunTree {
   repl: ReplFactory;
   /** Where identical sub-calls are answered without a request; absent: every call is sent. */
   subCallCache?: SubCallCacheUse;
+  /** How llm_query_batched uses provider batch APIs; absent: never. */
+  batch?: BatchRuntime;
   now: () => number;
   newId: (prefix: string) => string;
 }

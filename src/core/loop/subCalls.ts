@@ -1,16 +1,15 @@
-// Answers Python's llm_query / rlm_query bridge calls for one run: bounded concurrency in input
-// order, a per-call timeout, max_tokens and prompt-size check, the run-wide cap, and recursion into
-// child runs (or the recorded depth fallback). Failures go back to Python as "[ERROR] ..." strings.
+// One sub-call of a run (subCallHandler.ts dispatches the bridge calls here): a per-call timeout,
+// max_tokens and prompt-size check, the run-wide cap, and recursion into child runs (or the recorded
+// depth fallback). Failures go back to Python as "[ERROR] ..." strings.
 import type { ContextSource } from '../context/contextTypes';
 import { estimateTokens } from '../models/tokenEstimate';
-import type { BridgeCall, BridgeHandler, BridgeResult } from '../repl/replTypes';
 import type { ModelClient, PromptCacheHints, TokenUsage } from '../models/modelTypes';
 import { subCallKey } from '../models/subCallCache';
 import type { SubCallRequest } from '../models/subCallCache';
-import { boundedMap, linkSignals } from './boundedMap';
+import { linkSignals } from './boundedMap';
 import { childContextSource } from './childContext';
-import { CHILD_RUN_CONCURRENCY, modelRef } from './limits';
-import { BatchCostLimitError, EmptyPromptError, errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
+import { modelRef } from './limits';
+import { EmptyPromptError, errorKind, errorMessage, PromptTooLargeError, RunCancelledError, SubCallLimitError, SubCallTimeoutError } from './loopErrors';
 import type { RunResult } from './loopTypes';
 import type { RunTree } from './runTree';
 import { UsageMeter, ZERO_USAGE } from './usageMeter';
@@ -39,113 +38,22 @@ export interface SubCallScope {
   startChild: (input: ChildRunInput) => Promise<RunResult>;
 }
 
-interface Item {
+export interface Item {
   prompt: string;
   context: unknown;
   /** sub_query's slice within the prompt, when the call said where and it lies within it. */
   slice?: { start: number; end: number };
 }
 
-/** The REPL side is untrusted: a slice is kept only when it is a well-formed range inside its prompt. */
-function sliceOf(call: BridgeCall, i: number, prompt: string): { start: number; end: number } | undefined {
-  if (call.kind !== 'llm_query' || !Array.isArray(call.slices)) return undefined;
-  const range: unknown = call.slices[i];
-  if (!Array.isArray(range) || range.length !== 2) return undefined;
-  const [start, end] = range as unknown[];
-  if (!Number.isInteger(start) || !Number.isInteger(end)) return undefined;
-  const s = start as number;
-  const e = end as number;
-  return s >= 0 && s <= e && e <= prompt.length ? { start: s, end: e } : undefined;
-}
-
-export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
-  return async (call: BridgeCall, bridgeSignal: AbortSignal): Promise<BridgeResult> => {
-    const linked = linkSignals([scope.runSignal, bridgeSignal]);
-    try {
-      const batchId = call.batched ? scope.tree.newId('batch') : undefined;
-      const client = call.kind === 'llm_query' ? chooseClient(scope, call.model) : scope.tree.sub;
-      const items: Item[] = call.prompts.map((prompt, i) => {
-        const slice = sliceOf(call, i, prompt);
-        return { prompt, context: call.kind === 'rlm_query' ? call.contexts[i] : undefined, ...(slice ? { slice } : {}) };
-      });
-      const concurrency = call.kind === 'rlm_query' ? Math.min(scope.tree.limits.subCallConcurrency, CHILD_RUN_CONCURRENCY) : scope.tree.limits.subCallConcurrency;
-      // A batch over one slice with different questions shares the slice: marked, a provider that
-      // caches prompts bills it once at full price and then at its cache rate.
-      const shared = call.kind === 'llm_query' && batchId && items.length > 1 ? sharedPrefixChars(call.prompts) : 0;
-      const cache = shared >= SHARED_PREFIX_MIN_CHARS ? { sharedPrefixChars: shared, key: batchId } : undefined;
-      if (call.kind === 'llm_query' && batchId) {
-        const refusal = estimateBatch(scope, batchId, call.prompts, client);
-        if (refusal) return call.prompts.map(() => refusal);
-      }
-      return await boundedMap(
-        items,
-        concurrency,
-        linked.signal,
-        (item, index) => {
-          const position = batchId ? { batchId, batchIndex: index, batchSize: items.length } : {};
-          return call.kind === 'rlm_query' ? runRlmQuery(scope, item, position, linked.signal) : runLlmQuery(scope, item.prompt, position, linked.signal, client, undefined, cache, item.slice);
-        },
-        () => '[ERROR] cancelled before it started',
-      );
-    } finally {
-      linked.dispose();
-    }
-  };
-}
-
-/** A shared head shorter than this (about 1,024 tokens, the providers' minimum) is not worth a mark. */
-const SHARED_PREFIX_MIN_CHARS = 4096;
-
-/** Characters every prompt starts with, cut back to a line end so the mark falls between lines. */
-function sharedPrefixChars(prompts: readonly string[]): number {
-  const first = prompts[0] ?? '';
-  let n = first.length;
-  for (const p of prompts) {
-    n = Math.min(n, p.length);
-    let i = 0;
-    while (i < n && p.charCodeAt(i) === first.charCodeAt(i)) i++;
-    n = i;
-    if (n < SHARED_PREFIX_MIN_CHARS) return 0;
-  }
-  const lineEnd = first.lastIndexOf('\n', n - 1);
-  return lineEnd >= SHARED_PREFIX_MIN_CHARS ? lineEnd + 1 : n;
-}
-
-/** A batch with more prompts, or more characters, than this is estimated before it is sent. */
-const ESTIMATED_BATCH_PROMPTS = 50;
-const ESTIMATED_BATCH_CHARS = 1_000_000;
-
-/**
- * Says what a large batch will cost before it is sent, and refuses it (every item gets the error) when
- * the estimate would take the run past its cost limit: checked before the money is spent, not after.
- */
-function estimateBatch(scope: SubCallScope, batchId: string, prompts: readonly string[], client: ModelClient): string | undefined {
-  const chars = prompts.reduce((n, p) => n + p.length, 0);
-  if (prompts.length <= ESTIMATED_BATCH_PROMPTS && chars <= ESTIMATED_BATCH_CHARS) return undefined;
-  const { tree } = scope;
-  // Prompts the cache will answer cost nothing: only the ones that will be sent are estimated.
-  const cacheUse = tree.subCallCache;
-  const sent = cacheUse?.mode === 'use' ? prompts.filter((p) => !cacheUse.cache.has(subCallKey(subCallRequest(client, p, tree.limits.subCallMaxTokens)))) : prompts;
-  const inputTokens = sent.reduce((n, p) => n + estimateTokens(p), 0);
-  const outputTokens = sent.length * Math.ceil(tree.limits.subCallMaxTokens / 4);
-  const estimated = client.estimateCostUsd?.(inputTokens, outputTokens) ?? null;
-  const max = tree.limits.maxCostUsd;
-  const spent = tree.budget.rootMeter.knownCostUsd;
-  const refused = estimated !== null && max !== undefined && spent + estimated > max;
-  tree.events.emit({ type: 'batch.estimated', runId: scope.runId, cellId: scope.cellId(), batchId, prompts: prompts.length, chars, estimatedCostUsd: estimated, ...(refused ? { refused: true as const } : {}) });
-  if (!refused) return undefined;
-  return errorText(new BatchCostLimitError(prompts.length, estimated, spent, max));
-}
-
 /** One llm_query as the provider receives it: what its cache key is made of. */
-function subCallRequest(client: ModelClient, prompt: string, maxTokens: number): SubCallRequest {
+export function subCallRequest(client: ModelClient, prompt: string, maxTokens: number): SubCallRequest {
   return { client, messages: [{ role: 'user', content: prompt }], params: { maxTokens } };
 }
 
 type BatchPosition = { batchId?: string; batchIndex?: number; batchSize?: number };
 
 /** llm_query(prompt, model=...) may name the root or the sub model; any other name is answered by the sub model, visibly. */
-function chooseClient(scope: SubCallScope, requested: string | null | undefined): ModelClient {
+export function chooseClient(scope: SubCallScope, requested: string | null | undefined): ModelClient {
   const { tree } = scope;
   if (!requested || requested === tree.sub.model) return tree.sub;
   if (requested === tree.root.model) return tree.root;
@@ -158,20 +66,32 @@ function chooseClient(scope: SubCallScope, requested: string | null | undefined)
   return tree.sub;
 }
 
-async function runLlmQuery(
+/** An llm_query that was counted, recorded as started and not answered by the cache: it waits for its answer. */
+export interface OpenLlmQuery {
+  callId: string;
+  request: SubCallRequest;
+  cacheKey?: string;
+  /** Records the outcome (subcall.finished) and returns what Python gets. */
+  finish(response: string | undefined, error: unknown, usage: TokenUsage): string;
+}
+
+/**
+ * The part of an llm_query every way of sending it shares: the empty-prompt and sub-call limit checks,
+ * subcall.started, the sub-call cache, and the prompt-size check. Returns Python's string when that
+ * already answers the call, or the open call to send.
+ */
+export function beginLlmQuery(
   scope: SubCallScope,
   prompt: string,
   position: BatchPosition,
-  signal: AbortSignal,
   client: ModelClient,
   fallback?: 'depth-limit',
-  cache?: PromptCacheHints,
   slice?: { start: number; end: number },
-): Promise<string> {
+): { done: string } | { open: OpenLlmQuery } {
   const { tree } = scope;
   // The prelude refuses empty prompts in Python; a cell writing to the REPL device itself meets this.
-  if (!prompt.trim()) return errorText(new EmptyPromptError());
-  if (!tree.budget.reserveSubCall()) return errorText(new SubCallLimitError(tree.limits.maxSubCalls));
+  if (!prompt.trim()) return { done: errorText(new EmptyPromptError()) };
+  if (!tree.budget.reserveSubCall()) return { done: errorText(new SubCallLimitError(tree.limits.maxSubCalls)) };
   const callId = tree.newId('call');
   scope.meter.addSubCall();
   tree.events.emit({
@@ -203,7 +123,6 @@ async function runLlmQuery(
     return response ?? errorText(error);
   };
   const request = subCallRequest(client, prompt, tree.limits.subCallMaxTokens);
-  const { messages } = request;
   const cacheUse = tree.subCallCache;
   const cacheKey = cacheUse ? subCallKey(request) : undefined;
   const hit = cacheKey && cacheUse?.mode === 'use' ? cacheUse.cache.lookup(cacheKey) : undefined;
@@ -211,37 +130,58 @@ async function runLlmQuery(
     // No request: the stored answer, at no cost; what it cost the first time is what it saved now.
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0, fromCache: true, ...(hit.costUsd ? { savedUsd: hit.costUsd } : {}) };
     scope.meter.addUsage(usage);
-    return finish(hit.text, undefined, usage);
+    return { done: finish(hit.text, undefined, usage) };
   }
   const window = client.contextWindowTokens;
   const estimated = estimateTokens(prompt);
   // Room is kept for the reply: max_tokens, but never more than half the window.
   const replyRoom = window === undefined ? 0 : Math.min(tree.limits.subCallMaxTokens, Math.floor(window / 2));
   if (window !== undefined && estimated + replyRoom > window) {
-    return finish(undefined, new PromptTooLargeError(estimated, window, client.model), ZERO_USAGE);
+    return { done: finish(undefined, new PromptTooLargeError(estimated, window, client.model), ZERO_USAGE) };
   }
+  return { open: { callId, request, ...(cacheKey ? { cacheKey } : {}), finish } };
+}
+
+export async function runLlmQuery(
+  scope: SubCallScope,
+  prompt: string,
+  position: BatchPosition,
+  signal: AbortSignal,
+  client: ModelClient,
+  fallback?: 'depth-limit',
+  cache?: PromptCacheHints,
+  slice?: { start: number; end: number },
+): Promise<string> {
+  const begun = beginLlmQuery(scope, prompt, position, client, fallback, slice);
+  if ('done' in begun) return begun.done;
+  return sendLlmQuery(scope, begun.open, signal, client, cache);
+}
+
+/** Sends one open llm_query as an ordinary request, under the sub-call timeout. */
+export async function sendLlmQuery(scope: SubCallScope, open: OpenLlmQuery, signal: AbortSignal, client: ModelClient, cache?: PromptCacheHints): Promise<string> {
+  const { tree } = scope;
   const timeout = new SubCallTimeoutError(tree.limits.subCallTimeoutMs);
   const timed = linkSignals([signal], tree.limits.subCallTimeoutMs, timeout);
   try {
-    const completion = await client.complete(messages, {
+    const completion = await client.complete(open.request.messages, {
       signal: timed.signal,
       maxTokens: tree.limits.subCallMaxTokens,
       ...(cache ? { cache } : {}),
     });
     scope.meter.addUsage(completion.usage);
-    if (cacheKey) cacheUse?.cache.store(cacheKey, completion);
-    return finish(completion.text, undefined, completion.usage);
+    if (open.cacheKey) tree.subCallCache?.cache.store(open.cacheKey, completion);
+    return open.finish(completion.text, undefined, completion.usage);
   } catch (error) {
     // The SDK reports an abort as its own error type; say why the call was aborted instead.
     const why = timed.signal.reason as unknown;
     const reason = timed.signal.aborted ? (why === timeout || why instanceof Error ? why : new RunCancelledError('sub-call aborted')) : error;
-    return finish(undefined, reason, ZERO_USAGE);
+    return open.finish(undefined, reason, ZERO_USAGE);
   } finally {
     timed.dispose();
   }
 }
 
-async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosition, signal: AbortSignal): Promise<string> {
+export async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosition, signal: AbortSignal): Promise<string> {
   const { tree } = scope;
   const childDepth = scope.depth + 1;
   const context = childContextSource(item.context, item.prompt);

@@ -15,7 +15,7 @@ import { executeRun } from './runDriver';
 import { EventStamp } from './runTree';
 import { runController } from './runSignal';
 import type { RunTree } from './runTree';
-import { createSubCallHandler } from './subCalls';
+import { createSubCallHandler } from './subCallHandler';
 import { runReplCell } from './turnSteps';
 import { UsageMeter } from './usageMeter';
 

@@ -2,6 +2,8 @@
 // its own field and max_tokens is always sent (default 4096). Retries are the SDK's.
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { AnthropicBatchApi } from './anthropicBatch';
+import type { BatchApi } from './modelTypes';
 import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
@@ -24,6 +26,7 @@ export class AnthropicModelClient implements ModelClient {
   readonly model: string;
   readonly endpoint: string;
   readonly contextWindowTokens?: number;
+  readonly batches: BatchApi;
   // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
   readonly #setup: ClientSetup;
   readonly #sdk: Anthropic;
@@ -36,6 +39,7 @@ export class AnthropicModelClient implements ModelClient {
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
     this.#sdk = new Anthropic(sdkClientOptions(setup, 'plain'));
     this.#streamingSdk = new Anthropic(sdkClientOptions(setup, 'streamed'));
+    this.batches = new AnthropicBatchApi(setup, this.#sdk);
   }
 
   estimateCostUsd(inputTokens: number, outputTokens: number): number | null {

@@ -22,6 +22,11 @@ export interface ModelPricing {
   outputPerMTok: number;
   cacheReadPerMTok?: number;
   cacheWritePerMTok?: number;
+  /**
+   * The price of a provider batch request against an ordinary one (0.5: half). Default: 0.5 on the
+   * official OpenAI and Anthropic APIs, 1 elsewhere.
+   */
+  batchPriceFactor?: number;
 }
 
 export interface ModelConfig {
@@ -68,6 +73,8 @@ export interface TokenUsage {
    * gives no price: costUsd is 0 and readers say "included in your plan", never "$0.00".
    */
   includedInPlan?: true;
+  /** Billed at the provider's batch price (a provider batch; savedUsd includes the discount). */
+  batchPrice?: true;
   /** True when the server reported no usage and the counts are estimates (~4 characters per token). */
   estimated?: boolean;
 }
@@ -117,4 +124,66 @@ export interface ModelClient {
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
   /** What a call of these sizes would cost at this model's price; null when the price is unknown. */
   estimateCostUsd?(inputTokens: number, outputTokens: number): number | null;
+  /** The provider's batch API (OpenAI Batch API, Anthropic Message Batches), where the client has one. */
+  readonly batches?: BatchApi;
+}
+
+// Provider batch APIs (OpenAI's Batch API, Anthropic's Message Batches) behind one small interface:
+// a batch is created once, polled until it ends, and its results read back by custom id. The loop
+// (core/loop/subCallBatch.ts) is the only user; each SDK client offers one through `batches`.
+
+/** One request of a batch: its custom id is how the result finds its prompt again. */
+export interface BatchRequest {
+  customId: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+}
+
+/** How many of a batch's requests are where, in the provider's own terms mapped onto one set. */
+export interface BatchCounts {
+  total: number;
+  /** Done and answered. */
+  succeeded: number;
+  /** Done with an error (including requests the provider refused). */
+  errored: number;
+  /** Not run before the batch's window closed. */
+  expired: number;
+  /** Not run because the batch was cancelled. */
+  canceled: number;
+  /** Still waiting or running. */
+  processing: number;
+}
+
+/** What one poll of a batch says. */
+export interface BatchSnapshot {
+  /** The provider's batch id. */
+  id: string;
+  /** The provider's own status word (OpenAI: validating, in_progress, …; Anthropic: in_progress, canceling, ended). */
+  status: string;
+  /** True once no request of it will change any more: results can be read. */
+  ended: boolean;
+  counts: BatchCounts;
+}
+
+/** One request's outcome. A missing outcome is an error the caller names itself. */
+export type BatchOutcome =
+  | { customId: string; completion: Omit<Completion, 'latencyMs'> }
+  | { customId: string; error: { kind: BatchItemErrorKind; message: string } };
+
+/** Why a request of a batch has no answer: Python sees these kinds in its "[ERROR] kind: …" strings. */
+type BatchItemErrorKind = 'batch_errored' | 'batch_expired' | 'batch_canceled';
+
+export interface BatchApi {
+  readonly provider: Extract<ProviderKind, 'openai' | 'anthropic'>;
+  /** What the batch price is against the ordinary one (0.5: half price); 1 where no discount is known. */
+  readonly priceFactor: number;
+  /** Sends the requests as one batch. Throws BatchUnsupportedError when the server has no batch endpoint. */
+  create(requests: readonly BatchRequest[], signal?: AbortSignal): Promise<BatchSnapshot>;
+  retrieve(id: string, signal?: AbortSignal): Promise<BatchSnapshot>;
+  /** The outcomes of an ended batch, in whatever order the provider gives them. */
+  results(snapshot: BatchSnapshot, signal?: AbortSignal): Promise<BatchOutcome[]>;
+  /** Asks the provider to stop the batch; requests already done stay done (and billed). */
+  cancel(id: string): Promise<BatchSnapshot>;
+  /** The batch price of a call of these sizes; null when the price is unknown. */
+  estimateCostUsd(inputTokens: number, outputTokens: number): number | null;
 }

@@ -2,6 +2,8 @@
 // `openai` SDK, Chat Completions. Retries and Retry-After are the SDK's; failures become ModelErrors.
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { OpenAIBatchApi } from './openaiBatch';
+import type { BatchApi } from './modelTypes';
 import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
 import { InvalidResponseError } from './modelErrors';
@@ -23,6 +25,7 @@ export class OpenAIModelClient implements ModelClient {
   readonly model: string;
   readonly endpoint: string;
   readonly contextWindowTokens?: number;
+  readonly batches: BatchApi;
   // True private fields: the setup holds the key, and must not show in logs or JSON of the client.
   readonly #setup: ClientSetup;
   readonly #sdk: OpenAI;
@@ -35,6 +38,7 @@ export class OpenAIModelClient implements ModelClient {
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
     this.#sdk = new OpenAI(sdkClientOptions(setup, 'plain'));
     this.#streamingSdk = new OpenAI(sdkClientOptions(setup, 'streamed'));
+    this.batches = new OpenAIBatchApi(setup, this.#sdk);
   }
 
   estimateCostUsd(inputTokens: number, outputTokens: number): number | null {

@@ -93,6 +93,8 @@ const tokenUsageSchema = z.object({
   savedUsd: num().optional(),
   fromCache: z.literal(true).optional(),
   includedInPlan: z.literal(true).optional(),
+  /** Billed at the provider's batch price (a provider batch; savedUsd includes the discount). */
+  batchPrice: z.literal(true).optional(),
   estimated: z.boolean().optional(),
 });
 
@@ -260,6 +262,9 @@ export const coverageSchema = z.object({
 
 // ---- The events ----------------------------------------------------------------------------------------
 
+/** Where a provider batch's requests are (the same figures as core/models/batchTypes.ts BatchCounts). */
+export const providerBatchCountsSchema = z.object({ total: num(), succeeded: num(), errored: num(), expired: num(), canceled: num(), processing: num() });
+
 const PROTOCOL_NOTICE_KINDS = ['no-code-block', 'extra-code-blocks', 'python-block', 'bare-block', 'final-in-prose', 'final-var-missing', 'empty-final'] as const;
 
 /** The fields of every event, by type; `type` and `runId` are added to each, `seq` and `ts` to records. */
@@ -362,7 +367,32 @@ export const EVENT_SHAPES = {
     chars: num(),
     estimatedCostUsd: olderFiles(num().nullable()),
     refused: z.literal(true).optional(),
+    /** The estimate is at the provider's batch price (the run sends llm_query_batched as a provider batch). */
+    batchPrice: z.literal(true).optional(),
   },
+  /**
+   * A provider batch (OpenAI Batch API, Anthropic Message Batches) was created for an llm_query_batched,
+   * or a recorded one was taken up again (`resumed`): written before any wait, so a run interrupted while
+   * waiting can poll it instead of sending it again. `items` pair each request's custom id with the hash
+   * of the request it carries (providerBatchItemHash); `endpoint` is only compared, never contacted.
+   */
+  'batch.submitted': {
+    cellId: z.string(),
+    batchId: z.string(),
+    provider: z.enum(['openai', 'anthropic']),
+    endpoint: z.string(),
+    model: z.string(),
+    providerBatchId: z.string(),
+    items: z.array(z.object({ customId: z.string(), promptHash: z.string() })),
+    resumed: z.literal(true).optional(),
+  },
+  /** A poll of a provider batch whose status or counts changed. */
+  'batch.progress': { batchId: z.string(), providerBatchId: z.string(), status: z.string(), counts: providerBatchCountsSchema, elapsedMs: num() },
+  /**
+   * A provider batch ended (its results were read), or was cancelled when the run was stopped
+   * (`cancelled`: `counts.succeeded` requests had already run and are billed).
+   */
+  'batch.ended': { batchId: z.string(), providerBatchId: z.string(), status: z.string(), counts: providerBatchCountsSchema, elapsedMs: num(), cancelled: z.literal(true).optional() },
   /** `kind` is open: a newer loop may fall back in a way this one does not name. */
   fallback: { kind: z.string(), detail: z.string() },
   /**

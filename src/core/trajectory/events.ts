@@ -10,6 +10,7 @@ import type {
   EventTypeName,
   limitKindSchema,
   modelRefSchema,
+  providerBatchCountsSchema,
   referenceSchema,
   runConfigSchema,
   runErrorSchema,
@@ -36,6 +37,9 @@ export type ContinuedFrom = z.infer<typeof continuedFromSchema>;
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export type LimitKind = z.infer<typeof limitKindSchema>;
+
+/** Where a provider batch's requests are. */
+export type ProviderBatchCounts = z.infer<typeof providerBatchCountsSchema>;
 
 /** Why a run or a sub-call failed, as RLM writes it: `kind` is a stable ErrorKind. */
 export type RunError = z.infer<typeof runErrorSchema>;

@@ -3,7 +3,7 @@
 // nodes it changed so the view can re-render just those.
 import { readProtections } from '../repl/sandboxReport';
 import type { EventOf, EventRecord, RecordedEvent, RunEvent } from './events';
-import type { CellNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
+import type { CellNode, ProviderBatchNode, RunNode, SubCallNode, TurnNode } from './treeTypes';
 import {
   addToTotals, cellNodeId, emptyNodeTotals, newRunNode, runNodeId, subCallNodeId, totalsAsDelta, turnNodeId, usageDelta,
 } from './treeNodes';
@@ -159,11 +159,45 @@ export class TreeBuilder {
       case 'batch.estimated': {
         // The cell shows it where the batch was made; the run keeps a line for the exports.
         const cell = this.cell(r.runId, r.cellId);
-        const estimate = { batchId: r.batchId, prompts: r.prompts, chars: r.chars, estimatedCostUsd: r.estimatedCostUsd, ...(r.refused ? { refused: r.refused } : {}) };
+        const estimate = { batchId: r.batchId, prompts: r.prompts, chars: r.chars, estimatedCostUsd: r.estimatedCostUsd, ...(r.refused ? { refused: r.refused } : {}), ...(r.batchPrice ? { batchPrice: r.batchPrice } : {}) };
         const result = this.onRun(r, (run) => run.fallbacks.push({ kind: 'batch-estimated', detail: describeBatchEstimate(r) }));
         if (!cell) return result;
         (cell.batchEstimates ??= []).push(estimate);
         return { changed: this.touch(cellNodeId(r.runId, r.cellId), r.ts) };
+      }
+      case 'batch.submitted': {
+        const cell = this.cell(r.runId, r.cellId);
+        if (!cell) return this.orphan(r);
+        const { batchId, provider, endpoint, model, providerBatchId, items } = r;
+        (cell.providerBatches ??= []).push({
+          batchId,
+          provider,
+          endpoint,
+          model,
+          providerBatchId,
+          items,
+          ...(r.resumed ? { resumed: true as const } : {}),
+          status: 'submitted',
+          counts: { total: items.length, succeeded: 0, errored: 0, expired: 0, canceled: 0, processing: items.length },
+          submittedAt: r.ts,
+          elapsedMs: 0,
+          ended: false,
+        });
+        return { changed: this.touch(cellNodeId(r.runId, r.cellId), r.ts) };
+      }
+      case 'batch.progress':
+      case 'batch.ended': {
+        const found = this.providerBatch(r.runId, r.batchId);
+        if (!found) return this.orphan(r);
+        const { cell, batch } = found;
+        batch.status = r.status;
+        batch.counts = { ...r.counts };
+        batch.elapsedMs = r.elapsedMs;
+        if (r.type === 'batch.ended') {
+          batch.ended = true;
+          if (r.cancelled) batch.cancelled = true;
+        }
+        return { changed: this.touch(cellNodeId(r.runId, cell.cellId), r.ts) };
       }
       case 'answer':
         return this.onRun(r, (run) => {
@@ -204,6 +238,18 @@ export class TreeBuilder {
         return { changed: [], problem: { kind: 'unknown-event', message: `unknown event type ${JSON.stringify(type)}` } };
       }
     }
+  }
+
+  /** The provider batch `batchId` of run `runId`, and its cell (the newest cell holding it). */
+  private providerBatch(runId: string, batchId: string): { cell: CellNode; batch: ProviderBatchNode } | undefined {
+    const run = this.run(runId);
+    for (const turn of [...(run?.turns ?? [])].reverse()) {
+      for (const cell of [...turn.cells].reverse()) {
+        const batch = cell.providerBatches?.find((b) => b.batchId === batchId);
+        if (batch) return { cell, batch };
+      }
+    }
+    return undefined;
   }
 
   private startRun(r: Extract<BuildableRecord, { type: 'run.started' }>): ApplyResult {
@@ -352,8 +398,8 @@ export class TreeBuilder {
 }
 
 /** "llm_query_batched of 120 prompts (3.1M characters): about $0.42" (and whether it was refused). */
-export function describeBatchEstimate(r: { prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true }): string {
-  const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}`;
+export function describeBatchEstimate(r: { prompts: number; chars: number; estimatedCostUsd: number | null; refused?: true; batchPrice?: true }): string {
+  const cost = r.estimatedCostUsd === null ? 'cost unknown (no price for the model)' : `about $${r.estimatedCostUsd.toFixed(4)}${r.batchPrice ? ' at the provider batch price' : ''}`;
   const size = r.chars >= 1_000_000 ? `${(r.chars / 1_000_000).toFixed(1)}M` : formatCount(r.chars);
   return `llm_query_batched of ${r.prompts} prompts (${size} characters): ${cost}${r.refused ? '; refused, over the cost limit, nothing sent' : ''}`;
 }

@@ -2,7 +2,7 @@
 // all read this shape. Totals are rolled up at every node.
 import type { TokenUsage } from '../models/modelTypes';
 import type { NodeTotals } from '../../shared/nodeTotals';
-import type { CoverageRecord, LimitKind, RecordedEvent, Reference, RunEvent, RunStatus, UnresolvedCitation } from './events';
+import type { CoverageRecord, LimitKind, ProviderBatchCounts, RecordedEvent, Reference, RunEvent, RunStatus, UnresolvedCitation } from './events';
 
 type SubCallStarted = Extract<RunEvent, { type: 'subcall.started' }>;
 type SubCallFinished = RecordedEvent<Extract<RunEvent, { type: 'subcall.finished' }>>;
@@ -30,10 +30,25 @@ export interface CellNode
   subCalls: SubCallNode[];
   /** Large batches this cell sent (or was refused), as estimated before sending. */
   batchEstimates?: BatchEstimate[];
+  /** Provider batches this cell's llm_query_batched calls went out as (batch.submitted/progress/ended). */
+  providerBatches?: ProviderBatchNode[];
   totals: NodeTotals;
 }
 
-type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused'>;
+type BatchSubmitted = Extract<RunEvent, { type: 'batch.submitted' }>;
+
+/** A provider batch as its events tell it: what was sent, and where its requests are now. */
+export interface ProviderBatchNode extends Pick<BatchSubmitted, 'batchId' | 'provider' | 'endpoint' | 'model' | 'providerBatchId' | 'items' | 'resumed'> {
+  status: string;
+  counts: ProviderBatchCounts;
+  submittedAt: number;
+  /** The last poll's elapsed time since the batch was created (or taken up again). */
+  elapsedMs: number;
+  ended: boolean;
+  cancelled?: true;
+}
+
+type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused' | 'batchPrice'>;
 
 export interface TurnNode {
   turn: number;

@@ -28,6 +28,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dropAfter, errorBody, presentedKey, sleep, unauthorizedMessage } from './fakeHttpHelpers';
+import { FakeBatchStore } from './fakeBatches';
+import type { FakeItemAnswer } from './fakeBatches';
 import { FakePromptCache } from './fakePromptCache';
 import { resolveReply, toSpec } from './fakeReply';
 import type { ResolvedReply } from './fakeReply';
@@ -188,6 +190,30 @@ export async function startFakeModelServer(options: FakeServerOptions): Promise<
     await sendReply(res, request, reply, signal);
   }
 
+  /** One request of a batch, answered by `respond` like a non-streamed completion. */
+  async function answerBatchItem(body: Record<string, unknown>): Promise<FakeItemAnswer> {
+    const index = completionCount++;
+    let request: FakeModelRequest;
+    try {
+      request = protocol === 'openai' ? parseOpenAIRequest({ ...body, stream: false }, {}, index) : parseAnthropicRequest({ ...body, stream: false }, {}, index);
+    } catch (error) {
+      if (!(error instanceof FakeRequestError)) throw error;
+      return { ok: false, status: error.status, error: { type: 'invalid_request_error', message: error.message } };
+    }
+    batchItemRequests.push(request);
+    const spec = await nextResponse(request);
+    if (spec.status !== undefined && spec.status !== 200) {
+      const errorJson = errorBody(protocol, spec.status, spec) as { error?: { type?: string; message?: string } };
+      return { ok: false, status: spec.status, error: { type: errorJson.error?.type ?? 'api_error', message: errorJson.error?.message ?? `Error ${spec.status}.` } };
+    }
+    const reply = resolveReply(spec, request, settings);
+    const id = protocol === 'openai' ? `chatcmpl-fake-${index}` : `msg_fake_${index}`;
+    return { ok: true, body: protocol === 'openai' ? openAIPlainBody(reply, id, Math.floor(now() / 1000)) : anthropicPlainBody(reply, id) };
+  }
+  const batchItemRequests: FakeModelRequest[] = [];
+  let origin = '';
+  const batchStore = new FakeBatchStore({ protocol, now, answer: answerBatchItem }, options.batches ?? {});
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     try {
@@ -227,6 +253,13 @@ export async function startFakeModelServer(options: FakeServerOptions): Promise<
     });
     if (isCompletion) {
       await handleCompletion(res, record, controller.signal);
+    } else if (batchStore.enabled && (path.startsWith('/v1/batches') || path.startsWith('/v1/files') || path.startsWith('/v1/messages/batches'))) {
+      const reply = await batchStore.handle(req.method ?? 'GET', path, raw, String(req.headers['content-type'] ?? ''), origin);
+      if (!reply) sendJson(res, 404, errorBody(protocol, 404, { errorMessage: `Unknown route ${req.method ?? ''} ${path} on the fake ${protocol} server` }));
+      else if (reply.text !== undefined) {
+        res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'text/plain', 'content-length': Buffer.byteLength(reply.text) });
+        res.end(reply.text);
+      } else sendJson(res, reply.status, reply.json);
     } else if (req.method === 'GET' && path === '/v1/models') {
       const models = options.models ?? ['fake-model'];
       sendJson(res, 200, protocol === 'openai' ? openAIModelsBody(models, Math.floor(now() / 1000)) : anthropicModelsBody(models));
@@ -252,7 +285,7 @@ export async function startFakeModelServer(options: FakeServerOptions): Promise<
     });
   });
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  origin = `http://127.0.0.1:${port}`;
 
   return {
     protocol,
@@ -271,6 +304,8 @@ export async function startFakeModelServer(options: FakeServerOptions): Promise<
       return script.length;
     },
     setRespond,
+    batchStore,
+    batchItemRequests,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

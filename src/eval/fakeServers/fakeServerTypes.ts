@@ -1,5 +1,6 @@
 // Types of the fake model servers (see fakeModelServer.ts for the API and an example).
 import type { ChatMessage } from '../../core/models/modelTypes';
+import type { FakeBatchOptions, FakeBatchStore } from './fakeBatches';
 
 export type FakeProtocol = 'openai' | 'anthropic';
 
@@ -94,6 +95,8 @@ export interface FakeServerOptions {
   now?: () => number;
   /** Report prompt-cache usage as the provider would (fakePromptCache.ts); default off. */
   promptCache?: boolean;
+  /** The batch endpoints (fakeBatches.ts): timing, per-request fates, or `enabled: false` for none. */
+  batches?: FakeBatchOptions;
 }
 
 export interface RecordedRequest {
@@ -133,5 +136,9 @@ export interface FakeModelServer {
   readonly remainingScript: number;
   /** Replaces the script or function; the request counter keeps going. */
   setRespond(respond: FakeResponse[] | FakeRespondFunction): void;
+  /** The batch endpoints' state: `batchStore.creations` counts batches created, `batchStore.batches` holds them. */
+  readonly batchStore: FakeBatchStore;
+  /** The requests inside batches, as `respond` saw them (also counted in each request's `index`). */
+  readonly batchItemRequests: FakeModelRequest[];
   close(): Promise<void>;
 }

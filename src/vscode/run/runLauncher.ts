@@ -132,6 +132,7 @@ export class RunLauncher {
         repl: own ? own.factory : pool,
         signal: controller.signal,
         ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
+        ...(settings.subCallBatch.mode !== 'off' ? { batch: { mode: settings.subCallBatch.mode, minPrompts: settings.subCallBatch.minPrompts } } : {}),
         ...(sessionOptions ?? {}),
         ...(request.replay ? { replay: request.replay } : {}),
       }));

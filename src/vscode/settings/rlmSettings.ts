@@ -34,6 +34,8 @@ export interface RlmSettings {
   prices: UserPriceTable;
   /** rlm.subCallCache and rlm.subCallCacheMaxMb: identical sub-calls answered from this workspace's cache. */
   subCallCache: { enabled: boolean; maxBytes: number };
+  /** rlm.subCallBatch and rlm.subCallBatchMin: llm_query_batched as provider batches (docs/batch.md). */
+  subCallBatch: { mode: 'off' | 'auto' | 'always'; minPrompts: number };
 }
 
 /** Copilot's models rate-limit per user; a batch of 16 at once trips them. */
@@ -164,6 +166,7 @@ export function readRlmSettings(get: SettingGetter): RlmSettings {
     vscodeModelConcurrency: num(get, 'vscodeModelConcurrency', 1, true) ?? DEFAULT_VSCODE_MODEL_CONCURRENCY,
     prices: prices(get, 'prices'),
     subCallCache: { enabled: get('subCallCache') !== false, maxBytes: Math.round((num(get, 'subCallCacheMaxMb', 1, false) ?? 256) * 1024 * 1024) },
+    subCallBatch: { mode: batchMode(get('subCallBatch')), minPrompts: num(get, 'subCallBatchMin', 1, true) ?? 20 },
   };
 }
 
@@ -174,4 +177,9 @@ export function isModelConfigured(settings: RlmSettings): boolean {
 
 export function modelLabel(setting: ModelSetting): string {
   return setting.provider === 'vscode' ? `VS Code · ${setting.model}` : `${setting.provider} · ${setting.model}`;
+}
+
+/** rlm.subCallBatch: an unknown value is "off" (never a surprise batch that takes hours). */
+function batchMode(value: unknown): 'off' | 'auto' | 'always' {
+  return value === 'auto' || value === 'always' ? value : 'off';
 }

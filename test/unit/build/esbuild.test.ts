@@ -24,8 +24,8 @@ before(async () => {
 after(() => rm(outdir, { recursive: true, force: true }));
 
 test('buildAll writes the extension, CLI, REPL and webview bundles and copies Pyodide', async () => {
-  assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory', 'modelSetup']));
-  for (const file of ['extension.js', 'engine.js', 'cli.js', 'replProcess.js', 'replWorker.js', 'esmGuardHooks.mjs', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
+  assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory', 'modelSetup', 'pdfWorker']));
+  for (const file of ['extension.js', 'engine.js', 'cli.js', 'replProcess.js', 'replWorker.js', 'pdfWorker.js', 'esmGuardHooks.mjs', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
     assert.ok((await stat(join(outdir, file))).size > 0, `${file} is missing or empty`);
   }
   const pyodide = await readdir(join(outdir, 'pyodide'));
