@@ -2,7 +2,7 @@
 // the reference `rlm` log format through "Open With..."), and live panels for running questions.
 // The extension calls this once during activation and keeps the returned handle.
 import * as vscode from 'vscode';
-import type { LiveRun } from './liveRunTypes';
+import type { LiveRun, PendingView, StartingRun } from './liveRunTypes';
 import { TrajectoryEditorProvider, TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE } from './trajectoryEditorProvider';
 import { LivePanels, LIVE_VIEW_TYPE } from './livePanels';
 import { SLICE_SCHEME, sliceProvider } from './referenceOpener';
@@ -33,6 +33,8 @@ export interface TrajectoryViews {
    * keeps showing the final state; its Stop button calls `run.stop()`.
    */
   openLive(run: LiveRun): void;
+  /** Opens the view of a question as it is asked, before its run exists; the run is attached to it later. */
+  openStarting(starting: StartingRun): PendingView;
   /** The trajectory file of the live panel last in front, if it is still open. */
   activeLivePath(): string | undefined;
 }
@@ -65,6 +67,7 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
     openLive(run) {
       live.open(run);
     },
+    openStarting: (starting) => live.openStarting(starting),
     activeLivePath: () => live.lastActivePath,
   };
 }
