@@ -1,4 +1,6 @@
-// Trajectory panels: one per conversation or run, following a live run to its end. A question opens
+// Trajectory panels: one per conversation or run, following a live run to its end, and recorded runs
+// opened by RLM itself (History, Open trajectory..., a notification's or the chat's button, a parent
+// link), titled by their question (a custom editor's tab is named after its file, whatever its title). A question opens
 // its view the moment it is asked ("starting": the question, the models, the target), and the run is
 // attached to that view once it exists; a follow-up moves its conversation's view on to it. Moving
 // on posts the new state to the page, which keeps running (no reload, no blank moment). After a
@@ -42,6 +44,8 @@ interface Shown {
   readonly run?: LiveRun;
   readonly trajectoryPath?: string;
   root(): RunNode;
+  /** Every question of a recorded conversation (the view lists them, exports hold them all). */
+  runs?(): RunNode[];
   info(): RunSourceInfo;
   isLive(): boolean;
   stop(): void;
@@ -82,6 +86,17 @@ function isRlmTab(tab: vscode.Tab): boolean {
   const input = tab.input;
   if (input instanceof vscode.TabInputWebview) return input.viewType.endsWith(LIVE_VIEW_TYPE);
   return input instanceof vscode.TabInputCustom && input.viewType.startsWith('rlm.');
+}
+
+/** What a starting question's header names before its run records it. */
+type StartingFacts = Pick<RunSourceInfo, 'rootModel' | 'subModel' | 'target'>;
+
+function startingFacts(starting: StartingRun): StartingFacts {
+  return {
+    ...(starting.rootModel ? { rootModel: starting.rootModel } : {}),
+    ...(starting.subModel ? { subModel: starting.subModel } : {}),
+    ...(starting.target ? { target: starting.target } : {}),
+  };
 }
 
 /** By conversation (a follow-up reuses its question's view), or by run for a question asked on its own. */
@@ -132,6 +147,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     const key = starting.conversationId ? `conversation:${starting.conversationId}` : `starting:${++this.startingCount}`;
     const existing = this.panels.get(key);
     const previous = existing?.shown.run;
+    const about = startingFacts(starting);
     let entry: PanelEntry;
     if (existing) {
       this.show(existing, this.startingShown(starting));
@@ -147,7 +163,8 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
         settled = true;
         // Closed while the run was starting: the run still gets its view, as if just asked.
         if (entry.disposed) return this.open(run);
-        this.show(entry, this.runShown(entry, run));
+        // Until the run records its models and target (after its REPL has started), the header keeps naming them.
+        this.show(entry, this.runShown(entry, run, about));
         this.rekey(entry, keyOf(run));
       },
       abandon: () => {
@@ -159,9 +176,63 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     };
   }
 
+  /**
+   * Opens a recorded run in a panel titled by its question. The run's view already open (live or
+   * recorded, or the file in RLM's editor) is brought to the front instead: one view per run.
+   */
+  async openRecorded(uri: vscode.Uri): Promise<void> {
+    const path = uri.fsPath;
+    const open = this.panels.get(`file:${path}`) ?? [...this.panels.values()].find((e) => e.shown.trajectoryPath === path);
+    if (open) {
+      open.panel.reveal(undefined, false);
+      return;
+    }
+    const inEditor = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => tab.input instanceof vscode.TabInputCustom && tab.input.viewType.startsWith('rlm.') && tab.input.uri.fsPath === path);
+    if (inEditor && inEditor.input instanceof vscode.TabInputCustom) {
+      await vscode.commands.executeCommand('vscode.openWith', uri, inEditor.input.viewType, inEditor.group.viewColumn);
+      return;
+    }
+    const started = Date.now();
+    const load = new FileLoad(path, { source: path });
+    await load.firstScreen;
+    this.log.info(`trajectory ${path}: first turns shown after ${Date.now() - started} ms`);
+    // Opened twice while the first was still reading: the first one's view.
+    const raced = this.panels.get(`file:${path}`);
+    if (raced) {
+      raced.panel.reveal(undefined, false);
+      return;
+    }
+    // Where the user is, focused, as opening a file would.
+    this.create(`file:${path}`, viewTitle(load.root()), (entry) => this.recordedShown(entry, uri, load), { viewColumn: vscode.ViewColumn.Active, preserveFocus: false });
+  }
+
+  /** A recorded run read from its file (the rest arrives as updates while a large file is read). */
+  private recordedShown(entry: PanelEntry, uri: vscode.Uri, load: FileLoad): Shown {
+    const unsubscribe = load.onChange((changes) => {
+      if (entry.shown === shown) entry.session?.pushChanges(changes);
+    });
+    load.done.catch((error: unknown) => {
+      if (entry.shown === shown) entry.session?.pushNotice('error', `The file could not be read to its end: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const shown: Shown = {
+      runId: load.root().runId,
+      trajectoryPath: uri.fsPath,
+      root: () => load.root(),
+      runs: () => load.runs(),
+      info: () => load.info(),
+      isLive: () => false,
+      stop: () => undefined,
+      userCell: recordedUserCell(uri),
+      exportBase: uri,
+      dispose: unsubscribe,
+    };
+    return shown;
+  }
+
   /** A new panel showing what `initial` makes for it. */
-  private create(key: string, title: string, initial: (entry: PanelEntry) => Shown): PanelEntry {
-    const panel = vscode.window.createWebviewPanel(LIVE_VIEW_TYPE, title, { viewColumn: besideColumn(isRlmTab), preserveFocus: true }, webviewOptions(this.extensionUri));
+  private create(key: string, title: string, initial: (entry: PanelEntry) => Shown, where?: { viewColumn: vscode.ViewColumn; preserveFocus: boolean }): PanelEntry {
+    // A question's view opens beside the asking editor, which keeps the focus.
+    const panel = vscode.window.createWebviewPanel(LIVE_VIEW_TYPE, title, where ?? { viewColumn: besideColumn(isRlmTab), preserveFocus: true }, webviewOptions(this.extensionUri));
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'rlm.svg');
     const entry = { key, panel, disposed: false } as PanelEntry;
     entry.shown = initial(entry);
@@ -170,6 +241,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       extensionUri: this.extensionUri,
       panel,
       root: () => shown().root(),
+      runs: () => shown().runs?.() ?? [shown().root()],
       info: () => shown().info(),
       isLive: () => shown().isLive(),
       stop: () => shown().stop(),
@@ -215,7 +287,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
   }
 
   /** Follows `run` in `entry`'s view; its dispose lets go of the run (and of its REPL for the user's cells). */
-  private runShown(entry: PanelEntry, run: LiveRun): Shown {
+  private runShown(entry: PanelEntry, run: LiveRun, about: StartingFacts = {}): Shown {
     const feed = new LiveFeed({
       run,
       onFlush: (changes, streams) => {
@@ -240,7 +312,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
       run,
       ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}),
       root: () => feed.root(),
-      info: () => ({ source: run.trajectoryPath ?? 'live', format: 'live', problems: NO_PROBLEMS }),
+      info: () => ({ source: run.trajectoryPath ?? 'live', format: 'live', problems: NO_PROBLEMS, ...about }),
       isLive: () => feed.isLive(),
       stop: () => run.stop(),
       userCell: host ? liveUserCell(host, record) : recordedUserCell(record),
@@ -261,14 +333,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
   private startingShown(starting: StartingRun): Shown {
     const node = emptyRunningRun(`starting-${this.startingCount}-${Date.now()}`, Date.now());
     node.question = starting.question;
-    const info: RunSourceInfo = {
-      source: 'live',
-      format: 'live',
-      problems: NO_PROBLEMS,
-      ...(starting.rootModel ? { rootModel: starting.rootModel } : {}),
-      ...(starting.subModel ? { subModel: starting.subModel } : {}),
-      ...(starting.target ? { target: starting.target } : {}),
-    };
+    const info: RunSourceInfo = { source: 'live', format: 'live', problems: NO_PROBLEMS, ...startingFacts(starting) };
     return {
       runId: node.runId,
       root: () => node,

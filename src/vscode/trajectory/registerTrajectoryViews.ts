@@ -26,7 +26,11 @@ export interface TrajectoryViewDeps {
 }
 
 export interface TrajectoryViews {
-  /** Opens a recorded run (.rlm.jsonl or a reference-format .jsonl) in the trajectory editor. */
+  /**
+   * Opens a recorded run (.rlm.jsonl or a reference-format .jsonl) in a view titled by its question,
+   * or brings its open view to the front. (A file the user opens from the explorer or Quick Open gets
+   * the trajectory editor instead: it is a file they opened.)
+   */
   openFile(uri: vscode.Uri): Promise<void>;
   /**
    * Opens (or reveals) a live panel for a running question. The panel follows the run to its end and
@@ -61,8 +65,10 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
   );
   return {
     async openFile(uri) {
-      const viewType = uri.path.endsWith('.rlm.jsonl') ? TRAJECTORY_VIEW_TYPE : TRAJECTORY_ANY_VIEW_TYPE;
-      await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+      // Not the custom editor: its tab would be named after the file (a timestamp deep in storage).
+      await live.openRecorded(uri);
+      deps.onOpened?.();
+      void vscode.commands.executeCommand('setContext', OPENED_RECORDED_RUN_CONTEXT, true);
     },
     openLive(run) {
       live.open(run);
