@@ -78,5 +78,7 @@ test('recorded runs open in tabs titled by their question, once each, and a fork
   await page.locator('.part.editor .tabs-container .tab.active', { has: page.locator('.label-name', { hasText: PARENT_TAB }) }).waitFor({ timeout: 30_000 });
   assert.equal(await tabTitled(PARENT_TAB).count(), 1, 'the parent link brings the open tab to the front');
   assert.deepEqual(await fileTabs(), [], 'still no tab named after a file');
+  // A webview brought back to the front draws its page again (VS Code does not keep hidden ones).
+  await workbench.getWebviewFrame(`#run-header .question-text:has-text("${PARENT_QUESTION}")`, 30_000);
   await workbench.screenshot('parent-link-brings-its-tab-to-the-front');
 });
