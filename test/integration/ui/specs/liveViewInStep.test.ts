@@ -13,7 +13,6 @@ import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeOpenAIServer } from '../../../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeResponse } from '../../../../src/eval/fakeServers/fakeServerTypes';
-import { statusBarText } from '../../harness/chatDriver';
 import { openWorkbench } from '../../harness/openWorkbench';
 
 const TURNS = 5;
@@ -84,6 +83,11 @@ async function watchText(frame: Frame, read: string): Promise<void> {
 
 const VIEW_FIGURES = `document.querySelector('[data-testid="live-figures"]')?.textContent`;
 const STATUS_BAR_LINE = `[...document.querySelectorAll('.statusbar-item')].map((e) => e.textContent.trim()).find((t) => /^RLM /.test(t))`;
+
+/** The status bar's run line now, read in one evaluation ('' when none): no waiting on an item the run's end removes. */
+async function barLine(page: Page): Promise<string> {
+  return String((await page.evaluate(STATUS_BAR_LINE).catch(() => '')) ?? '');
+}
 
 /** The first moment `seen` showed figures that count `event`. */
 function shownAt(seen: Seen[], shows: (f: Figures) => boolean): number {
@@ -157,7 +161,7 @@ test('the live view and the status bar agree within one event throughout a slow 
   assert.doesNotMatch(firstHeader, /\$0\.00/, 'never "$0.00"');
   const statusBarAt = await (async () => {
     while (Date.now() - asked < 90_000) {
-      if (figuresOf(await statusBarText(workbench))) return Date.now();
+      if (figuresOf(await barLine(page))) return Date.now();
       await page.waitForTimeout(5);
     }
     return 0;
@@ -170,7 +174,7 @@ test('the live view and the status bar agree within one event throughout a slow 
   // The first turn: once the status bar counts turn 1, the view shows that turn's slot.
   let statusTurnOneAt = 0;
   while (Date.now() - asked < 90_000) {
-    if ((figuresOf(await statusBarText(workbench))?.turn ?? 0) >= 1) {
+    if ((figuresOf(await barLine(page))?.turn ?? 0) >= 1) {
       statusTurnOneAt = Date.now();
       break;
     }
@@ -183,10 +187,10 @@ test('the live view and the status bar agree within one event throughout a slow 
 
   const samples: Array<{ before: Figures; view: Figures; after: Figures }> = [];
   while (samples.length < 60) {
-    const before = figuresOf(await statusBarText(workbench));
+    const before = figuresOf(await barLine(page));
     // One evaluation, no waiting for the element to be stable (it is redrawn on every tick).
     const shown = figuresOf(String(await header.frame.evaluate(`document.querySelector('[data-testid="live-figures"]')?.textContent ?? ''`).catch(() => '')));
-    const after = figuresOf(await statusBarText(workbench));
+    const after = figuresOf(await barLine(page));
     if (!before || !after || !shown) break; // the run ended: the live lines are gone
     samples.push({ before, view: shown, after });
     await page.waitForTimeout(150);
