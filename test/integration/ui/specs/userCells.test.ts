@@ -100,6 +100,8 @@ test('the user\'s cells in a finished run\'s REPL, Continue this run from Histor
   await workbench.screenshot('continued-from-history');
 
   // 3. A recorded file's REPL is gone: Replay and run replays it into a new REPL, then runs the cell.
+  // (Its live view, still open, would be brought to the front instead: one view per run. Closed, its REPL ends.)
+  await workbench.runCommandFromPalette('View: Close All Editors');
   await chat.locator('[data-testid="history-item"]', { hasText: 'Which word comes first?' }).locator('.history-question').click();
   const recorded = await workbench.getWebviewFrame('[data-testid="user-cell-run"]:has-text("Replay and run")', 60_000);
   await runCell(recorded, 'print(mine + 2)');
