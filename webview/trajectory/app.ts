@@ -184,7 +184,14 @@ export class TrajectoryApp {
 
   private onState(m: MessageOf<HostToWebview, 'state'>): void {
     const first = this.header === undefined;
+    // Another run in the same view (the host posts its state without reloading the page).
+    const another = !first && this.header!.runId !== m.header.runId;
+    if (another) {
+      this.revealNextTurnFrom = undefined;
+      this.revealTurn = undefined;
+    }
     this.header = m.header;
+    if (another) this.list.reset();
     this.live = m.live;
     this.list.followEnabled = m.live;
     this.renderHeader();

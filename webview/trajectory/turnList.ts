@@ -33,7 +33,7 @@ export class TurnList {
   private outline: TurnSummary[] = [];
   private readonly views = new Map<number, TurnView>();
   private readonly streaming = new Map<number, string>();
-  private readonly paging = new TurnPaging(PAGE.turnsPerPage);
+  private paging = new TurnPaging(PAGE.turnsPerPage);
   private scheduled = false;
   private mode: ListMode = 'cells';
   private onRendered: ((index: number) => void) | undefined;
@@ -125,6 +125,24 @@ export class TurnList {
         this.createSlots(SLOT_CHUNK);
       }, 0);
     }
+  }
+
+  /**
+   * The view shows another run now (a follow-up, or the run a starting view waited for): every slot,
+   * body, page and streamed text of the one before goes, so none of its turns shows under the new one.
+   */
+  reset(): void {
+    for (const slot of this.slots) slot.remove();
+    this.slots.length = 0;
+    this.outline = [];
+    this.views.clear();
+    this.streaming.clear();
+    this.renderQueue.clear();
+    this.paging = new TurnPaging(PAGE.turnsPerPage);
+    clearTimeout(this.slotTimer);
+    this.slotTimer = undefined;
+    this.pendingScroll = undefined;
+    this.lastRange = [0, 0];
   }
 
   /** Live: forget changed turns' bodies and re-request those in view. */
@@ -304,7 +322,8 @@ export class TurnList {
     const from = page * PAGE.turnsPerPage;
     try {
       const answer = await this.ctx.bridge.request({ type: 'requestTurns', runId: this.runId(), from, count: PAGE.turnsPerPage });
-      if (answer.type !== 'turns' || this.paging.state(page) !== 'pending') return;
+      // An answer about the run shown before (the view moved on to another run meanwhile) is dropped.
+      if (answer.type !== 'turns' || answer.runId !== this.runId() || this.paging.state(page) !== 'pending') return;
       this.paging.loaded(page);
       for (const view of answer.turns) {
         this.views.set(view.index, view);

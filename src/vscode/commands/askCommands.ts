@@ -15,6 +15,7 @@ import { readSettings } from '../settings/readSettings';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
 import { askQuestion, firstWorkspaceFolders, registerSafeCommand, requireTrust, runAndFollow } from './commandSupport';
+import { targetText } from '../trajectory/runHeaderProjection';
 
 /** Optional arguments of the ask commands, for keybindings and scripts: skips the question prompt. */
 export interface AskCommandOptions {
@@ -67,6 +68,7 @@ export async function askAboutFile(services: RlmServices, arg?: unknown, options
     services,
     { contextKey: ctx.contextKey, question, settings, gather: async () => ({ source: ctx.source, target: ctx.target }) },
     `RLM: ${question}`,
+    targetText(ctx.target),
   );
 }
 
@@ -120,6 +122,7 @@ export async function askAboutWorkspace(services: RlmServices, options: AskComma
     services,
     { contextKey: 'workspace', question, settings, gather: (signal) => gatherWithConfirmation(folders.map((folder) => ({ folder })), 'the workspace', settings, signal) },
     `RLM: ${question}`,
+    'the workspace',
   );
 }
 
@@ -155,6 +158,7 @@ export async function askAboutFolder(services: RlmServices, arg?: unknown, optio
     services,
     { contextKey: `folder:${uri.toString()}`, question, settings, gather: (signal) => gatherWithConfirmation([scope], scope.label, settings, signal) },
     `RLM: ${question}`,
+    `folder ${scope.label}`,
   );
 }
 

@@ -15,7 +15,8 @@ import type { RunRequest } from '../run/runLauncher';
 import { readSettings } from '../settings/readSettings';
 import { isModelConfigured } from '../settings/rlmSettings';
 import { NoModelConfiguredError } from '../errors/extensionErrors';
-import { firstWorkspaceFolders, registerSafeCommand, requireTrust, runAndFollow } from './commandSupport';
+import { firstWorkspaceFolders, registerSafeCommand, requireTrust, runAndFollow, startWithView } from './commandSupport';
+import { targetText } from '../trajectory/runHeaderProjection';
 import { confirmRecordedInput, locateRecordedInput } from './continuePlan';
 
 /** Arguments for scripts and tests: skips the prompts. */
@@ -120,16 +121,16 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
     },
     replay,
   };
-  if (mode === 'session') return replayForCell(services, request, options.code);
-  return runAndFollow(services, request, `RLM: ${question}`);
+  const about = run.target ? targetText(run.target) : undefined;
+  if (mode === 'session') return replayForCell(services, request, options.code, about);
+  return runAndFollow(services, request, `RLM: ${question}`, about);
 }
 
 /** Replays the run into a new REPL (its view opens), then runs the user's cell there. */
-async function replayForCell(services: RlmServices, request: RunRequest, code: string | undefined): Promise<ActiveRun | undefined> {
-  const active = await services.launcher.start(request);
+async function replayForCell(services: RlmServices, request: RunRequest, code: string | undefined, about: string | undefined): Promise<ActiveRun | undefined> {
+  const active = await startWithView(services, request, about);
   if (!active) return undefined;
   services.log.info(`Run ${active.runId} replays ${request.replay?.from.trajectory ?? 'a record'} for the user's cells`);
-  services.views?.openLive(active);
   const result = await active.result;
   if (result.status !== 'completed') {
     const why = result.error ? `${result.error.message}` : `it ended ${result.status}`;

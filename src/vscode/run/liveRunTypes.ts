@@ -11,7 +11,7 @@ export interface SharedRunTree {
   readonly builder: TreeBuilder;
   /** Each later record, after the shared tree applied it, with what changed. */
   subscribe(listener: (record: EventRecord, applied: ApplyResult) => void): () => void;
-  /** Fires when every surface should redraw: at most every few hundred milliseconds, and at the end. */
+  /** Fires when every surface should redraw: within TICK_MS of each record (activeRun.ts), and at the end. */
   onTick(listener: () => void): () => void;
 }
 import type { UserCellState } from '../../shared/trajectoryProtocol';
@@ -57,4 +57,24 @@ export interface LiveRun {
   readonly shared?: SharedRunTree;
   /** Present when the user can run their own cells in the run's REPL. */
   readonly userCells?: UserCellHost;
+}
+
+/** A question being asked, before its run exists: what its view shows at once. */
+export interface StartingRun {
+  question: string;
+  /** Its conversation: a follow-up shows in the conversation's view from its first moment. */
+  conversationId?: string;
+  /** The configured models, as the header names them. */
+  rootModel?: string;
+  subModel?: string;
+  /** What the question is about, in words ("file notes.txt (1 file, 24 B)", "the workspace"). */
+  target?: string;
+  /** The view's Stop while starting: gives up the question before anything is sent. */
+  stop(): void;
+}
+
+/** The view of a starting question: handed its run once started, or abandoned when none starts. */
+export interface PendingView {
+  attach(run: LiveRun): void;
+  abandon(): void;
 }

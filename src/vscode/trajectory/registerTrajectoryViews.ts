@@ -2,7 +2,7 @@
 // the reference `rlm` log format through "Open With..."), and live panels for running questions.
 // The extension calls this once during activation and keeps the returned handle.
 import * as vscode from 'vscode';
-import type { LiveRun } from '../run/liveRunTypes';
+import type { LiveRun, PendingView, StartingRun } from '../run/liveRunTypes';
 import { TrajectoryEditorProvider, TRAJECTORY_VIEW_TYPE, TRAJECTORY_ANY_VIEW_TYPE } from './trajectoryEditorProvider';
 import { LivePanels, LIVE_VIEW_TYPE } from './livePanels';
 import { SLICE_SCHEME, sliceProvider } from './referenceOpener';
@@ -27,13 +27,19 @@ export interface TrajectoryViewDeps {
 }
 
 export interface TrajectoryViews {
-  /** Opens a recorded run (.rlm.jsonl or a reference-format .jsonl) in the trajectory editor. */
+  /**
+   * Opens a recorded run (.rlm.jsonl or a reference-format .jsonl) in a view titled by its question,
+   * or brings its open view to the front. (A file the user opens from the explorer or Quick Open gets
+   * the trajectory editor instead: it is a file they opened.)
+   */
   openFile(uri: vscode.Uri): Promise<void>;
   /**
    * Opens (or reveals) a live panel for a running question. The panel follows the run to its end and
    * keeps showing the final state; its Stop button calls `run.stop()`.
    */
   openLive(run: LiveRun): void;
+  /** Opens the view of a question as it is asked, before its run exists; the run is attached to it later. */
+  openStarting(starting: StartingRun): PendingView;
   /** The trajectory file of the live panel last in front, if it is still open. */
   activeLivePath(): string | undefined;
 }
@@ -62,12 +68,15 @@ export function registerTrajectoryViews(context: vscode.ExtensionContext, deps: 
   );
   return {
     async openFile(uri) {
-      const viewType = uri.path.endsWith('.rlm.jsonl') ? TRAJECTORY_VIEW_TYPE : TRAJECTORY_ANY_VIEW_TYPE;
-      await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+      // Not the custom editor: its tab would be named after the file (a timestamp deep in storage).
+      await live.openRecorded(uri);
+      deps.onOpened?.();
+      void vscode.commands.executeCommand('setContext', OPENED_RECORDED_RUN_CONTEXT, true);
     },
     openLive(run) {
       live.open(run);
     },
+    openStarting: (starting) => live.openStarting(starting),
     activeLivePath: () => live.lastActivePath,
   };
 }

@@ -35,8 +35,11 @@ function formatNote(format: InputFormat | undefined): string {
 }
 
 function describeTarget(run: RunNode): string | undefined {
-  const t = run.target;
-  if (!t) return undefined;
+  return run.target ? targetText(run.target) : undefined;
+}
+
+/** "file src/app.ts (1 file, 12 KB)": a target as the header names it (also before its run records it). */
+export function targetText(t: NonNullable<RunNode['target']>): string {
   const first = t.paths[0] ?? '';
   const more = t.paths.length > 1 ? ` and ${t.paths.length - 1} more` : '';
   return `${t.kind} ${first}${more} (${plural(t.fileCount, 'file')}, ${formatBytes(t.totalBytes)})`;
@@ -62,7 +65,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
       unpriced: modelsAndDepth.unpriced,
     },
     rootModel: modelLabel(run.config?.root) ?? (run.depth === 0 ? info.rootModel : undefined),
-    subModel: modelLabel(run.config?.sub),
+    subModel: modelLabel(run.config?.sub) ?? (run.depth === 0 ? info.subModel : undefined),
     models: modelsAndDepth.models,
     maxDepth: modelsAndDepth.maxDepth,
     iterations: turns,
@@ -75,7 +78,7 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     protections: protectionsView(run.protections),
     protectionNotes: run.protections?.notes ?? [],
     observationMaxChars: run.config?.observationMaxChars,
-    target: describeTarget(run),
+    target: describeTarget(run) ?? (run.depth === 0 ? info.target : undefined),
     contextSummary: run.context ? `${run.context.type}, ${plural(run.context.totalChars, 'character')}, ${plural(run.context.fileCount, 'file')}${formatNote(run.context.format)}` : undefined,
     source: info.source,
     format: info.format,

@@ -20,8 +20,15 @@ import { formatCount } from '../../shared/text/format';
 
 export interface RunSourceInfo {
   source: string;
-  /** The root model named by the file's header, for runs whose config was not recorded (reference format). */
+  /**
+   * The root model named by the file's header, for runs whose config was not recorded (reference
+   * format), or the configured one for a run still starting (nothing recorded yet).
+   */
   rootModel?: string;
+  /** The configured sub model, for a run still starting. */
+  subModel?: string;
+  /** What the question is about, in words, for a run still starting (its record names it later). */
+  target?: string;
   format: RunHeaderView['format'];
   problems: RunHeaderView['problems'];
   /** The file is still being read. */

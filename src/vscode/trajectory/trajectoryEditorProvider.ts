@@ -51,7 +51,7 @@ export class TrajectoryEditorProvider implements vscode.CustomReadonlyEditorProv
       runs: () => load.runs(),
       info: () => load.info(),
       isLive: () => false,
-      exportBase: document.uri,
+      exportBase: () => document.uri,
       log: this.log,
       ...(this.askAgain ? { askAgain: this.askAgain } : {}),
     });

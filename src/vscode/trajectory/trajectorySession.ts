@@ -123,6 +123,19 @@ export class TrajectorySession {
     }
   }
 
+  /**
+   * The view shows another run now (a follow-up in its conversation, or the run a starting view was
+   * waiting for): the whole state goes to the page as it is, without reloading it. Before the
+   * handshake, the answer to `ready` carries it (and drops the old run's queued updates).
+   */
+  pushState(): void {
+    this.version += 1;
+    this.index.invalidate();
+    if (!this.ready) return;
+    this.options.post(this.stateMessage());
+    this.pushUserCellState();
+  }
+
   /** A message for the user shown in the view (e.g. the file could not be read to its end). */
   pushNotice(level: 'info' | 'error', message: string): void {
     this.send({ type: 'notice', level, message });

@@ -27,8 +27,11 @@ export interface SetupInput {
   info(): RunSourceInfo;
   isLive(): boolean;
   stop?(): void;
-  /** Where an export is suggested (next to the trajectory file when there is one). */
-  exportBase?: vscode.Uri;
+  /**
+   * The run's file: where an export is suggested, what Continue replays, where references resolve.
+   * A function: a live view moves from a starting question to its run, and on to follow-ups.
+   */
+  exportBase?(): vscode.Uri | undefined;
   /** The cell input of a live run's view; absent: a recorded file's (its cells need a replay first). */
   userCell?: UserCellActions;
   log: ViewLog;
@@ -42,7 +45,7 @@ export function replayAndRun(record: vscode.Uri, code: string): Promise<void> {
 }
 
 /** A recorded file's cell input: its REPL is gone, so the run is replayed into a new one first. */
-function recordedUserCell(record: vscode.Uri | undefined): UserCellActions {
+export function recordedUserCell(record: vscode.Uri | undefined): UserCellActions {
   const replayable = record?.scheme === 'file';
   return {
     state: () => ({ status: 'gone', replayable, reason: replayable ? 'This run\'s REPL has ended.' : 'This run has no recorded file to replay its REPL from.' }),
@@ -103,6 +106,8 @@ async function openParentRun(named: string, record: vscode.Uri | undefined): Pro
 /** Sets the panel up and returns its session; disposing the returned disposable detaches it. */
 export function setUpTrajectoryWebview(input: SetupInput): { session: TrajectorySession; disposable: vscode.Disposable } {
   const webview = input.panel.webview;
+  const base = (): vscode.Uri | undefined => input.exportBase?.();
+  const fileBase = (): vscode.Uri | undefined => (base()?.scheme === 'file' ? base() : undefined);
   webview.options = webviewOptions(input.extensionUri);
   const assets = webviewAssets(input.extensionUri.fsPath);
   const asset = (...parts: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(input.extensionUri, ...parts)).toString();
@@ -115,7 +120,7 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
     log: (message) => input.log.warn(message),
     actions: {
       stop: input.stop,
-      exportAs: (format) => exportRun(input.runs?.() ?? [input.root()], format, input.exportBase),
+      exportAs: (format) => exportRun(input.runs?.() ?? [input.root()], format, base()),
       copyText: async (text) => {
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage('RLM: copied to the clipboard', 2000);
@@ -123,12 +128,14 @@ export function setUpTrajectoryWebview(input: SetupInput): { session: Trajectory
       ...(input.askAgain ? { askAgain: input.askAgain } : {}),
       setPrice: async (models, model) => void (await promptForPrice(models, model)),
       openSetting: openRlmSetting,
-      ...(input.exportBase?.scheme === 'file'
-        ? { continueRun: async (fork: boolean) => void (await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', input.exportBase)) }
-        : {}),
-      openParent: (named) => openParentRun(named, input.exportBase?.scheme === 'file' ? input.exportBase : undefined),
-      openReference: (reference) => openReference(reference, input.exportBase?.scheme === 'file' ? input.exportBase.fsPath : undefined),
-      userCell: input.userCell ?? recordedUserCell(input.exportBase),
+      continueRun: async (fork: boolean) => {
+        const file = fileBase();
+        if (!file) throw new Error('This run has no recorded file to continue from.');
+        await vscode.commands.executeCommand(fork ? 'rlm.forkRun' : 'rlm.continueRun', file);
+      },
+      openParent: (named) => openParentRun(named, fileBase()),
+      openReference: (reference) => openReference(reference, fileBase()?.fsPath),
+      userCell: input.userCell ?? recordedUserCell(base()),
     },
   });
   webview.html = trajectoryHtml({

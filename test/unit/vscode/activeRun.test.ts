@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActiveRun } from '../../../src/vscode/run/activeRun';
+import { ActiveRun, TICK_MS, tickDelay } from '../../../src/vscode/run/activeRun';
 import type { TrajectorySink } from '../../../src/vscode/run/activeRun';
 import type { EventRecord } from '../../../src/core/trajectory/events';
 import { finished, runStarted, scriptedRun, usage } from './runFakes';
@@ -70,4 +70,29 @@ test('a throwing listener does not end the run for the others', async () => {
   });
   const result = await active.result;
   assert.equal(result.answer, 'ok');
+});
+
+test('a record is drawn at once after a quiet spell, and within TICK_MS during a burst (issue 31: 100 ms)', () => {
+  assert.equal(tickDelay(1000, undefined), 0, 'the first record of a run: at once');
+  assert.equal(tickDelay(5000, 1000), 0, 'after a quiet spell: at once');
+  assert.equal(tickDelay(1010, 1000), TICK_MS - 10, 'right after a tick: when the interval is up');
+  assert.equal(tickDelay(1000, 1000), TICK_MS);
+  assert.equal(tickDelay(900, 1000), TICK_MS, 'a clock that went back never waits longer than the interval');
+  assert.ok(TICK_MS <= 80, 'leaves room within 100 ms for posting and drawing');
+});
+
+test('the run schedules its ticks by tickDelay: one tick for a burst, the next one an interval later', async () => {
+  let clock = 0;
+  const timers: Array<{ fn: () => void; ms: number }> = [];
+  const run = scriptedRun('r9', [runStarted('r9'), { type: 'turn.started', runId: 'r9', turn: 1 }, finished('r9', 'x', { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0 })]);
+  const active = new ActiveRun({ run, controller: new AbortController(), question: 'q', now: () => clock, setTimer: (fn, ms) => (timers.push({ fn, ms }), () => undefined) });
+  let ticks = 0;
+  active.onTick(() => ticks++);
+  await active.result;
+  assert.equal(timers[0]?.ms, 0, 'the first record waits for no interval');
+  assert.equal(timers.length, 1, 'the records of one burst share that tick');
+  assert.equal(ticks, 1, 'and the end ticks at once');
+  clock = 10;
+  active.append({ type: 'turn.started', runId: 'r9', turn: 2, seq: 100, ts: 10 });
+  assert.equal(timers[1]?.ms, TICK_MS - 10, 'a record soon after a tick waits for the rest of the interval');
 });

@@ -61,9 +61,11 @@ test('History follows runs by itself, groups follow-ups, titles by question, and
   assert.equal(await chat.locator('[data-testid="history-group"]').count(), 2, 'two conversations: the palette run and the chat');
   await workbench.screenshot('follow-ups-grouped');
 
-  // Opened from History, a recorded run's file is named by its question.
+  // Opened from History, the run's view (still open from its run) comes to the front: one tab per run, titled by the question.
   await item.locator('.history-question').click();
-  await page.locator('.tabs-container .tab', { hasText: 'how-many-lines-are-in-the-notes' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.tabs-container .tab.active', { hasText: 'How many lines are in the notes?' }).first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('.tabs-container .tab', { hasText: 'How many lines are in the notes?' }).count(), 1, 'no second tab for the same run');
+  assert.equal(await page.locator('.tabs-container .tab', { hasText: '.rlm.jsonl' }).count(), 0, 'no tab named after the file');
   await workbench.getWebviewFrame('#run-header', 30_000);
   await workbench.screenshot('recorded-run-tab-named-by-question');
 

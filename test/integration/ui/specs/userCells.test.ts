@@ -100,7 +100,11 @@ test('the user\'s cells in a finished run\'s REPL, Continue this run from Histor
   await workbench.screenshot('continued-from-history');
 
   // 3. A recorded file's REPL is gone: Replay and run replays it into a new REPL, then runs the cell.
-  await chat.locator('[data-testid="history-item"]', { hasText: 'Which word comes first?' }).locator('.history-question').click();
+  // (Its live view, still open, would be brought to the front instead: one view per run. Closed, its REPL ends.)
+  await workbench.runCommandFromPalette('View: Close All Editors');
+  // The webviews are counted afresh once editors closed: find the sidebar again.
+  const history = await workbench.getWebviewFrame('[data-testid="tab-history"]', 60_000);
+  await history.locator('[data-testid="history-item"]', { hasText: 'Which word comes first?' }).locator('.history-question').click();
   const recorded = await workbench.getWebviewFrame('[data-testid="user-cell-run"]:has-text("Replay and run")', 60_000);
   await runCell(recorded, 'print(mine + 2)');
   assert.match(await acceptModal(workbench, 'Read and replay'), /notes\.txt/);
