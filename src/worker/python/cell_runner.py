@@ -5,7 +5,7 @@
 # defence in depth only: the barriers are the layers in docs/security.md.
 import sys, re, json, ast, traceback, linecache, time, os, signal
 
-from _rlm_output import Capture, NoStdin, ShownText, flush_output
+from _rlm_output import Capture, NoStdin, _ShownText, flush_output
 from _rlm_context_views import LazyContext
 from _rlm_session import FinalGiven
 
@@ -195,7 +195,7 @@ class CellRunner:
             exec(compile(tree, fname, 'exec'), self.session.ns)
             if last is not None:
                 value = eval(compile(last, fname, 'eval'), self.session.ns)
-                if value is not None and not isinstance(value, ShownText):
+                if value is not None and not isinstance(value, _ShownText):
                     print(repr(value))
         except FinalGiven:
             pass  # FINAL / FINAL_VAR: the cell stops here, and its output so far stands

@@ -5,7 +5,7 @@
 import sys, re, json, keyword
 
 from _rlm_context_views import LINE_BLOCK, LazyContext
-from _rlm_output import ShownText, flush_output
+from _rlm_output import _ShownText, flush_output
 
 PEEK_MAX_CHARS = 20_000
 SEARCH_LINE_MAX = 300
@@ -277,7 +277,7 @@ class Workspace:
             rows.append('%s: %s%s' % (name, type(value).__name__, size))
         text = '\n'.join(rows) if rows else '(no variables yet)'
         print(text)
-        return ShownText(text)
+        return _ShownText(text)
 
     def FINAL(self, answer):
         """End the run with this answer. Code after it in the cell does not run."""

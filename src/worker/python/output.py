@@ -36,8 +36,9 @@ class KeptOutput(str):
         return self.total_chars > len(self)
 
 
-class ShownText(str):
-    """A listing a function has already printed (SHOW_VARS): printing it again adds nothing, not even "None"."""
+class _ShownText(str):
+    """A listing a function has already printed (SHOW_VARS): printing it again adds nothing, not even "None".
+    The class name is private because a cell sees it (`type(SHOW_VARS()).__name__`): it is the REPL's."""
 
     def __str__(self):
         return ''

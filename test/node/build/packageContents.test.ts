@@ -36,7 +36,9 @@ test('the VSIX and the npm package hold the same files: every bundle, the Pyodid
   const dist = join(repoRoot, 'dist');
   const bundles = bundleSpecs(dist).map((spec) => `dist/${relative(dist, spec.outfile).split(sep).join('/')}`);
   const media = readdirSync(join(repoRoot, 'media'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(repoRoot, join(e.parentPath, e.name)).split(sep).join('/'));
-  const expected = [...bundles, ...PYODIDE_FILES.map((f) => `dist/pyodide/${f}`), 'dist/webview/codicon.css', 'dist/webview/codicon.ttf', ...media, 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json'].sort();
+  // pdf.js's character maps for CJK PDFs, copied whole by the build beside the PDF worker.
+  const cmaps = readdirSync(join(repoRoot, 'node_modules', 'pdfjs-dist', 'cmaps')).map((f) => `dist/pdf-cmaps/${f}`);
+  const expected = [...bundles, ...PYODIDE_FILES.map((f) => `dist/pyodide/${f}`), ...cmaps, 'dist/webview/codicon.css', 'dist/webview/codicon.ttf', ...media, 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json'].sort();
   const vsix = vsixFiles().sort();
   assert.deepEqual(vsix, expected);
   for (const file of REPL_FILES) assert.ok(vsix.includes(`dist/${file}`), `the VSIX would lack dist/${file}, which a REPL start needs`);

@@ -63,7 +63,7 @@ describe('rlm ask on PDFs (dist/cli.js)', () => {
     assert.equal(exported.code, 0, exported.stderr);
     const md = readFileSync(join(dir, 'design.md'), 'utf8');
     assert.match(md, /\*\*Input:\*\* a PDF of 5 pages, read page by page; pages without text: 3–4/);
-    assert.match(md, /- design\.pdf#page=2:2: `+ ERROR budget is 3 percent `+/);
+    assert.match(md, /^- design\.pdf#page=2:2 — ERROR budget is 3 percent$/m);
   });
 
   for (const [file, expected] of [
