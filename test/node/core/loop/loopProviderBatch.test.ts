@@ -185,11 +185,21 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     assert.match(finished[0]!.error!.message, new RegExp(`provider batch ${ended!.providerBatchId} was cancelled; ${ended!.counts.succeeded} of its 40 request\\(s\\) had already run and are billed`));
   });
 
-  it('a run interrupted while waiting is taken up by polling the recorded batch, never sending it again', async () => {
+  it('a run interrupted while waiting is taken up by polling the recorded batch, never sending it again', async (t) => {
     const s = await sub('openai', { processingMs: 300 });
     rootScript(FORTY);
-    // The first run is abandoned while it waits (as when the process is killed): its poll never returns.
-    const first = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, batch: { ...FAST, sleep: () => new Promise<void>(() => {}) } });
+    // The first run is abandoned while it waits (as when the process is killed): its poll does not
+    // return while the second run resumes. A real kill ends the process; here the abandoned run is
+    // stopped at the end of the test, or it would keep the test process alive after every test passed.
+    let releaseAbandoned: () => void = () => undefined;
+    const abandoned = new Promise<void>((resolve) => (releaseAbandoned = resolve));
+    const stopAbandoned = new AbortController();
+    const first = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, signal: stopAbandoned.signal, batch: { ...FAST, sleep: () => abandoned } });
+    t.after(async () => {
+      stopAbandoned.abort();
+      releaseAbandoned();
+      await first.run().catch(() => undefined);
+    });
     const builder = new TreeBuilder();
     for await (const record of first) {
       builder.apply(record);
