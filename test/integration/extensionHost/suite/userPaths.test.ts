@@ -119,7 +119,8 @@ describe('user paths through the commands', function () {
     await vscode.commands.executeCommand('rlm.openTrajectory', uri);
     await waitFor('the trajectory tab', () => {
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return input instanceof vscode.TabInputCustom && input.viewType === 'rlm.trajectory' && input.uri.fsPath === uri.fsPath;
+      // Opened by the command, a recorded run is a view titled by its question (a webview panel), not the file's editor.
+      return input instanceof vscode.TabInputWebview && input.viewType.endsWith('rlm.trajectoryLive');
     }, 30_000);
   });
 });

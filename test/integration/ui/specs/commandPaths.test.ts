@@ -312,7 +312,8 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await toast.getByRole('button', { name: 'Open trajectory' }).click();
     const run = recordedRuns().find((name) => readFileSync(join(runsDir() ?? '', name), 'utf8').includes('Count them.'));
     assert.ok(run, 'the "Count them." run was recorded');
-    await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="${run}"]`).waitFor({ state: 'visible', timeout: 30_000 });
+    // Opened from the notification, the run's tab is titled by its question, not its file name.
+    await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="Count them."]`).waitFor({ state: 'visible', timeout: 30_000 });
     const view = await workbench.getWebviewFrame('section.cell', 60_000);
     await view.getByText('Count them.', { exact: false }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await view.getByText('4 lines in all', { exact: false }).first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -375,7 +376,7 @@ test('palette commands do what they say: models, keys, log, selection, end-of-ru
     await pickInOpenDialog(workbench, dir, run);
     await workbench.screenshot('open-dialog');
     await page.locator(INPUT).press('Enter');
-    await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="${run}"]`).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator(`.part.editor .tabs-container .tab.active[aria-label*="Which lines?"]`).waitFor({ state: 'visible', timeout: 30_000 });
     const view = await workbench.getWebviewFrame('section.cell', 60_000);
     await view.getByText('Which lines?', { exact: false }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await workbench.screenshot('trajectory-opened-from-dialog');
