@@ -5,13 +5,11 @@
 // or once the output passes RATIO_FLOOR_BYTES at more than MAX_RATIO times the compressed bytes taken
 // (what a decompression bomb does; no log compresses like that). Memory stays at one piece of input and
 // one block of output whatever the file holds (bzip2 aside: its compressed bytes are held, see decoders.ts).
-import { realPathOfDescriptor } from './descriptorPath';
 import { hasMagic } from './compressedFormats';
 import type { Compression } from './compressedFormats';
 import { CorruptCompressedError, decode } from './decoders';
 import { openRegularFile } from './localFileRead';
 import type { SpecialKind } from './localFileRead';
-import { isWithin } from './pathContainment';
 
 /** Past this many times the compressed size a file is a bomb, not a log (gzip tops out near 1,032:1 on zeros; real logs are 5-50:1, repetitive ones a few hundred). */
 const MAX_RATIO = 1000;
@@ -56,10 +54,6 @@ export async function readCompressed(path: string, format: Compression, options:
   if (opened.kind !== 'open') return opened;
   const { handle, stat } = opened;
   try {
-    if (options.within) {
-      const real = realPathOfDescriptor(handle.fd, path);
-      if (!real || !options.within.some((root) => isWithin(real, root))) return { kind: 'outside', real };
-    }
     const storedBytes = stat.size;
     let taken = 0;
     let out = 0;

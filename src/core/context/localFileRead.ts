@@ -7,6 +7,8 @@ import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { realPathOfDescriptor } from './descriptorPath';
+import { isWithin } from './pathContainment';
 
 export type SpecialKind = 'FIFO' | 'socket' | 'character device' | 'block device' | 'special file';
 
@@ -38,13 +40,13 @@ interface LocalReadOptions {
 const CHUNK = 4 * 1024 * 1024;
 
 /** The open handle of a regular file and its stat, or why there is none (the handle is the caller's to close). */
-type OpenedRegular = { kind: 'open'; handle: FileHandle; stat: Stats } | { kind: 'special'; special: SpecialKind } | { kind: 'link' };
+type OpenedRegular = { kind: 'open'; handle: FileHandle; stat: Stats } | { kind: 'special'; special: SpecialKind } | { kind: 'link' } | { kind: 'outside'; real: string | undefined };
 
 /**
  * Opens `path` for reading and checks the open handle (never the name) is a regular file: every reader
  * of a local file for `context` (plain, compressed, …) starts here so the read-time checks live in one place.
  */
-export async function openRegularFile(path: string, options: { noFollow?: boolean }): Promise<OpenedRegular> {
+export async function openRegularFile(path: string, options: { noFollow?: boolean; within?: readonly string[] }): Promise<OpenedRegular> {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. Absent on Windows.
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
   let handle;
@@ -57,9 +59,12 @@ export async function openRegularFile(path: string, options: { noFollow?: boolea
   try {
     const stat = await handle.stat();
     const special = specialKindOf(stat) ?? (stat.isFile() ? undefined : 'special file');
-    if (!special) return { kind: 'open', handle, stat };
+    // `within`: the open file itself (its descriptor, not its name) must lie inside one of these folders.
+    const real = !special && options.within ? realPathOfDescriptor(handle.fd, path) : undefined;
+    const outside = !special && options.within !== undefined && (!real || !options.within.some((root) => isWithin(real, root)));
+    if (!special && !outside) return { kind: 'open', handle, stat };
     await handle.close();
-    return { kind: 'special', special };
+    return special ? { kind: 'special', special } : { kind: 'outside', real };
   } catch (error) {
     await handle.close();
     throw error;
@@ -69,7 +74,9 @@ export async function openRegularFile(path: string, options: { noFollow?: boolea
 type Opened = { kind: 'open'; handle: FileHandle; statBytes: number } | Exclude<LocalRead, { kind: 'read' | 'too-large' }> | { kind: 'too-large'; bytesSeen: 0; statBytes: number };
 
 async function openRegular(path: string, options: LocalReadOptions): Promise<Opened> {
-  const opened = await openRegularFile(path, options);
+  // No `within` here: the plain reads check containment at their callers (readAtReadTime.ts).
+  const opened = await openRegularFile(path, { noFollow: options.noFollow });
+  if (opened.kind === 'outside') throw new Error('openRegularFile answered "outside" without `within`');
   if (opened.kind !== 'open') return opened;
   if (opened.stat.size <= options.maxBytes) return { kind: 'open', handle: opened.handle, statBytes: opened.stat.size };
   await opened.handle.close();

@@ -3,16 +3,12 @@
 // step; the open handle must be a regular file (inside `within`, checked on the descriptor); reading
 // stops one byte past the notebook size limit, whatever the stat said. A notebook is parsed whole, so
 // its text is made in memory: bounded by that limit (notebookJson.ts), never by the file.
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { BINARY_SNIFF_BYTES } from './binaryDetection';
 import { ContextReadError, ContextTooLargeError, SpecialFileError } from './contextErrors';
 import type { ContextPlan, PlannedFile, TargetDescription } from './contextTypes';
-import { realPathOfDescriptor } from './descriptorPath';
-import { specialKindOf } from './localFileRead';
+import { openRegularFile } from './localFileRead';
 import type { SpecialKind } from './localFileRead';
-import { isWithin } from './pathContainment';
 import { NOTEBOOK_MAX_BYTES, NotebookShapeError, parseNotebook } from './notebookJson';
 import { notebookText } from './notebookText';
 import type { NotebookText } from './notebookText';
@@ -61,22 +57,10 @@ async function readBounded(handle: FileHandle, statBytes: number): Promise<Uint8
 
 /** Reads and converts the notebook at `path`. Errors of the file system (missing, denied) are thrown. */
 export async function readNotebookFile(path: string, options: NotebookReadOptions = {}): Promise<NotebookRead> {
-  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
-  let handle: FileHandle;
+  const opened = await openRegularFile(path, options);
+  if (opened.kind !== 'open') return opened;
+  const { handle, stat } = opened;
   try {
-    handle = await open(path, flags);
-  } catch (error) {
-    if (options.noFollow && (error as NodeJS.ErrnoException).code === 'ELOOP') return { kind: 'link' };
-    throw error;
-  }
-  try {
-    const stat = await handle.stat();
-    const special = specialKindOf(stat) ?? (stat.isFile() ? undefined : 'special file');
-    if (special) return { kind: 'special', special };
-    if (options.within) {
-      const real = realPathOfDescriptor(handle.fd, path);
-      if (!real || !options.within.some((root) => isWithin(real, root))) return { kind: 'outside', real };
-    }
     const bytes = await readBounded(handle, stat.size);
     try {
       const { cells, language } = parseNotebook(bytes);
