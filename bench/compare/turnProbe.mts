@@ -2,17 +2,23 @@
 // build under test (argv[2], a repository root with dist/ built) and prints, as one JSON line, the gaps
 // between root requests of two 60-turn runs with an instant model through the real SDK (argv[3]).
 // Run in a fresh process per sample, so neither side warms the other's caches.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [repo, protocol] = [process.argv[2], process.argv[3]];
 if (!repo || (protocol !== 'openai' && protocol !== 'anthropic')) throw new Error('usage: turnProbe.ts <repo> openai|anthropic');
-const load = async <T,>(path: string): Promise<T> => (await import(pathToFileURL(join(repo, path)).href)) as T;
+// A module may have moved between the two builds (the CLI's helpers went to src/cli/support/): the first
+// path that exists in that checkout is loaded.
+const load = async <T,>(...paths: string[]): Promise<T> => {
+  const path = paths.find((p) => existsSync(join(repo, p))) ?? paths[0]!;
+  return (await import(pathToFileURL(join(repo, path)).href)) as T;
+};
 
 type Respond = () => string;
 const { startFakeModelServer } = await load<{ startFakeModelServer(o: { protocol: string; respond: Respond }): Promise<{ baseUrl: string; close(): Promise<void> }> }>('src/eval/fakeServers/fakeModelServer.ts');
 const { createModelClient } = await load<{ createModelClient(c: Record<string, unknown>): unknown }>('src/core/models/createModelClient.ts');
-const { createCliReplFactory } = await load<{ createCliReplFactory(o: Record<string, unknown>): { sparesReady(): Promise<void>; dispose(): Promise<void> } }>('src/cli/cliRepl.ts');
+const { createCliReplFactory } = await load<{ createCliReplFactory(o: Record<string, unknown>): { sparesReady(): Promise<void>; dispose(): Promise<void> } }>('src/cli/support/cliRepl.ts', 'src/cli/cliRepl.ts');
 const { createRlmRun } = await load<{ createRlmRun(o: Record<string, unknown>): { run(): Promise<unknown> } }>('src/core/loop/rlmRun.ts');
 
 const arrivals: number[] = [];
