@@ -194,7 +194,8 @@ async function follow(run: ActiveRun, stream: vscode.ChatResponseStream): Promis
   show();
   const unsubscribe = run.subscribe(show);
   try {
-    return await run.result;
+    // The answer as soon as its citations are resolved; the coverage strip is recorded after it.
+    return await run.answered;
   } finally {
     unsubscribe();
   }

@@ -66,6 +66,15 @@ export class ActiveRun implements LiveRun {
   readonly conversationId: string | undefined;
   /** Settles when the run is over, successful or not; never rejects. */
   readonly result: Promise<RunResult>;
+  /**
+   * Settles as soon as the root's answer can be shown with its citations: at the root's `references`
+   * record (or the fallback saying they could not be checked), before the coverage strip, which reads
+   * the whole input again; else with `result`. Never rejects. Surfaces show the answer from this and
+   * their final figures from `result` (issue 33: the answer before the bookkeeping).
+   */
+  readonly answered: Promise<RunResult>;
+  private settleAnswered: (result: RunResult) => void = () => undefined;
+  private rootAnswer: Extract<EventRecord, { type: 'answer' }> | undefined;
   readonly tree = new TreeBuilder();
   private readonly recorded: EventRecord[] = [];
   private readonly listeners = new Set<Listener>();
@@ -84,7 +93,9 @@ export class ActiveRun implements LiveRun {
     this.question = options.question;
     this.conversationId = options.conversationId;
     this.startedAt = options.now();
+    this.answered = new Promise((resolve) => (this.settleAnswered = resolve));
     this.result = this.drive();
+    void this.result.then((result) => this.settleAnswered(result));
   }
 
   get trajectoryPath(): string | undefined {
@@ -158,6 +169,7 @@ export class ActiveRun implements LiveRun {
     if (!this.recordClosed) this.options.sink?.write(record);
     const applied = this.tree.apply(record);
     this.activity = activityAfter(this.activity, record, this.tree.tree?.runId);
+    this.noteAnswer(record);
     for (const listener of [...this.listeners]) {
       try {
         listener(record, applied);
@@ -166,6 +178,36 @@ export class ActiveRun implements LiveRun {
       }
     }
     this.cancelTick ??= (this.options.setTimer ?? defaultTimer)(() => this.tick(), tickDelay(this.options.now(), this.lastTickAt));
+  }
+
+  /** The root's answer, then its citations: the answer can be shown (see `answered`). */
+  private noteAnswer(record: EventRecord): void {
+    if (record.runId !== this.runId) return;
+    if (record.type === 'answer') this.rootAnswer = record;
+    else if (this.rootAnswer && (record.type === 'references' || (record.type === 'fallback' && record.kind === 'references-unresolved'))) {
+      this.settleAnswered(this.answeredResult(this.rootAnswer));
+    }
+  }
+
+  /** What run.finished will say of an answered run, read before it: the status follows the answer's kind. */
+  private answeredResult(answer: Extract<EventRecord, { type: 'answer' }>): RunResult {
+    const forced = answer.forced === true;
+    // A draft is the answer of a run a limit stopped before any turn could give one (runDriver).
+    const status = answer.via === 'draft' ? 'limit' : forced ? 'forced' : 'completed';
+    return { runId: this.runId, status, forced, answer: answer.text, totals: this.totalsNow() };
+  }
+
+  private totalsNow(): RunResult['totals'] {
+    const p = this.progress;
+    return {
+      inputTokens: p.inputTokens,
+      outputTokens: p.outputTokens,
+      costUsd: p.costUsd,
+      costUnknown: p.costUnknown,
+      subCalls: p.subCalls,
+      iterations: p.turn,
+      wallTimeMs: this.options.now() - this.startedAt,
+    };
   }
 
   private tick(): void {
@@ -206,21 +248,12 @@ export class ActiveRun implements LiveRun {
   private failedResult(failure: unknown): RunResult {
     const aborted = this.options.controller.signal.aborted;
     const err = failure instanceof Error ? failure : new Error(failure === undefined ? 'the run ended without a result' : String(failure));
-    const p = this.progress;
     return {
       runId: this.runId,
       status: aborted ? 'cancelled' : 'error',
       forced: false,
       error: { kind: aborted ? 'cancelled' : errorKindOf(failure), message: err.message },
-      totals: {
-        inputTokens: p.inputTokens,
-        outputTokens: p.outputTokens,
-        costUsd: p.costUsd,
-        costUnknown: p.costUnknown,
-        subCalls: p.subCalls,
-        iterations: p.turn,
-        wallTimeMs: this.options.now() - this.startedAt,
-      },
+      totals: this.totalsNow(),
     };
   }
 }

@@ -18,6 +18,7 @@ import { NoModelConfiguredError, TargetRefusedError } from '../errors/extensionE
 import { deleteHistoryFile, isInsideDirectory, listHistory } from '../history/historyIndex';
 import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
+import type { RunResult } from '../../core/loop/loopTypes';
 import { awaitTurn } from '../run/busyPrompt';
 import { Conversation } from '../run/conversation';
 import type { GatheredContext } from '../run/runLauncher';
@@ -125,22 +126,13 @@ export class SidebarChatService implements SidebarActions {
       this.runs.set(id, run);
       this.store.updateEntry(id, { status: 'running', runId: run.runId, live: { ...entry.live, ...run.progress }, ...(run.trajectoryPath ? { trajectoryPath: run.trajectoryPath } : {}) });
       const follower = new EntryFollower(run, (patch) => this.store.updateEntry(id, patch));
+      // The answer as soon as its citations are resolved; the final figures when the run has ended
+      // (the coverage strip reads the whole input again after the answer).
+      const shown = await run.answered;
+      this.showEnding(id, run, shown);
       const result = await run.result;
       follower.dispose();
-      const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.turnsCompleted });
-      // A loop that threw carries the typed error, which says more than the recorded kind.
-      if (run.error !== undefined && result.status === 'error') Object.assign(outcome, { detail: describeError(run.error).text }, stepsOf(describeError(run.error)));
-      const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
-      const references = referencesOf(run);
-      this.store.updateEntry(id, {
-        status: result.status,
-        outcome,
-        ...(result.answer !== undefined ? { answer: result.answer } : {}),
-        ...(result.answer === undefined && result.partial !== undefined ? { partial: result.partial } : {}),
-        ...(unpriced.length ? { unpricedModels: unpriced } : {}),
-        ...(references.length ? { references } : {}),
-        finishedAt: Date.now(),
-      });
+      if (result !== shown) this.showEnding(id, run, result);
       void this.refreshHistory();
     } catch (error) {
       const message = describeError(error);
@@ -156,6 +148,24 @@ export class SidebarChatService implements SidebarActions {
       if (run) this.finishedRuns.set(id, run);
       this.runs.delete(id);
     }
+  }
+
+  /** The entry's ending: its outcome, answer or partial findings, unpriced models and references. */
+  private showEnding(id: string, run: ActiveRun, result: RunResult): void {
+    const outcome = describeOutcome({ status: result.status, ...(result.error ? { error: result.error } : {}), turns: run.turnsCompleted });
+    // A loop that threw carries the typed error, which says more than the recorded kind.
+    if (run.error !== undefined && result.status === 'error') Object.assign(outcome, { detail: describeError(run.error).text }, stepsOf(describeError(run.error)));
+    const unpriced = run.tree.tree ? runModelsAndDepth(run.tree.tree).unpriced : [];
+    const references = referencesOf(run);
+    this.store.updateEntry(id, {
+      status: result.status,
+      outcome,
+      ...(result.answer !== undefined ? { answer: result.answer } : {}),
+      ...(result.answer === undefined && result.partial !== undefined ? { partial: result.partial } : {}),
+      ...(unpriced.length ? { unpricedModels: unpriced } : {}),
+      ...(references.length ? { references } : {}),
+      finishedAt: Date.now(),
+    });
   }
 
   stop(entry: ChatEntry): void {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActiveRun, TICK_MS, tickDelay } from '../../../src/vscode/run/activeRun';
 import type { TrajectorySink } from '../../../src/vscode/run/activeRun';
-import type { EventRecord } from '../../../src/core/trajectory/events';
+import type { EventRecord, RunEvent } from '../../../src/core/trajectory/events';
+import type { RlmRun } from '../../../src/core/loop/loopTypes';
 import { finished, runStarted, scriptedRun, usage } from './runFakes';
 
 class MemorySink implements TrajectorySink {
@@ -95,4 +96,46 @@ test('the run schedules its ticks by tickDelay: one tick for a burst, the next o
   clock = 10;
   active.append({ type: 'turn.started', runId: 'r9', turn: 2, seq: 100, ts: 10 });
   assert.equal(timers[1]?.ms, TICK_MS - 10, 'a record soon after a tick waits for the rest of the interval');
+});
+
+test('the answer is shown at its citations, before the coverage strip and run.finished (issue 33: the answer first)', async () => {
+  let openGate: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  let seq = 0;
+  const stamp = (e: RunEvent): EventRecord => ({ ...e, seq: ++seq, ts: 1_000 + seq }) as EventRecord;
+  // The loop's order after a FINAL: answer, references, then the coverage scan (held here), then run.finished.
+  const run: RlmRun = {
+    runId: 'r9',
+    async *[Symbol.asyncIterator]() {
+      yield stamp(runStarted('r9'));
+      yield stamp({ type: 'answer', runId: 'r9', text: 'see a.ts:3', forced: false, via: 'FINAL' });
+      yield stamp({ type: 'references', runId: 'r9', references: [], unresolved: [] });
+      await gate;
+      yield stamp(finished('r9', 'see a.ts:3'));
+    },
+    run: () => Promise.reject(new Error('not used')),
+  };
+  const active = new ActiveRun({ run, controller: new AbortController(), question: 'q', now: () => 0 });
+  let ended = false;
+  void active.result.then(() => (ended = true));
+  const shown = await active.answered;
+  assert.equal(shown.answer, 'see a.ts:3');
+  assert.equal(shown.status, 'completed');
+  assert.equal(ended, false, 'the run is still recording its coverage');
+  assert.ok(!active.records().some((r) => r.type === 'run.finished'));
+  openGate();
+  const result = await active.result;
+  assert.equal(result.answer, 'see a.ts:3');
+});
+
+test('answered follows the answer kind (a draft is a limit), and is the result itself when no answer came', async () => {
+  const draft = scriptedRun('r10', [runStarted('r10'), { type: 'answer', runId: 'r10', text: 'so far', forced: true, via: 'draft' }, { type: 'fallback', runId: 'r10', kind: 'references-unresolved', detail: 'x' }]);
+  const shown = await new ActiveRun({ run: draft, controller: new AbortController(), question: 'q', now: () => 0 }).answered;
+  assert.equal(shown.status, 'limit');
+  assert.equal(shown.forced, true);
+  const noAnswer = new ActiveRun({ run: scriptedRun('r11', [runStarted('r11')], { throwError: new TypeError('x') }), controller: new AbortController(), question: 'q', now: () => 0 });
+  assert.equal(await noAnswer.answered, await noAnswer.result);
+  // A child's answer is not the run's.
+  const child = new ActiveRun({ run: scriptedRun('r12', [runStarted('r12'), { type: 'answer', runId: 'c1', text: 'child', forced: false, via: 'FINAL' }, { type: 'references', runId: 'c1', references: [], unresolved: [] }, finished('r12', 'root')]), controller: new AbortController(), question: 'q', now: () => 0 });
+  assert.equal((await child.answered).answer, 'root');
 });
