@@ -21,6 +21,8 @@ interface CliAskOptions {
   sampleMemory?: boolean;
   /** Run the CLI under another program, e.g. ['/usr/bin/time', ['-f', '%U %S', '-o', file]]. */
   wrapper?: [string, string[]];
+  /** More `rlm ask` flags, e.g. ['--max-sub-calls', '1000']. */
+  extraArgs?: string[];
 }
 
 interface CliAskSample {
@@ -45,7 +47,7 @@ class CliAskError extends Error {
 }
 
 export async function runCliAsk(options: CliAskOptions): Promise<CliAskSample> {
-  const args = [options.cli ?? DIST_CLI, 'ask', options.path, '-q', options.question, '--base-url', options.baseUrl, '--model', 'bench', '--quiet', '--trajectory', options.trajectory];
+  const args = [options.cli ?? DIST_CLI, 'ask', options.path, '-q', options.question, '--base-url', options.baseUrl, '--model', 'bench', '--quiet', '--trajectory', options.trajectory, ...(options.extraArgs ?? [])];
   const [command, argv] = options.wrapper ? [options.wrapper[0], [...options.wrapper[1], process.execPath, ...args]] : [process.execPath, args];
   const startedAt = performance.now();
   const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: options.home } });

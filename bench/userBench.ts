@@ -10,8 +10,10 @@
 //   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
 //     the time from rlm_query to the child's first cell (from the trajectory the command wrote)
 //   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time)
+//   - a fan-out: 1,000 llm_query_batched sub-calls, 16 at once, each answered after 200 ms, whole process
+//   - a 50 MB needle: a regex over `context` finds a code in the middle of a 50 MB file, whole process
 import { runCliAsk } from './cliAsk';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './benchTypes';
@@ -24,7 +26,7 @@ const GROUP = 'What the user waits for (rlm ask, spawned, from outside)';
 const repo = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RLM_BENCH_RUNS ?? 5);
 const TIME = '/usr/bin/time';
-/** RLM_BENCH_ONLY=small,big,folder,cpu,children: a subset of the figures (a busy machine, a 20-minute module limit). */
+/** RLM_BENCH_ONLY=small,big,folder,cpu,children,fanout,needle: a subset of the figures (a busy machine, a 20-minute module limit). */
 const ONLY = process.env.RLM_BENCH_ONLY?.split(',').map((s) => s.trim());
 
 interface Build {
@@ -42,13 +44,20 @@ interface Sample {
   wallMs: number;
 }
 
-type Scenario = 'twoTurns' | 'children';
+type Scenario = 'twoTurns' | 'children' | 'fanout' | 'needle';
+
+/** The fan-out's sub-calls: as many prompts as the issue's comparison, each answered after 200 ms. */
+const FANOUT = { prompts: 1000, latencyMs: 200 };
+const SECRET = '48213907';
 
 /** The root looks, then answers; or it asks four children in a row, each answering in its first turn. */
 function reply(scenario: Scenario, request: FakeModelRequest): FakeResponse {
   const question = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
   const turn = request.messages.filter((m) => m.role === 'assistant').length;
   if (/child \d: say ok/.test(question)) return '```repl\nFINAL("ok")\n```';
+  if (/^p\d+$/.test(question.trim())) return { text: 'ok', latencyMs: FANOUT.latencyMs };
+  if (scenario === 'fanout') return turn === 0 ? `\`\`\`repl\nrs = llm_query_batched([f"p{i}" for i in range(${FANOUT.prompts})])\nprint(len(rs))\n\`\`\`` : '```repl\nFINAL(str(len(rs)))\n```';
+  if (scenario === 'needle') return turn === 0 ? '```repl\nimport re\nfound = re.search(r"vault code is (\\d{8})", context).group(1)\nprint(len(found))\n```' : '```repl\nFINAL_VAR("found")\n```';
   if (scenario === 'children' && turn === 0) return '```repl\nfor i in range(4):\n    print(rlm_query(f"child {i}: say ok"))\n```';
   return turn === 0 ? '```repl\nn = len(context)\nprint(n)\n```' : '```repl\nFINAL(str(n))\n```';
 }
@@ -81,13 +90,15 @@ export async function run(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   try {
     const inputs = makeInputs(dir, false);
-    const askOnce = async (build: Build, path: string, how: { scenario: Scenario; cpu?: boolean }): Promise<Sample> => {
+    const askOnce = async (build: Build, path: string, how: { scenario: Scenario; cpu?: boolean; expect?: string }): Promise<Sample> => {
       scenario = how.scenario;
       firstAt = 0;
       finalAt = 0;
       const trajectory = join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
       const cpuFile = join(dir, 'cpu.txt');
-      const run = await runCliAsk({ cli: build.cli, path, question: 'How long is it?', baseUrl: server.baseUrl, home: build.home, trajectory, ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}) });
+      const run = await runCliAsk({ cli: build.cli, path, question: 'How long is it?', baseUrl: server.baseUrl, home: build.home, trajectory, ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}), ...(how.scenario === 'fanout' ? { extraArgs: ['--max-sub-calls', String(FANOUT.prompts)] } : {}) });
+      // A fast wrong answer would be no figure at all.
+      if (how.expect !== undefined && run.stdout.trim() !== how.expect) throw new Error(`${how.scenario}: expected the answer ${how.expect}, got ${JSON.stringify(run.stdout.trim().slice(0, 200))}`);
       const { wallMs, startedAt: started, firstStdoutAt: stdoutAt } = run;
       const sample: Sample = { wallMs, firstRequestMs: firstAt - started };
       if (finalAt && stdoutAt) sample.answerAfterFinalMs = stdoutAt - finalAt;
@@ -96,7 +107,7 @@ export async function run(): Promise<BenchFigure[]> {
       return sample;
     };
     // Interleaved: each round runs every build once, in alternating order.
-    const rounds = async (path: string, how: { scenario: Scenario; cpu?: boolean }): Promise<Map<Build['label'], Sample[]>> => {
+    const rounds = async (path: string, how: { scenario: Scenario; cpu?: boolean; expect?: string }): Promise<Map<Build['label'], Sample[]>> => {
       const samples = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
       for (let i = 0; i < RUNS; i++) {
         const order = i % 2 ? [...builds].reverse() : builds;
@@ -146,6 +157,17 @@ export async function run(): Promise<BenchFigure[]> {
       add('a child run (rlm_query), 4 sequential, instant model, wall time each', 'ms', perChild((c) => c.wallMs), { max: 500, text: '≤ 500 ms' }, 'child.started to child.finished in the trajectory, every child of every run');
       add('rlm_query to the child\'s first cell', 'ms', perChild((c) => c.firstCellMs), { max: 50, text: '≤ 50 ms' }, 'child.started to the child\'s first cell.started');
     }
+    if (wanted('fanout')) {
+      const fan = await rounds(inputs.small, { scenario: 'fanout', expect: String(FANOUT.prompts) });
+      const ideal = (FANOUT.prompts / 16) * FANOUT.latencyMs;
+      add(`fan-out: ${FANOUT.prompts.toLocaleString('en')} sub-calls, 16 at once, ${FANOUT.latencyMs} ms each, command start to exit`, 's', pick(fan, (s) => s.wallMs / 1000), { max: 13.8, text: '≤ 13.8 s (the reference implementation)' }, `the sub-calls alone take ${(ideal / 1000).toFixed(1)} s at best`);
+    }
+    if (wanted('needle')) {
+      const file = join(dir, 'needle.txt');
+      writeNeedle(file, 50 * 1024 * 1024);
+      const found = await rounds(file, { scenario: 'needle', expect: SECRET });
+      add('50 MB needle: a regex over context, command start to exit', 's', pick(found, (s) => s.wallMs / 1000), { max: 2.1, text: '≤ 2.1 s (the reference implementation)' }, 'two turns: the regex, then FINAL_VAR');
+    }
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -153,6 +175,16 @@ export async function run(): Promise<BenchFigure[]> {
   const loadEnd = loadavg()[0]!;
   for (const figure of figures) figure.note = `${figure.note}; load average ${loadStart.toFixed(1)} → ${loadEnd.toFixed(1)}`;
   return figures;
+}
+
+/** A file of plain ledger lines with the secret in the middle, written in blocks (no 50 MB string). */
+function writeNeedle(file: string, bytes: number): void {
+  const block = Buffer.from('The quarterly ledger lists shipments, invoices and routine notes from the northern depot.\n'.repeat(10_000));
+  writeFileSync(file, '');
+  for (let written = 0; written < bytes; written += block.length) {
+    if (written < bytes / 2 && written + block.length >= bytes / 2) writeFileSync(file, `Note: the vault code is ${SECRET}.\n`, { flag: 'a' });
+    writeFileSync(file, block, { flag: 'a' });
+  }
 }
 
 function fmt(value: number, unit: 'ms' | 's'): string {
