@@ -74,6 +74,7 @@ export class ActiveRun implements LiveRun {
    */
   readonly answered: Promise<RunResult>;
   private settleAnswered: (result: RunResult) => void = () => undefined;
+  private answerSettled = false;
   private rootAnswer: Extract<EventRecord, { type: 'answer' }> | undefined;
   readonly tree = new TreeBuilder();
   private readonly recorded: EventRecord[] = [];
@@ -93,7 +94,12 @@ export class ActiveRun implements LiveRun {
     this.question = options.question;
     this.conversationId = options.conversationId;
     this.startedAt = options.now();
-    this.answered = new Promise((resolve) => (this.settleAnswered = resolve));
+    this.answered = new Promise((resolve) => {
+      this.settleAnswered = (result) => {
+        this.answerSettled = true;
+        resolve(result);
+      };
+    });
     this.result = this.drive();
     void this.result.then((result) => this.settleAnswered(result));
   }
@@ -110,6 +116,11 @@ export class ActiveRun implements LiveRun {
   /** The root turns this run completed (src/core/trajectory/turnCount.ts): what its outcome counts. */
   get turnsCompleted(): number {
     return this.tree.tree ? completedTurns(this.tree.tree) : 0;
+  }
+
+  /** The answer is out (`answered` settled): what is left is bookkeeping, which ends by itself. */
+  get answerShown(): boolean {
+    return this.answerSettled;
   }
 
   /** The typed error the loop threw, if it threw instead of finishing with run.finished. */

@@ -39,6 +39,9 @@ interface WaitForTurnOptions {
 export async function waitForTurn(options: WaitForTurnOptions): Promise<boolean> {
   const { registry, contextKey } = options;
   if (!registry.isBusy(contextKey)) return true;
+  // A run whose answer is out is only recording its coverage: nothing to choose, the question just
+  // starts when that ends.
+  if (registry.get(contextKey)?.answerShown) return whenFree(registry, contextKey, options.signal);
   const runningQuestion = registry.get(contextKey)?.question ?? 'another question';
   const freed = new AbortController();
   const watching = new AbortController();

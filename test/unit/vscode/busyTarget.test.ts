@@ -86,3 +86,19 @@ test('giving up a queued question stops the wait', async () => {
   assert.equal(await turn, false);
   assert.equal(await whenFree(registry, 'file:a', AbortSignal.abort()), false);
 });
+
+test('a run whose answer is out (only its coverage is being recorded) is waited for without asking', async () => {
+  const registry = new RunRegistry();
+  const first = fakeRun('What is slow?');
+  Object.assign(first.run, { answerShown: true });
+  registry.track('file:a', first.run);
+  let asked = 0;
+  let done = false;
+  const turn = waitForTurn({ registry, contextKey: 'file:a', choose: async () => { asked += 1; return 'queue'; } });
+  void turn.then(() => { done = true; });
+  await tick();
+  assert.equal(done, false, 'still waits for the run to end');
+  first.end();
+  assert.equal(await turn, true);
+  assert.equal(asked, 0, 'the person was not asked to queue or stop an answered run');
+});
