@@ -37,5 +37,8 @@ export async function waitForLiveLine(chat: FrameLocator, n: number, text: RegEx
 /** The status bar item of a running question ("RLM turn 2 · …"), or '' when none shows. */
 export async function statusBarText(workbench: Workbench): Promise<string> {
   const item = workbench.page.locator('#rlm\\.run, [id="rlm-tools.rlm-vscode.rlm.run"], .statusbar-item').filter({ hasText: /^\s*RLM / });
-  return (await item.count()) ? (await item.first().innerText()).trim() : '';
+  if (!(await item.count())) return '';
+  // The item goes when the run ends, possibly between the count and the read: a read of a gone item
+  // would wait for the locator's whole default timeout (30 s), so it is short and reads as gone.
+  return (await item.first().innerText({ timeout: 1000 }).catch(() => '')).trim();
 }
