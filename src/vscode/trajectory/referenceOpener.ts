@@ -15,6 +15,7 @@ import { cellAnchor } from '../../shared/text/referenceLabel';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { parsePdfPageKey } from '../../core/context/pdfPages';
 import { DECOMPRESSED_RADIUS_LINES, decompressedUri, pdfPageUri } from './derivedTextViews';
+import { noticeText } from '../../shared/text/untrustedText';
 
 /** Larger files open as a slice: the editor turns off its features near this size and refuses far larger ones. */
 const LARGE_FILE_BYTES = 8 * 1024 * 1024;
@@ -115,11 +116,11 @@ export async function openReference(reference: Reference, recordPath: string | u
   if (reference.notebookCell && cellAnchor(reference) && isNotebookPath(reference.path)) {
     const found = await locate(reference.path, recordPath);
     if (!found) {
-      void vscode.window.showWarningMessage(`RLM: ${reference.path} was not found in this workspace, so cell ${reference.notebookCell.cell} cannot be opened.`);
+      void vscode.window.showWarningMessage(noticeText(`RLM: ${reference.path} was not found in this workspace, so cell ${reference.notebookCell.cell} cannot be opened.`));
       return;
     }
     if (await openNotebookCell(found.abs, reference.notebookCell)) return;
-    void vscode.window.showWarningMessage(`RLM: ${reference.path} has no cell ${reference.notebookCell.cell} now (it changed since the run).`);
+    void vscode.window.showWarningMessage(noticeText(`RLM: ${reference.path} has no cell ${reference.notebookCell.cell} now (it changed since the run).`));
     return;
   }
   const pdf = parsePdfPageKey(reference.path);
@@ -134,7 +135,7 @@ export async function openReference(reference: Reference, recordPath: string | u
   }
   const location = await referenceLocation(reference, recordPath);
   if (!location) {
-    void vscode.window.showWarningMessage(`RLM: ${pdf ? pdf.file : reference.path} was not found in this workspace, so ${pdf ? `page ${pdf.page}` : `line ${reference.line}`} cannot be opened.`);
+    void vscode.window.showWarningMessage(noticeText(`RLM: ${pdf ? pdf.file : reference.path} was not found in this workspace, so ${pdf ? `page ${pdf.page}` : `line ${reference.line}`} cannot be opened.`));
     return;
   }
   const document = await vscode.workspace.openTextDocument(location.uri);
