@@ -6,12 +6,13 @@
 // page's extracted text, read-only, at the line; a line of a compressed log opens in its decompressed
 // text, read-only (derivedTextViews.ts).
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { lineWindow } from '../../core/citations/lineWindow';
 import type { Reference } from '../../core/trajectory/events';
 import { isNotebookPath } from '../../core/context/notebookJson';
 import { cellAnchor } from '../../shared/text/referenceLabel';
+import { referenceTarget } from '../../core/citations/referenceContainment';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { parsePdfPageKey } from '../../core/context/pdfPages';
 import { DECOMPRESSED_RADIUS_LINES, decompressedUri, pdfPageUri } from './derivedTextViews';
@@ -34,14 +35,21 @@ function bases(recordPath: string | undefined): string[] {
   return out;
 }
 
-async function locate(path: string, recordPath: string | undefined): Promise<{ abs: string; size: number } | undefined> {
-  const candidates = isAbsolute(path) ? [path] : bases(recordPath).map((base) => resolve(base, path));
-  for (const abs of candidates) {
-    // Not under this base: try the next.
-    const found = await sized(abs);
-    if (found) return found;
+/** Thrown when a reference names a file outside the folders it may open in (a hostile record). */
+class ReferenceOutsideError extends Error {
+  constructor(
+    readonly path: string,
+    readonly real: string,
+  ) {
+    super(`RLM: ${path} lies outside this workspace and the folder the run was asked in (it is ${real}), so it is not opened. A recorded run may name any path; open the file yourself if you expected it.`);
+    this.name = 'ReferenceOutsideError';
   }
-  return undefined;
+}
+
+async function locate(path: string, recordPath: string | undefined): Promise<{ abs: string; size: number } | undefined> {
+  const target = await referenceTarget(path, bases(recordPath), async (abs) => (await sized(abs)) !== undefined);
+  if (target.kind === 'outside') throw new ReferenceOutsideError(path, target.real);
+  return target.kind === 'inside' ? sized(target.abs) : undefined;
 }
 
 /**
@@ -113,6 +121,15 @@ function pdfViewerType(): string | undefined {
 }
 
 export async function openReference(reference: Reference, recordPath: string | undefined): Promise<void> {
+  try {
+    await openReferenceInside(reference, recordPath);
+  } catch (error) {
+    if (!(error instanceof ReferenceOutsideError)) throw error;
+    void vscode.window.showWarningMessage(noticeText(error.message));
+  }
+}
+
+async function openReferenceInside(reference: Reference, recordPath: string | undefined): Promise<void> {
   if (reference.notebookCell && cellAnchor(reference) && isNotebookPath(reference.path)) {
     const found = await locate(reference.path, recordPath);
     if (!found) {
