@@ -8,7 +8,7 @@ import { realpath as fsRealpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { isWithin } from '../context/pathContainment';
 
-export type ReferenceTarget =
+type ReferenceTarget =
   /** The first candidate that exists and lies inside a root: its path as found, and its real path. */
   | { kind: 'inside'; abs: string; real: string }
   /** A candidate exists but its real path lies outside every root: nothing is opened. */

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pdfRefusal } from '../../../support/pdfRefusal';
 import { newPdfSession, openPdf, pdfPageText } from '../../../../src/core/context/pdfDocument';
-import { PdfReadError } from '../../../../src/core/context/pdfErrors';
 
 const MB = 1024 * 1024;
 
@@ -39,15 +39,7 @@ describe('a hostile PDF worker', () => {
     return path;
   };
   const options = (workerPath: string, limits = {}) => ({ maxFileBytes: MB, workerPath, limits: { openMs: 20_000, pageMs: 20_000, ...limits } });
-  const refusal = async (promise: Promise<unknown>): Promise<PdfReadError> => {
-    try {
-      await promise;
-    } catch (error) {
-      assert.ok(error instanceof PdfReadError, String(error));
-      return error;
-    }
-    assert.fail('expected a PdfReadError');
-  };
+  const refusal = pdfRefusal;
 
   it('sees none of the host\'s environment (API keys)', async () => {
     process.env.RLM_ATTACK_SECRET = 'sk-attack-test-secret';
