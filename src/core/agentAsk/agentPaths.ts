@@ -10,8 +10,8 @@ import { PathNotFoundError } from '../context/contextErrors';
 import { planPaths } from '../context/contextPlan';
 import type { ContextFs, PlanOptions } from '../context/contextPlan';
 import type { ContextPlan } from '../context/contextTypes';
-import { expandBraces } from '../context/globBraces';
-import { wildmatchSource } from '../context/gitignorePattern';
+import { BraceExpansionError, expandBraces } from '../context/globBraces';
+import { compileWildmatch } from '../context/wildmatch';
 import { isWithin } from '../context/pathContainment';
 import { AgentAskError } from './agentAskErrors';
 
@@ -101,10 +101,15 @@ async function globMatches(pattern: string, rootReal: string, realpath: (p: stri
   const firstWild = segments.findIndex((s) => GLOB_CHARS.test(s));
   const base = segments.slice(0, firstWild).join('/');
   const baseReal = base ? confined(base, rootReal, realpath) : rootReal;
-  const regexes = expandBraces(relativePattern).map((p) => {
-    const source = wildmatchSource(p);
-    return source === undefined ? undefined : new RegExp(`^${source}$`);
-  });
+  let expanded: string[];
+  try {
+    expanded = expandBraces(relativePattern);
+  } catch (error) {
+    if (error instanceof BraceExpansionError) throw new AgentAskError('bad-input', error.message, pattern);
+    throw error;
+  }
+  // Matched in linear time: the files' names are the repository's, the glob the agent's (wildmatch.ts).
+  const matchers = expanded.map((p) => compileWildmatch(p));
   let plan: ContextPlan;
   try {
     plan = await planPaths([baseReal], planOptions);
@@ -115,7 +120,7 @@ async function globMatches(pattern: string, rootReal: string, realpath: (p: stri
   const matches: string[] = [];
   for (const file of plan.files) {
     const rel = shown(file.abs, rootReal);
-    if (!regexes.some((r) => r?.test(rel))) continue;
+    if (!matchers.some((m) => m?.test(rel))) continue;
     matches.push(realpath(file.abs));
     if (matches.length > MAX_GLOB_MATCHES) throw new AgentAskError('too-many-matches', `"${pattern}" matches more than ${MAX_GLOB_MATCHES} files; name the folder instead (a large one is read lazily).`, pattern);
   }

@@ -95,7 +95,7 @@ function lastMatch(rules: GitignoreRule[], relative: string, name: string, isDir
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (rule.folderOnly && !isDir) continue;
-    if (rule.regex.test(rule.nameOnly ? name : relative)) return rule.negative ? 'included' : 'ignored';
+    if (rule.matcher.test(rule.nameOnly ? name : relative)) return rule.negative ? 'included' : 'ignored';
   }
   return undefined;
 }

@@ -77,6 +77,20 @@ function storedSize(value: Json): number {
   return JSON.stringify(value).length;
 }
 
+/** Above this size (compact), a JSON output is shown compact: its text is cut to a head and a tail anyway. */
+const PRETTY_JSON_MAX_CHARS = 64 * 1024;
+
+/**
+ * An `application/json` output as text: indented when small. Indenting multiplies a deeply nested value
+ * by its depth on every line (a 10 MB notebook nested 55 deep became 300 MB of text, a second of CPU
+ * per few MB and 1 GB of memory on the thread that reads it), so a large one stays as compact as the
+ * file held it.
+ */
+function jsonOutputText(value: Json): string {
+  const compact = JSON.stringify(value);
+  return compact.length > PRETTY_JSON_MAX_CHARS ? compact : JSON.stringify(value, null, 1);
+}
+
 function readOutput(raw: Json, where: string): NotebookOutput {
   if (!isObject(raw)) throw new NotebookShapeError(`${where} is ${typeWord(raw)}, not an output`);
   const type = raw['output_type'];
@@ -93,7 +107,7 @@ function readOutput(raw: Json, where: string): NotebookOutput {
     const data = raw['data'];
     if (data !== undefined && !isObject(data)) throw new NotebookShapeError(`${where}'s "data" is ${typeWord(data)}, not a MIME bundle`);
     const items = Object.entries(data ?? {}).map(([mime, value]) => {
-      const text = mime.startsWith('text/') ? multiline(value, `${where}'s ${mime.slice(0, 60)}`) : mime === 'application/json' ? JSON.stringify(value, null, 1) : undefined;
+      const text = mime.startsWith('text/') ? multiline(value, `${where}'s ${mime.slice(0, 60)}`) : mime === 'application/json' ? jsonOutputText(value) : undefined;
       return { mime: mime.slice(0, 80), bytes: storedSize(value), ...(text !== undefined ? { text } : {}) };
     });
     return { kind: 'data', result: type !== 'display_data', items };

@@ -6,11 +6,13 @@
 // documents are kept per file while pages are read, and closed when idle (a lazy `context` may read a
 // page minutes later: the file is then read again, and refused if it changed).
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readLocalFile } from './localFileRead';
 import { PdfReadError } from './pdfErrors';
+import { checkPdfWorkerMessage } from './pdfWorkerProtocol';
 import type { PdfWorkerData, PdfWorkerMessage } from './pdfWorkerProtocol';
 
 export interface PdfLimits {
@@ -67,15 +69,19 @@ class PdfWorkerDocument {
 
   private constructor(
     private readonly worker: Worker,
+    private readonly checked: CheckedMessages,
     readonly pages: number,
     private readonly shown: string,
     private readonly limits: PdfLimits,
-    private readonly onClose: () => void,
+    /** `reason`: the document failed (a violation, a time limit); none when it was closed for being idle. */
+    private readonly onClose: (reason?: PdfReadError) => void,
   ) {
+    // A message while no page is asked for (a flood, a late answer) ends the worker and the document.
+    checked.on('violation', (error: PdfReadError) => this.close(error));
     this.armIdle();
   }
 
-  static async start(shown: string, data: Uint8Array, limits: PdfLimits, workerPath: string, onClose: () => void): Promise<PdfWorkerDocument> {
+  static async start(shown: string, data: Uint8Array, limits: PdfLimits, workerPath: string, onClose: (reason?: PdfReadError) => void): Promise<PdfWorkerDocument> {
     const cMapDir = join(workerPath, '..', 'pdf-cmaps');
     const workerData: PdfWorkerData = { data, maxPageChars: limits.maxPageChars, ...(existsSync(cMapDir) ? { cMapDir } : {}) };
     const worker = new Worker(workerPath, {
@@ -84,6 +90,8 @@ class PdfWorkerDocument {
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: Math.min(64, limits.heapMb) },
       // None of the host's flags (a loader such as tsx, --inspect): the bundle needs none, and a loader would transform it again.
       execArgv: [],
+      // No environment: the host's holds API keys, and the thread runs a parser of hostile files.
+      env: {},
       // pdf.js warns on stdout about what it does not need here (a canvas): kept away from the user's terminal.
       stdout: true,
       stderr: true,
@@ -91,7 +99,8 @@ class PdfWorkerDocument {
     worker.stdout.resume();
     worker.stderr.resume();
     worker.unref();
-    const opened = await answerOf(worker, { ms: limits.openMs, heapMb: limits.heapMb }, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
+    const checked = checkMessages(worker, shown, limits.maxPageChars);
+    const opened = await answerOf(worker, checked, { ms: limits.openMs, heapMb: limits.heapMb }, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
     if (opened.kind === 'open-failed') {
       void worker.terminate();
       throw new PdfReadError(shown, opened.reason, { detail: opened.detail });
@@ -108,7 +117,7 @@ class PdfWorkerDocument {
       void worker.terminate();
       throw new PdfReadError(shown, 'too-many-pages', { pages: opened.pages, limit: limits.maxPages });
     }
-    return new PdfWorkerDocument(worker, opened.pages, shown, limits, onClose);
+    return new PdfWorkerDocument(worker, checked, opened.pages, shown, limits, onClose);
   }
 
   /** The page's text; requests wait their turn, and each is timed from when it is sent. */
@@ -126,9 +135,9 @@ class PdfWorkerDocument {
     const id = this.nextId++;
     this.worker.postMessage({ id, page });
     try {
-      const answer = await answerOf(this.worker, { ms: this.limits.pageMs, heapMb: this.limits.heapMb }, this.shown, page, (m) => ((m.kind === 'page' || m.kind === 'page-failed') && m.id === id ? m : undefined));
+      const answer = await answerOf(this.worker, this.checked, { ms: this.limits.pageMs, heapMb: this.limits.heapMb }, this.shown, page, (m) => ((m.kind === 'page' || m.kind === 'page-failed') && m.id === id ? m : undefined));
       if (answer.kind === 'page-failed') throw new PdfReadError(this.shown, 'malformed', { detail: answer.detail, page });
-      return { text: typeof answer.text === 'string' ? answer.text.slice(0, this.limits.maxPageChars) : '', truncated: answer.truncated === true };
+      return { text: answer.text, truncated: answer.truncated };
     } catch (error) {
       // A late or failed worker is ended; a page pdf.js could not parse leaves the others readable.
       if (error instanceof PdfReadError && error.reason !== 'malformed') this.close(error);
@@ -147,19 +156,47 @@ class PdfWorkerDocument {
     if (this.idle) clearTimeout(this.idle);
     this.dead ??= reason ?? new PdfReadError(this.shown, 'crashed', { detail: 'closed' });
     void this.worker.terminate();
-    this.onClose();
+    this.onClose(reason);
   }
 }
 
+/** The worker's messages after checkPdfWorkerMessage: `message` for a well-formed one that is awaited, else `violation`. */
+type CheckedMessages = EventEmitter;
+
 /**
- * The first message `pick` accepts, or a PdfReadError when the time runs out, the heap limit is hit or
- * the worker ends. The listeners are removed whichever comes first.
+ * Reads the worker's messages as hostile: each is checked against its declaration (kind, fields, types,
+ * sizes); a malformed one, or one that arrives when no answer is awaited (nothing listens for
+ * `message`), terminates the worker at once and is a `violation`. So a flood costs the host one
+ * message, and a lie about a field never reaches the code that reads it.
  */
-function answerOf<T>(worker: Worker, limits: Pick<PdfLimits, 'heapMb'> & { ms: number }, shown: string, page: number | undefined, pick: (m: PdfWorkerMessage) => T | undefined): Promise<T> {
+function checkMessages(worker: Worker, shown: string, maxPageChars: number): CheckedMessages {
+  const checked = new EventEmitter();
+  let ended = false;
+  worker.on('message', (raw: unknown) => {
+    if (ended) return;
+    const message = checkPdfWorkerMessage(raw, maxPageChars);
+    const problem = message === undefined ? 'sent a malformed message' : checked.listenerCount('message') === 0 ? 'sent a message when none was asked for' : undefined;
+    if (problem === undefined) {
+      checked.emit('message', message);
+      return;
+    }
+    ended = true;
+    void worker.terminate();
+    checked.emit('violation', new PdfReadError(shown, 'crashed', { detail: `the PDF reader ${problem}, so it was ended` }));
+  });
+  return checked;
+}
+
+/**
+ * The first message `pick` accepts, or a PdfReadError when the time runs out, the heap limit is hit,
+ * the worker ends or sends anything else. The listeners are removed whichever comes first.
+ */
+function answerOf<T>(worker: Worker, checked: CheckedMessages, limits: Pick<PdfLimits, 'heapMb'> & { ms: number }, shown: string, page: number | undefined, pick: (m: PdfWorkerMessage) => T | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const done = (): void => {
       clearTimeout(timer);
-      worker.off('message', onMessage);
+      checked.off('message', onMessage);
+      checked.off('violation', fail);
       worker.off('error', onError);
       worker.off('exit', onExit);
     };
@@ -168,10 +205,10 @@ function answerOf<T>(worker: Worker, limits: Pick<PdfLimits, 'heapMb'> & { ms: n
       void worker.terminate();
       reject(error);
     };
-    const onMessage = (message: unknown): void => {
-      if (!message || typeof message !== 'object') return;
-      const picked = pick(message as PdfWorkerMessage);
-      if (picked === undefined) return;
+    const onMessage = (message: PdfWorkerMessage): void => {
+      const picked = pick(message);
+      // One request is out at a time: any other answer is not the worker's to give.
+      if (picked === undefined) return fail(new PdfReadError(shown, 'crashed', { detail: `the PDF reader answered out of turn (${message.kind}), so it was ended`, ...(page ? { page } : {}) }));
       done();
       resolve(picked);
     };
@@ -180,7 +217,8 @@ function answerOf<T>(worker: Worker, limits: Pick<PdfLimits, 'heapMb'> & { ms: n
     };
     const onExit = (code: number): void => fail(new PdfReadError(shown, 'crashed', { detail: `exit code ${code}`, ...(page ? { page } : {}) }));
     const timer = setTimeout(() => fail(new PdfReadError(shown, 'timeout', { ms: limits.ms, ...(page ? { page } : {}) })), limits.ms);
-    worker.on('message', onMessage);
+    checked.on('message', onMessage);
+    checked.on('violation', fail);
     worker.on('error', onError);
     worker.on('exit', onExit);
   });
@@ -243,8 +281,10 @@ export function openPdf(shown: string, abs: string, session: number, options: Pd
     const sha256 = createHash('sha256').update(data).digest('hex');
     if (entry.sha256 !== undefined && entry.sha256 !== sha256) throw new PdfReadError(shown, 'changed');
     entry.sha256 = sha256;
-    return PdfWorkerDocument.start(shown, data, limits, options.workerPath ?? defaultWorkerPath(), () => {
+    return PdfWorkerDocument.start(shown, data, limits, options.workerPath ?? defaultWorkerPath(), (reason) => {
       if (entry.doc === opening) delete entry.doc;
+      // A document that failed (a worker that broke the protocol, a time limit) stays failed in this session.
+      if (reason) entry.failed ??= reason;
     });
   })();
   entry.doc = opening;

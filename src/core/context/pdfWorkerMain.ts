@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PDF_DETAIL_MAX_CHARS } from './pdfWorkerProtocol';
 import type { PdfPageRequest, PdfWorkerData, PdfWorkerMessage } from './pdfWorkerProtocol';
 
 // pdf.js runs its parsing "worker" in this same thread when it finds the handler here, instead of
@@ -64,7 +65,7 @@ async function open(): Promise<PDFDocumentProxy | undefined> {
   } catch (error) {
     const name = (error as { name?: unknown }).name;
     const message = error instanceof Error ? error.message : String(error);
-    post({ kind: 'open-failed', reason: name === 'PasswordException' ? 'encrypted' : 'malformed', detail: message.slice(0, 300) });
+    post({ kind: 'open-failed', reason: name === 'PasswordException' ? 'encrypted' : 'malformed', detail: message.slice(0, PDF_DETAIL_MAX_CHARS) });
     return undefined;
   }
 }
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
         page.cleanup();
         post({ kind: 'page', id: request.id, text, truncated });
       } catch (error) {
-        post({ kind: 'page-failed', id: request.id, detail: (error instanceof Error ? error.message : String(error)).slice(0, 300) });
+        post({ kind: 'page-failed', id: request.id, detail: (error instanceof Error ? error.message : String(error)).slice(0, PDF_DETAIL_MAX_CHARS) });
       }
     })();
   });

@@ -21,6 +21,27 @@ export function visibleControls(text: string): string {
   return text.replace(CONTROLS, escapeControl);
 }
 
+/**
+ * Text for a VS Code notification (showInformationMessage and friends, a progress title): those render
+ * `[label](command:…)`, `(https:…)` and `(file:…)` as links, and a click on a command link runs the
+ * command with its arguments (the progress notification's own Stop link relies on it). Model and file
+ * text reaches notifications (an answer's first line, a recorded reference's path, a server's error),
+ * so no `](` survives: it is written `] (`, which reads the same and links nothing. Controls are made
+ * visible. The result says what the text says; it is for notifications, never for Markdown.
+ */
+export function noticeText(text: string): string {
+  return visibleControls(text).replace(/\]\(/g, '] (');
+}
+
+/**
+ * Text for a quick pick's label, description or detail: controls made visible, and
+ * `$(name)` (which VS Code draws as an icon in quick picks) escaped, so a question cannot dress itself in
+ * the workbench's icons.
+ */
+export function pickText(text: string): string {
+  return visibleControls(text).replace(/\$\(/g, '\\$(');
+}
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 const SAFE_SCHEMES = /^(https?|file):/i;

@@ -6,6 +6,7 @@ import type { RlmServices } from '../services/rlmServices';
 import { registerSafeCommand } from './commandSupport';
 import { pickTrajectory } from '../history/trajectoryPicker';
 import { readHistoryItem } from '../history/historyIndex';
+import { pickText } from '../../shared/text/untrustedText';
 
 /** `runId`: the run a Stop link names (the progress notification's); otherwise the one running, or a pick. */
 export async function stopRuns(services: RlmServices, runId?: unknown): Promise<void> {
@@ -24,7 +25,7 @@ export async function stopRuns(services: RlmServices, runId?: unknown): Promise<
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    [{ label: 'Stop all', run: undefined }, ...runs.map((run) => ({ label: run.question, description: run.progress.activity, run }))],
+    [{ label: 'Stop all', run: undefined }, ...runs.map((run) => ({ label: pickText(run.question), description: run.progress.activity, run }))],
     { title: 'RLM: Stop which run?' },
   );
   if (!picked) return;

@@ -5,6 +5,7 @@ import { describeError } from './describeError';
 import type { UserMessage } from './describeError';
 import type { KeySlot, NextStep } from '../../shared/nextStep';
 import { NEXT_STEP_LABELS } from '../../shared/nextStep';
+import { noticeText } from '../../shared/text/untrustedText';
 
 /** The command a next step runs, with its arguments: also what the `@rlm` chat's buttons carry. */
 export function stepCommand(step: NextStep, keySlot?: KeySlot): { command: string; arguments: unknown[] } {
@@ -36,7 +37,8 @@ export async function runNextStep(step: NextStep, keySlot?: KeySlot): Promise<vo
 /** Shows `text` with the buttons of `steps` (after any `extra` buttons); returns the extra label picked, if any. */
 export async function showWithSteps(severity: UserMessage['severity'], text: string, steps: readonly NextStep[], keySlot: KeySlot | undefined, extra: readonly string[] = []): Promise<string | undefined> {
   const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  const picked = await show(text, ...steps.map((s) => NEXT_STEP_LABELS[s]), ...extra);
+  // Every notification's text is inert: an answer, a path or a server's error may carry a command link.
+  const picked = await show(noticeText(text), ...steps.map((s) => NEXT_STEP_LABELS[s]), ...extra);
   const step = steps.find((s) => NEXT_STEP_LABELS[s] === picked);
   if (step) {
     await runNextStep(step, keySlot);

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { HistoryItem } from '../../shared/sidebarState';
 import { listHistory, readHistoryItem } from './historyIndex';
+import { pickText } from '../../shared/text/untrustedText';
 
 /** The views that can hold a recorded run (the custom editors' view types). */
 const TRAJECTORY_VIEW_TYPES = ['rlm.trajectory', 'rlm.trajectoryAnyJsonl'];
@@ -33,9 +34,9 @@ function describe(item: HistoryItem | undefined, path: string): { label: string;
   // eslint-disable-next-line no-restricted-syntax
   const when = item ? new Date(item.startedAt).toLocaleString() : '';
   return {
-    label: item?.question.replace(/\s+/g, ' ').trim() || basename(path),
+    label: pickText(item?.question.replace(/\s+/g, ' ').trim() || basename(path)),
     description: [when, item?.status === 'completed' ? '' : item?.status].filter(Boolean).join(' · '),
-    detail: basename(path),
+    detail: pickText(basename(path)),
   };
 }
 

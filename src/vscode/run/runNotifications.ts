@@ -10,13 +10,14 @@ import { describeError } from '../errors/describeError';
 import { showWithSteps } from '../errors/userMessages';
 import { describeOutcome, stepsOf } from '../errors/outcomeWording';
 import { formatLiveLine } from '../../shared/text/liveLine';
+import { noticeText } from '../../shared/text/untrustedText';
 
 /**
  * The notification's title. VS Code writes "title: message", so the question is quoted: a question
  * mark followed by a colon ("name?: turn 2") reads as a typo.
  */
 function progressTitle(question: string): string {
-  return `RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`;
+  return noticeText(`RLM: “${clip(question.replace(/\s+/g, ' ').trim(), 80)}”`);
 }
 
 /**

@@ -18,6 +18,7 @@ import { RunStatusBar } from '../run/runStatusBar';
 import { readSettings } from '../settings/readSettings';
 import type { TrajectoryViews } from '../trajectory/registerTrajectoryViews';
 import { ALLOW_WEAKER_KEY, weakerSandboxAccepted } from '../settings/weakerSandbox';
+import { noticeText } from '../../shared/text/untrustedText';
 
 /** Loads the engine bundle lazily; `require` of a computed path keeps it out of dist/extension.js. */
 function loadEngineBundle(extensionPath: string): RlmEngine {
@@ -67,7 +68,7 @@ export class RlmServices implements vscode.Disposable {
           now: Date.now,
           onError: (error) => {
             this.log.error(`Trajectory could not be written: ${String(error)}`);
-            void vscode.window.showWarningMessage(`RLM could not record this run: ${error instanceof Error ? error.message : String(error)}. The run goes on; check rlm.trajectoryDirectory.`);
+            void vscode.window.showWarningMessage(noticeText(`RLM could not record this run: ${error instanceof Error ? error.message : String(error)}. The run goes on; check rlm.trajectoryDirectory.`));
           },
         }),
       subCallCacheDir: () => this.subCallCacheDir(),

@@ -30,6 +30,7 @@ import type { SidebarStore } from './sidebarStore';
 import { EntryFollower } from './entryFollower';
 import { priorTurnsOf } from './chatPersistence';
 import { openReference } from '../trajectory/referenceOpener';
+import { noticeText } from '../../shared/text/untrustedText';
 
 /** The answer's resolved citations, from the run's `references` record. */
 function referencesOf(run: ActiveRun): NonNullable<ChatEntry['references']> {
@@ -257,7 +258,7 @@ export class SidebarChatService implements SidebarActions {
 
   reportError(message: string, error: unknown): void {
     this.services.log.warn(`Sidebar: ${message}${error !== undefined ? ` (${error instanceof Error ? error.message : String(error)})` : ''}`);
-    void vscode.window.showWarningMessage(`RLM: ${message}`);
+    void vscode.window.showWarningMessage(noticeText(`RLM: ${message}`));
   }
 
   dispose(): void {

@@ -15,6 +15,7 @@ import type { TrajectorySession, UserCellActions } from './trajectorySession';
 import { FileLoad } from './fileLoad';
 import { viewTitle } from './viewTitle';
 import { recordedUserCell, replayAndRun, setUpTrajectoryWebview, webviewOptions, type ViewLog } from './webviewSetup';
+import { noticeText } from '../../shared/text/untrustedText';
 
 export const LIVE_VIEW_TYPE = 'rlm.trajectoryLive';
 
@@ -380,7 +381,7 @@ export class LivePanels implements vscode.WebviewPanelSerializer<RevivedState>, 
     } catch (error) {
       this.log.error(`could not reopen ${source}: ${String(error)}`);
       panel.dispose();
-      void vscode.window.showErrorMessage(`RLM could not reopen the trajectory ${source}: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(noticeText(`RLM could not reopen the trajectory ${source}: ${error instanceof Error ? error.message : String(error)}`));
     }
   }
 

@@ -6,15 +6,17 @@
 // page's extracted text, read-only, at the line; a line of a compressed log opens in its decompressed
 // text, read-only (derivedTextViews.ts).
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { lineWindow } from '../../core/citations/lineWindow';
 import type { Reference } from '../../core/trajectory/events';
 import { isNotebookPath } from '../../core/context/notebookJson';
 import { cellAnchor } from '../../shared/text/referenceLabel';
+import { referenceTarget } from '../../core/citations/referenceContainment';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { parsePdfPageKey } from '../../core/context/pdfPages';
 import { DECOMPRESSED_RADIUS_LINES, decompressedUri, pdfPageUri } from './derivedTextViews';
+import { noticeText } from '../../shared/text/untrustedText';
 
 /** Larger files open as a slice: the editor turns off its features near this size and refuses far larger ones. */
 const LARGE_FILE_BYTES = 8 * 1024 * 1024;
@@ -33,14 +35,21 @@ function bases(recordPath: string | undefined): string[] {
   return out;
 }
 
-async function locate(path: string, recordPath: string | undefined): Promise<{ abs: string; size: number } | undefined> {
-  const candidates = isAbsolute(path) ? [path] : bases(recordPath).map((base) => resolve(base, path));
-  for (const abs of candidates) {
-    // Not under this base: try the next.
-    const found = await sized(abs);
-    if (found) return found;
+/** Thrown when a reference names a file outside the folders it may open in (a hostile record). */
+class ReferenceOutsideError extends Error {
+  constructor(
+    readonly path: string,
+    readonly real: string,
+  ) {
+    super(`RLM: ${path} lies outside this workspace and the folder the run was asked in (it is ${real}), so it is not opened. A recorded run may name any path; open the file yourself if you expected it.`);
+    this.name = 'ReferenceOutsideError';
   }
-  return undefined;
+}
+
+async function locate(path: string, recordPath: string | undefined): Promise<{ abs: string; size: number } | undefined> {
+  const target = await referenceTarget(path, bases(recordPath), async (abs) => (await sized(abs)) !== undefined);
+  if (target.kind === 'outside') throw new ReferenceOutsideError(path, target.real);
+  return target.kind === 'inside' ? sized(target.abs) : undefined;
 }
 
 /**
@@ -112,14 +121,23 @@ function pdfViewerType(): string | undefined {
 }
 
 export async function openReference(reference: Reference, recordPath: string | undefined): Promise<void> {
+  try {
+    await openReferenceInside(reference, recordPath);
+  } catch (error) {
+    if (!(error instanceof ReferenceOutsideError)) throw error;
+    void vscode.window.showWarningMessage(noticeText(error.message));
+  }
+}
+
+async function openReferenceInside(reference: Reference, recordPath: string | undefined): Promise<void> {
   if (reference.notebookCell && cellAnchor(reference) && isNotebookPath(reference.path)) {
     const found = await locate(reference.path, recordPath);
     if (!found) {
-      void vscode.window.showWarningMessage(`RLM: ${reference.path} was not found in this workspace, so cell ${reference.notebookCell.cell} cannot be opened.`);
+      void vscode.window.showWarningMessage(noticeText(`RLM: ${reference.path} was not found in this workspace, so cell ${reference.notebookCell.cell} cannot be opened.`));
       return;
     }
     if (await openNotebookCell(found.abs, reference.notebookCell)) return;
-    void vscode.window.showWarningMessage(`RLM: ${reference.path} has no cell ${reference.notebookCell.cell} now (it changed since the run).`);
+    void vscode.window.showWarningMessage(noticeText(`RLM: ${reference.path} has no cell ${reference.notebookCell.cell} now (it changed since the run).`));
     return;
   }
   const pdf = parsePdfPageKey(reference.path);
@@ -134,7 +152,7 @@ export async function openReference(reference: Reference, recordPath: string | u
   }
   const location = await referenceLocation(reference, recordPath);
   if (!location) {
-    void vscode.window.showWarningMessage(`RLM: ${pdf ? pdf.file : reference.path} was not found in this workspace, so ${pdf ? `page ${pdf.page}` : `line ${reference.line}`} cannot be opened.`);
+    void vscode.window.showWarningMessage(noticeText(`RLM: ${pdf ? pdf.file : reference.path} was not found in this workspace, so ${pdf ? `page ${pdf.page}` : `line ${reference.line}`} cannot be opened.`));
     return;
   }
   const document = await vscode.workspace.openTextDocument(location.uri);

@@ -2,6 +2,7 @@
 // (Copilot Chat titles its sessions by the question too). A fork says so: it asks its original's
 // question again, and two tabs with one title cannot be told apart. No `vscode` import: unit-tested.
 import type { RunNode } from '../../core/trajectory/treeTypes';
+import { visibleControls } from '../../shared/text/untrustedText';
 
 /** Longest title, in characters, before it is clipped: what a tab shows without growing wide. */
 const MAX_TITLE_CHARS = 40;
@@ -21,7 +22,9 @@ export function clipAtWord(text: string, max: number): string {
 export function viewTitle(run: Pick<RunNode, 'question' | 'continuedFrom'>): string {
   const fork = run.continuedFrom?.mode === 'fork';
   const prefix = fork ? 'Fork: ' : '';
-  const question = run.question.replace(/\s+/g, ' ').trim();
+  // A tab title is plain text, but a recorded question is hostile: controls (ESC, a right-to-left
+  // override that reorders the title) are shown as escapes.
+  const question = visibleControls(run.question.replace(/\s+/g, ' ').trim());
   if (!question) return fork ? 'Fork of an RLM run' : 'RLM run';
   return prefix + clipAtWord(question, MAX_TITLE_CHARS - prefix.length);
 }

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pdfRefusal } from '../../../support/pdfRefusal';
 import { newPdfSession, openPdf, pdfPageText } from '../../../../src/core/context/pdfDocument';
-import { PdfReadError } from '../../../../src/core/context/pdfErrors';
 import { makePdf } from '../../../support/pdfMaker';
 
 const workerPath = resolve(__dirname, '../../../../dist/pdfWorker.js');
@@ -25,15 +25,7 @@ describe('PDF worker limits (dist/pdfWorker.js)', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const refusal = async (promise: Promise<unknown>): Promise<PdfReadError> => {
-    try {
-      await promise;
-    } catch (error) {
-      assert.ok(error instanceof PdfReadError, String(error));
-      return error;
-    }
-    assert.fail('expected a PdfReadError');
-  };
+  const refusal = pdfRefusal;
 
   it('reads pages within the limits', async () => {
     const session = newPdfSession();

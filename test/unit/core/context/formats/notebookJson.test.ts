@@ -62,3 +62,26 @@ test('parseNotebook refuses hostile shapes before JSON.parse builds them', () =>
   refused(bytes(`{"cells": [], "x": [${'1,'.repeat(5_000_001)}1]}`), /more than 5,000,000 values/);
   refused(new Uint8Array(NOTEBOOK_MAX_BYTES + 1), /over 64 MB/);
 });
+
+test('parseNotebook: a deeply nested JSON output costs no more text than the file held (no indentation blow-up)', () => {
+  // 55 deep, 200,000 values: indented, every value's line carried 55 spaces (about 30 times the file).
+  const value = '['.repeat(55) + '1,'.repeat(200_000) + '1' + ']'.repeat(55);
+  const file = `{"nbformat":4,"cells":[{"cell_type":"code","source":"x","outputs":[{"output_type":"execute_result","data":{"application/json":${value}}}]}]}`;
+  const output = parseNotebook(bytes(file)).cells[0]!.outputs[0]!;
+  assert.equal(output.kind, 'data');
+  const item = output.kind === 'data' ? output.items[0]! : undefined;
+  assert.ok(item?.text !== undefined);
+  assert.ok(item.text.length <= file.length, `${item.text.length} characters of text from a ${file.length}-byte file`);
+  assert.equal(item.text, value.replace(/\s/g, ''));
+  // Control: a small JSON output is still indented for reading.
+  const small = parseNotebook(bytes({ nbformat: 4, cells: [{ cell_type: 'code', source: 'x', outputs: [{ output_type: 'display_data', data: { 'application/json': { a: [1, 2] } } }] }] })).cells[0]!.outputs[0]!;
+  assert.equal(small.kind === 'data' ? small.items[0]!.text : undefined, '{\n "a": [\n  1,\n  2\n ]\n}');
+});
+
+test('parseNotebook: prototype keys and duplicate keys are data, never the shape of the objects read', () => {
+  const file = '{"nbformat":4,"cells":[{"__proto__":{"cell_type":"code"},"cell_type":"markdown","cell_type":"raw","source":"s","constructor":{"prototype":{"polluted":true}},"outputs":[]}]}';
+  const nb = parseNotebook(bytes(file));
+  assert.equal(nb.cells[0]!.kind, 'raw', 'the last duplicate key wins, as JSON.parse reads it');
+  assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+  refused(bytes('{"nbformat":4,"cells":[{"cell_type":"code","source":"s","outputs":{"__proto__":[]}}]}'), /"outputs" is an object, not a list/);
+});
