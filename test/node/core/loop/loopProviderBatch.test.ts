@@ -164,22 +164,22 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     rootScript(FORTY);
     const controller = new AbortController();
     // Each poll finds 3 more seconds gone on the server: two requests of the forty run per poll.
+    // Stopped during the third wait, once part of the batch has run (those requests are billed
+    // whatever happens next). Stopping from the event consumer instead raced the polls, which do
+    // not wait on a real clock: under load the whole batch could end first.
     const sleep = async (ms: number): Promise<void> => {
       clock += ms;
+      if (clock - 1_000_000 >= 9_000) controller.abort();
     };
     const run = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: { ...FAST, pollFirstMs: 3_000, pollMaxMs: 3_000, sleep }, signal: controller.signal });
     const events: EventRecord[] = [];
-    for await (const record of run) {
-      events.push(record);
-      // Stopped once part of the batch has run: those requests are billed whatever happens next.
-      if (record.type === 'batch.progress' && record.counts.succeeded > 0 && !controller.signal.aborted) controller.abort();
-    }
+    for await (const record of run) events.push(record);
     const result = await run.run();
     assert.equal(result.status, 'cancelled');
     assert.ok(s.server.requests.some((r) => r.method === 'POST' && r.path.endsWith('/cancel')), 'the provider batch was cancelled');
     const [ended] = ofType(events, 'batch.ended');
     assert.equal(ended?.cancelled, true);
-    assert.ok(ended!.counts.canceled > 0);
+    assert.ok(ended!.counts.canceled > 0 && ended!.counts.succeeded > 0, JSON.stringify(ended!.counts));
     const finished = ofType(events, 'subcall.finished');
     assert.ok(finished.length === 40 && finished.every((f) => f.error?.kind === 'cancelled'));
     assert.match(finished[0]!.error!.message, new RegExp(`provider batch ${ended!.providerBatchId} was cancelled; ${ended!.counts.succeeded} of its 40 request\\(s\\) had already run and are billed`));
