@@ -59,6 +59,8 @@ export async function runProviderBatch(
   signal: AbortSignal,
   cache: PromptCacheHints | undefined,
   slices: ReadonlyArray<{ start: number; end: number } | undefined>,
+  /** 'depth-limit': the prompts are rlm_query_batched calls answered as plain model calls. */
+  fallback?: 'depth-limit',
 ): Promise<string[]> {
   const { tree } = scope;
   const api = client.batches!;
@@ -67,7 +69,7 @@ export async function runProviderBatch(
   const out = new Array<string>(prompts.length);
   const pending: Pending[] = [];
   prompts.forEach((prompt, index) => {
-    const begun = beginLlmQuery(scope, prompt, { batchId, batchIndex: index, batchSize: prompts.length }, client, undefined, slices[index]);
+    const begun = beginLlmQuery(scope, prompt, { batchId, batchIndex: index, batchSize: prompts.length }, client, fallback, slices[index]);
     if ('done' in begun) out[index] = begun.done;
     else pending.push({ index, open: begun.open, hash: providerBatchItemHash(client, maxTokens, prompt) });
   });

@@ -119,6 +119,20 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     });
   }
 
+  it('an rlm_query_batched of plain model calls (past the depth limit) goes as one provider batch, in order', async () => {
+    const s = await sub('anthropic');
+    rootScript('out = "\\n".join(rlm_query_batched([f"item {i}" for i in range(12)]))\nprint(out)');
+    const { result, events } = await runCollect({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: FAST, limits: { maxDepth: 0 } });
+    assert.equal(result.status, 'completed', JSON.stringify(result.error));
+    assert.deepEqual((result.answer ?? '').split('\n'), Array.from({ length: 12 }, (_, i) => `answer to item ${i}`));
+    assert.equal(s.server.batchStore.creations, 1, 'one provider batch');
+    assert.equal(s.server.completionRequests.length, 0, 'no ordinary sub-call');
+    assert.equal(ofType(events, 'child.started').length, 0, 'no child run');
+    const finished = ofType(events, 'subcall.finished');
+    assert.ok(finished.length === 12 && finished.every((f) => f.usage.batchPrice === true && f.fallback === 'depth-limit'));
+    assert.equal(ofType(events, 'fallback').filter((f) => f.kind === 'depth-limit').length, 12, 'each plain call is said, as before');
+  });
+
   it('a server without batch endpoints gets ordinary calls, and it is said once', async () => {
     const s = await sub('openai', { enabled: false });
     rootScript('a = llm_query_batched([f"a {i}" for i in range(12)])\nb = llm_query_batched([f"b {i}" for i in range(12)])\nout = "\\n".join(a + b)\nprint(out)');
