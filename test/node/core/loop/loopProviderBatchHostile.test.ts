@@ -3,7 +3,7 @@
 // results are read from the configured endpoint, never from a `results_url` elsewhere (which would
 // get the API key); a malformed result line costs only its own request; duplicated and unknown
 // custom ids answer nothing extra; wild counts are clamped before they are recorded; a results file
-// over the reply cap fails cleanly; a batch that never ends is cancelled at the run's wall-time limit.
+// or poll reply over the reply cap fails cleanly; a batch that never ends is cancelled at the run's wall-time limit.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -140,6 +140,16 @@ describe('RLM loop: provider batches from a failing or hostile server', () => {
       assert.equal(ofType(events, 'batch.submitted').length, 0);
     });
   }
+
+  it('a poll reply over the reply cap fails the items cleanly; the batch stays in the record to be taken up', async () => {
+    let replies = 0;
+    const s = await sub('openai', { processingMs: 1_000_000, rewriteObject: (json) => (++replies === 1 ? json : { ...json, padding: 'x'.repeat(300_000) }) }, { maxResponseBytes: 64 * 1024 });
+    const { result, lines, events } = await run(s);
+    assert.equal(result.status, 'completed');
+    for (const line of lines) assert.match(line, /^\[ERROR\] bad_response: .*passed the [\d.]+ MB limit/);
+    assert.equal(ofType(events, 'batch.submitted').length, 1, 'recorded before the first poll');
+    assert.equal(ofType(events, 'batch.ended').length, 0, 'never said to have ended: rlm continue can poll it again');
+  });
 
   it('a batch that never ends is cancelled at the run wall-time limit, saying what was billed', async () => {
     const s = await sub('openai', { neverEnds: true });
