@@ -245,7 +245,25 @@ export interface CellView {
   subCallsOmitted?: number;
   /** Large batches of this cell, estimated before they were sent (or refused, over the cost limit). */
   batchEstimates?: BatchEstimateView[];
+  /** Provider batches (--batch / rlm.subCallBatch) this cell's llm_query_batched calls went out as. */
+  providerBatches?: ProviderBatchView[];
   totals: NodeTotals;
+}
+
+/** A provider batch as the cell shows it: waiting with its counts and elapsed time, ended, or cancelled. */
+export interface ProviderBatchView {
+  provider: 'openai' | 'anthropic';
+  providerBatchId: string;
+  status: string;
+  counts: { total: number; succeeded: number; errored: number; expired: number; canceled: number; processing: number };
+  /** Elapsed at the last recorded poll, and when that was (epoch ms): a live view counts on from there. */
+  elapsedMs: number;
+  updatedAt: number;
+  ended: boolean;
+  cancelled?: boolean;
+  resumed?: boolean;
+  /** The provider's own words when the batch failed as a whole. */
+  failure?: string;
 }
 
 export interface BatchEstimateView {

@@ -1,6 +1,7 @@
 // One executed cell: code, output (stdout and stderr apart, what the root saw), error, final answer,
 // flags, new variables, timing, and its sub-call tree.
-import type { CellView } from '../../src/shared/trajectoryProtocol';
+import type { CellView, ProviderBatchView } from '../../src/shared/trajectoryProtocol';
+import { describeProviderBatch, providerBatchDiscountText } from '../../src/shared/text/providerBatchText';
 import { codeView } from './codeView';
 import { el, icon } from '../common/dom';
 import { subCallTree } from './subCallView';
@@ -54,10 +55,40 @@ export function cellView(ctx: RenderContext, cell: CellView, runId: string, turn
       ]),
     );
   }
+  for (const batch of cell.providerBatches ?? []) section.appendChild(providerBatchNote(ctx, batch));
   const tree = subCallTree(ctx, cell.subCalls, runId);
   if (tree) section.appendChild(tree);
   if (cell.subCallsOmitted) section.appendChild(moreSubCalls(ctx, cell, runId, tree));
   return section;
+}
+
+/**
+ * A provider batch: its counts and elapsed time, counting on each second while a live run waits for
+ * it (the host only hears of it at each poll, up to a minute apart), and the batch price named.
+ */
+function providerBatchNote(ctx: RenderContext, batch: ProviderBatchView): HTMLElement {
+  const header = ctx.rootHeader();
+  const ticking = !batch.ended && header.format === 'live' && header.status === 'running';
+  const line = el('span', { className: 'provider-batch-line' });
+  const show = (): void => {
+    const elapsedMs = batch.elapsedMs + (ticking ? Math.max(0, Date.now() - batch.updatedAt) : 0);
+    line.textContent = ` ${describeProviderBatch({ ...batch, elapsedMs })}`;
+  };
+  show();
+  const warn = Boolean(batch.cancelled || batch.failure);
+  const note = el('div', { className: `note provider-batch${warn ? ' warn' : ''}`, attrs: { 'data-testid': 'provider-batch', 'data-batch-state': batch.cancelled ? 'cancelled' : batch.ended ? 'ended' : 'waiting' } }, [
+    icon(batch.ended ? (warn ? 'warning' : 'check') : 'watch'),
+    line,
+    el('div', { className: 'muted small', text: providerBatchDiscountText(batch.provider) }),
+  ]);
+  if (ticking) {
+    const timer = setInterval(() => {
+      // A newer page replaces this element: the timer goes with it.
+      if (!note.isConnected) clearInterval(timer);
+      else show();
+    }, 1000);
+  }
+  return note;
 }
 
 /** Loads the cell again with all of its sub-calls, replacing the shortened tree. */

@@ -238,10 +238,11 @@ async function askWith(args: AskArgs, deps: AskDeps, repl: ReplPool, say: (text:
       // Files found binary or unreadable while they were read: said like the ones the walk skipped.
       if (args.verbose && record.type === 'run.started' && record.depth === 0) for (const skipped of record.context.leftOut ?? []) say(skippedLine(skipped));
       // A large batch's estimate is said before the batch is sent, wherever progress is shown.
-      // A provider batch is said as it is sent, as it moves and as it ends; a cancelled one (what was billed) even without progress.
+      // A provider batch is said as it is sent, as it moves and as it ends; a cancelled one (what was
+      // billed) and one that failed as a whole (the provider's reason, once) even without progress.
       const batchNote = record.type === 'batch.estimated' || record.type === 'batch.submitted' || record.type === 'batch.progress' || record.type === 'batch.ended';
-      const cancelledBatch = record.type === 'batch.ended' && record.cancelled === true;
-      const note = args.verbose || (progress && batchNote) || (cancelledBatch && !args.quiet) ? describeEventForLog(record) : undefined;
+      const batchToSay = record.type === 'batch.ended' && (record.cancelled === true || record.failure !== undefined);
+      const note = args.verbose || (progress && batchNote) || (batchToSay && !args.quiet) ? describeEventForLog(record) : undefined;
       if (note && progress) progress.note(note);
       else if (note) say(note);
     }

@@ -1,6 +1,7 @@
 // `rlm show <file>`: a summary of a recorded run (ours or the Python reference's), in flat memory
 // whatever the file's size.
 import { statusWord } from '../../shared/text/statusWords';
+import { describeProviderBatch } from '../../shared/text/providerBatchText';
 import { totalsCostText } from '../../shared/text/costText';
 import { NotATrajectoryError, TrajectoryReadError } from '../../core/trajectory/trajectoryScanner';
 import { summarizeTrajectory } from '../../core/trajectory/trajectorySummary';
@@ -104,6 +105,10 @@ export function formatSummary(path: string, s: TrajectorySummary, problemsShown:
   const cached = cacheLine(s);
   if (cached) lines.push(`Cache:      ${cached}`);
   lines.push(`Time:       ${formatDuration(s.wallTimeMs)}`);
+  if (s.providerBatches) {
+    const { shown, count } = s.providerBatches;
+    lines.push(`Batches:    ${shown.map((b) => oneLine(describeProviderBatch(b), 400)).join('\n            ')}${count > shown.length ? `\n            … and ${count - shown.length} more` : ''}`);
+  }
   const sandbox = sandboxOf(s);
   if (sandbox) lines.push(`Sandbox:    ${sandbox[0]}`, ...sandbox.slice(1).map((l) => `          ${l}`));
   lines.push(`Problems:   ${s.problemCount === 0 ? 'none' : s.problemCount}${s.unknownEvents ? ` (${s.unknownEvents} unknown events kept)` : ''}`);

@@ -21,7 +21,7 @@ export function describeEventForLog(record: EventRecord): string | undefined {
       return `rlm: ${record.resumed ? 'taking up the recorded' : 'sent'} ${record.provider === 'anthropic' ? 'Anthropic message batch' : 'OpenAI batch'} ${record.providerBatchId} of ${record.items.length} request(s) at the batch price; waiting for it (Ctrl-C cancels it)`;
     case 'batch.progress':
     case 'batch.ended':
-      return `rlm: ${describeProviderBatch({ providerBatchId: record.providerBatchId, status: record.status, counts: record.counts, elapsedMs: record.elapsedMs, ended: record.type === 'batch.ended', ...(record.type === 'batch.ended' && record.cancelled ? { cancelled: true } : {}) })}`;
+      return `rlm: ${describeProviderBatch({ providerBatchId: record.providerBatchId, status: record.status, counts: record.counts, elapsedMs: record.elapsedMs, ended: record.type === 'batch.ended', ...(record.type === 'batch.ended' && record.cancelled ? { cancelled: true } : {}), ...(record.type === 'batch.ended' && record.failure ? { failure: record.failure } : {}) })}`;
     case 'limit.warning':
       return `rlm: warning: ${record.limit} at ${Math.round(record.value * 100) / 100} of ${record.max}`;
     case 'cell.finished':

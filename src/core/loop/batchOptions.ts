@@ -28,7 +28,7 @@ export interface SubCallBatchOptions {
 }
 
 /** A batch as a record names it: used only where provider, endpoint and model match the ones configured now. */
-interface RecordedBatch {
+export interface RecordedBatch {
   provider: 'openai' | 'anthropic';
   endpoint: string;
   model: string;

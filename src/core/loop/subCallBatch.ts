@@ -4,7 +4,8 @@
 // which is recorded at once, polled with back-off, and read back by custom id into prompt order.
 // Stopping the run cancels the provider batch. A server without the endpoint gets ordinary calls.
 import { BatchUnsupportedError } from '../models/batchTypes';
-import type { BatchApi, BatchCounts, BatchOutcome, BatchRequest, BatchSnapshot } from '../models/modelTypes';
+import { saneCounts } from '../models/batchDriver';
+import type { BatchApi, BatchCounts, BatchOutcome, BatchRequest, BatchResults, BatchSnapshot } from '../models/modelTypes';
 import type { ModelClient, PromptCacheHints } from '../models/modelTypes';
 import { subCallKey } from '../models/subCallCache';
 import { DEFAULT_BATCH_MIN_PROMPTS, matchRecordedBatch, providerBatchItemHash } from './batchOptions';
@@ -58,6 +59,8 @@ export async function runProviderBatch(
   signal: AbortSignal,
   cache: PromptCacheHints | undefined,
   slices: ReadonlyArray<{ start: number; end: number } | undefined>,
+  /** 'depth-limit': the prompts are rlm_query_batched calls answered as plain model calls. */
+  fallback?: 'depth-limit',
 ): Promise<string[]> {
   const { tree } = scope;
   const api = client.batches!;
@@ -66,7 +69,7 @@ export async function runProviderBatch(
   const out = new Array<string>(prompts.length);
   const pending: Pending[] = [];
   prompts.forEach((prompt, index) => {
-    const begun = beginLlmQuery(scope, prompt, { batchId, batchIndex: index, batchSize: prompts.length }, client, undefined, slices[index]);
+    const begun = beginLlmQuery(scope, prompt, { batchId, batchIndex: index, batchSize: prompts.length }, client, fallback, slices[index]);
     if ('done' in begun) out[index] = begun.done;
     else pending.push({ index, open: begun.open, hash: providerBatchItemHash(client, maxTokens, prompt) });
   });
@@ -104,24 +107,27 @@ export async function runProviderBatch(
     return out;
   }
 
-  const ended = await waitForBatch(scope, api, batchId, snapshot, started, signal);
+  // The loop knows how many requests it sent: a poll's total is that, whatever the server says.
+  const sent = recorded ? recorded.items.size : hashes.length;
+  const ended = await waitForBatch(scope, api, batchId, { ...snapshot, counts: saneCounts(snapshot.counts, sent) }, sent, started, signal);
   if (!ended.ok) {
     for (const p of pending) out[p.index] = p.open.finish(undefined, ended.error, ZERO_USAGE);
     return out;
   }
-  let outcomes: BatchOutcome[];
+  let results: BatchResults;
   try {
-    outcomes = await api.results(ended.snapshot, signal);
+    // A batch that failed as a whole ran nothing: there are no results to read, only its reason.
+    results = ended.snapshot.failure !== undefined ? { outcomes: [], malformedLines: 0 } : await api.results(ended.snapshot, signal);
   } catch (error) {
     for (const p of pending) out[p.index] = p.open.finish(undefined, error, ZERO_USAGE);
     return out;
   }
-  const byCustomId = new Map(outcomes.map((o) => [o.customId, o]));
+  const byCustomId = firstByCustomId(results.outcomes);
   for (const [hash, items] of byHash) {
     const outcome = byCustomId.get(customIds.get(hash)!);
     items.forEach((p, i) => {
       if (!outcome) {
-        out[p.index] = p.open.finish(undefined, new BatchItemError('bad_response', `provider batch ${ended.snapshot.id} ended (${ended.snapshot.status}) without a result for this request`), ZERO_USAGE);
+        out[p.index] = p.open.finish(undefined, missingResult(ended.snapshot, results.malformedLines), ZERO_USAGE);
       } else if ('error' in outcome) {
         out[p.index] = p.open.finish(undefined, new BatchItemError(outcome.error.kind, outcome.error.message), ZERO_USAGE);
       } else {
@@ -134,6 +140,24 @@ export async function runProviderBatch(
     });
   }
   return out;
+}
+
+/**
+ * Results by custom id. The server decides what the files hold: a custom id given twice counts once
+ * (its first line; a second could not be billed or answered again), and ids this batch did not send
+ * are never looked up, so they answer nothing.
+ */
+function firstByCustomId(outcomes: readonly BatchOutcome[]): Map<string, BatchOutcome> {
+  const out = new Map<string, BatchOutcome>();
+  for (const o of outcomes) if (o.customId !== '' && !out.has(o.customId)) out.set(o.customId, o);
+  return out;
+}
+
+/** The error of a request the ended batch gave no result for, with the batch's own reason when it failed as a whole. */
+function missingResult(snapshot: BatchSnapshot, malformedLines: number): BatchItemError {
+  if (snapshot.failure !== undefined) return new BatchItemError('batch_errored', `provider batch ${snapshot.id} failed (${snapshot.status}): ${snapshot.failure}`);
+  const bad = malformedLines > 0 ? `; ${malformedLines} line(s) of its results were not JSON objects and were skipped` : '';
+  return new BatchItemError('bad_response', `provider batch ${snapshot.id} ended (${snapshot.status}) without a result for this request${bad}`);
 }
 
 /** The server has no batch endpoint: the prompts go as ordinary calls, as without --batch. */
@@ -157,7 +181,7 @@ type Waited = { ok: true; snapshot: BatchSnapshot } | { ok: false; error: unknow
  * Polls until the batch ends, with back-off, recording each change. Stopping the run cancels the
  * provider batch and says what of it had already run (and is billed).
  */
-async function waitForBatch(scope: SubCallScope, api: BatchApi, batchId: string, first: BatchSnapshot, started: number, signal: AbortSignal): Promise<Waited> {
+async function waitForBatch(scope: SubCallScope, api: BatchApi, batchId: string, first: BatchSnapshot, sent: number, started: number, signal: AbortSignal): Promise<Waited> {
   const { tree } = scope;
   const options = tree.batch!.options;
   const sleep = options.sleep ?? abortableSleep;
@@ -180,7 +204,8 @@ async function waitForBatch(scope: SubCallScope, api: BatchApi, batchId: string,
       if (deadline.signal.aborted) break;
       wait = Math.min(longest, Math.ceil(wait * 1.5));
       try {
-        snapshot = await api.retrieve(snapshot.id, deadline.signal);
+        const polled = await api.retrieve(snapshot.id, deadline.signal);
+        snapshot = { ...polled, counts: saneCounts(polled.counts, sent) };
       } catch (error) {
         if (deadline.signal.aborted) break;
         return { ok: false, error };
@@ -188,22 +213,23 @@ async function waitForBatch(scope: SubCallScope, api: BatchApi, batchId: string,
       progress(snapshot);
     }
     if (!deadline.signal.aborted) {
-      tree.events.emit({ type: 'batch.ended', runId: scope.runId, batchId, providerBatchId: snapshot.id, status: snapshot.status, counts: snapshot.counts, elapsedMs: tree.now() - started });
+      tree.events.emit({ type: 'batch.ended', runId: scope.runId, batchId, providerBatchId: snapshot.id, status: snapshot.status, counts: snapshot.counts, elapsedMs: tree.now() - started, ...(snapshot.failure !== undefined ? { failure: snapshot.failure } : {}) });
       return { ok: true, snapshot };
     }
-    return { ok: false, error: await cancelBatch(scope, api, batchId, snapshot, started, deadline.signal.reason) };
+    return { ok: false, error: await cancelBatch(scope, api, batchId, snapshot, sent, started, deadline.signal.reason) };
   } finally {
     deadline.dispose();
   }
 }
 
 /** Cancels the provider batch after a Stop (or the wait limit) and returns the error its items get. */
-async function cancelBatch(scope: SubCallScope, api: BatchApi, batchId: string, last: BatchSnapshot, started: number, reason: unknown): Promise<unknown> {
+async function cancelBatch(scope: SubCallScope, api: BatchApi, batchId: string, last: BatchSnapshot, sent: number, started: number, reason: unknown): Promise<unknown> {
   const { tree } = scope;
   let snapshot = last;
   let failed = '';
   try {
-    snapshot = await withTimeout(api.cancel(last.id), CANCEL_WAIT_MS);
+    const answered = await withTimeout(api.cancel(last.id), CANCEL_WAIT_MS);
+    snapshot = { ...answered, counts: saneCounts(answered.counts, sent) };
   } catch (error) {
     failed = ` (the cancel request failed: ${error instanceof Error ? error.message : String(error)}; the batch may still run and be billed)`;
   }

@@ -10,7 +10,7 @@ import { boundedMap, linkSignals } from './boundedMap';
 import { CHILD_RUN_CONCURRENCY } from './limits';
 import { BatchCostLimitError } from './loopErrors';
 import { runProviderBatch, wantsProviderBatch } from './subCallBatch';
-import { chooseClient, errorText, runLlmQuery, runRlmQuery, subCallRequest } from './subCalls';
+import { chooseClient, errorText, plainRlmQueryPrompt, runLlmQuery, runRlmQuery, sayDepthLimit, subCallRequest } from './subCalls';
 import type { Item, SubCallScope } from './subCalls';
 
 /** The REPL side is untrusted: a slice is kept only when it is a well-formed range inside its prompt. */
@@ -47,6 +47,14 @@ export function createSubCallHandler(scope: SubCallScope): BridgeHandler {
       }
       if (providerBatch && batchId) {
         return await runProviderBatch(scope, client, call.prompts, batchId, linked.signal, cache, items.map((item) => item.slice));
+      }
+      // An rlm_query_batched whose calls are plain model calls (past the depth limit) goes as a provider batch too.
+      const plain = call.kind === 'rlm_query' && batchId ? items.map((item) => plainRlmQueryPrompt(scope, item)) : [];
+      if (batchId && plain.length > 0 && plain.every((p) => p !== undefined) && wantsProviderBatch(scope, client, plain)) {
+        for (let i = 0; i < plain.length; i++) sayDepthLimit(scope);
+        const refusal = estimateBatch(scope, batchId, plain, client, client.batches);
+        if (refusal) return plain.map(() => refusal);
+        return await runProviderBatch(scope, client, plain, batchId, linked.signal, undefined, plain.map(() => undefined), 'depth-limit');
       }
       return await boundedMap(
         items,

@@ -184,16 +184,12 @@ export async function sendLlmQuery(scope: SubCallScope, open: OpenLlmQuery, sign
 export async function runRlmQuery(scope: SubCallScope, item: Item, position: BatchPosition, signal: AbortSignal): Promise<string> {
   const { tree } = scope;
   const childDepth = scope.depth + 1;
-  const context = childContextSource(item.context, item.prompt);
-  if (childDepth > tree.limits.maxDepth) {
-    tree.events.emit({
-      type: 'fallback',
-      runId: scope.runId,
-      kind: 'depth-limit',
-      detail: `rlm_query at depth ${childDepth} exceeds max depth ${tree.limits.maxDepth}; answered by a plain llm_query`,
-    });
-    return runLlmQuery(scope, fallbackPrompt(item, context), position, signal, tree.sub, 'depth-limit');
+  const plain = plainRlmQueryPrompt(scope, item);
+  if (plain !== undefined) {
+    sayDepthLimit(scope);
+    return runLlmQuery(scope, plain, position, signal, tree.sub, 'depth-limit');
   }
+  const context = childContextSource(item.context, item.prompt);
   if (!item.prompt.trim()) return errorText(new EmptyPromptError());
   if (!tree.budget.reserveSubCall()) return errorText(new SubCallLimitError(tree.limits.maxSubCalls));
   const callId = tree.newId('call');
@@ -248,6 +244,27 @@ export async function runRlmQuery(scope: SubCallScope, item: Item, position: Bat
   // The helper's last output is passed on as what it is: findings, not an answer.
   const partial = result.partial ? ` Its partial findings (not an answer): ${result.partial.slice(0, 2000)}` : '';
   return `[ERROR] ${error?.kind ?? 'internal'}: the helper run ended without an answer: ${error?.message ?? result.status}.${partial}`;
+}
+
+/**
+ * The one place that decides whether an rlm_query starts a child run or is a plain model call: past
+ * the depth limit it is a plain call, and this is its prompt (undefined: a child run). The handler
+ * asks it too, so an rlm_query_batched of plain calls can go as a provider batch.
+ */
+export function plainRlmQueryPrompt(scope: SubCallScope, item: Item): string | undefined {
+  if (scope.depth + 1 <= scope.tree.limits.maxDepth) return undefined;
+  return fallbackPrompt(item, childContextSource(item.context, item.prompt));
+}
+
+/** The fallback event of an rlm_query answered by a plain call at the depth limit. */
+export function sayDepthLimit(scope: SubCallScope): void {
+  const childDepth = scope.depth + 1;
+  scope.tree.events.emit({
+    type: 'fallback',
+    runId: scope.runId,
+    kind: 'depth-limit',
+    detail: `rlm_query at depth ${childDepth} exceeds max depth ${scope.tree.limits.maxDepth}; answered by a plain llm_query`,
+  });
 }
 
 /** At max depth, the prompt and the child's context go to the sub model as one message. */

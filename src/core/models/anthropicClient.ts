@@ -2,7 +2,7 @@
 // its own field and max_tokens is always sent (default 4096). Retries are the SDK's.
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { AnthropicBatchApi } from './anthropicBatch';
+import { anthropicBatchApi } from './anthropicBatch';
 import type { BatchApi } from './modelTypes';
 import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
@@ -39,7 +39,7 @@ export class AnthropicModelClient implements ModelClient {
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
     this.#sdk = new Anthropic(sdkClientOptions(setup, 'plain'));
     this.#streamingSdk = new Anthropic(sdkClientOptions(setup, 'streamed'));
-    this.batches = new AnthropicBatchApi(setup, this.#sdk);
+    this.batches = anthropicBatchApi(setup, this.#sdk);
   }
 
   estimateCostUsd(inputTokens: number, outputTokens: number): number | null {

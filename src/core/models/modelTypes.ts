@@ -163,6 +163,14 @@ export interface BatchSnapshot {
   /** True once no request of it will change any more: results can be read. */
   ended: boolean;
   counts: BatchCounts;
+  /** The provider's own words when the batch failed as a whole (OpenAI `status: failed`, its `errors.data`). */
+  failure?: string;
+}
+
+/** An ended batch's results as read: the outcomes in the provider's order, and how many lines were not JSON objects. */
+export interface BatchResults {
+  outcomes: BatchOutcome[];
+  malformedLines: number;
 }
 
 /** One request's outcome. A missing outcome is an error the caller names itself. */
@@ -181,7 +189,7 @@ export interface BatchApi {
   create(requests: readonly BatchRequest[], signal?: AbortSignal): Promise<BatchSnapshot>;
   retrieve(id: string, signal?: AbortSignal): Promise<BatchSnapshot>;
   /** The outcomes of an ended batch, in whatever order the provider gives them. */
-  results(snapshot: BatchSnapshot, signal?: AbortSignal): Promise<BatchOutcome[]>;
+  results(snapshot: BatchSnapshot, signal?: AbortSignal): Promise<BatchResults>;
   /** Asks the provider to stop the batch; requests already done stay done (and billed). */
   cancel(id: string): Promise<BatchSnapshot>;
   /** The batch price of a call of these sizes; null when the price is unknown. */

@@ -2,7 +2,7 @@
 // `openai` SDK, Chat Completions. Retries and Retry-After are the SDK's; failures become ModelErrors.
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { OpenAIBatchApi } from './openaiBatch';
+import { openAIBatchApi } from './openaiBatch';
 import type { BatchApi } from './modelTypes';
 import { DeltaCallbackFailure, DeltaSink, errorInfo, normaliseFinishReason, preflight } from './clientSetup';
 import type { ClientSetup } from './clientSetup';
@@ -38,7 +38,7 @@ export class OpenAIModelClient implements ModelClient {
     if (setup.config.contextWindowTokens !== undefined) this.contextWindowTokens = setup.config.contextWindowTokens;
     this.#sdk = new OpenAI(sdkClientOptions(setup, 'plain'));
     this.#streamingSdk = new OpenAI(sdkClientOptions(setup, 'streamed'));
-    this.batches = new OpenAIBatchApi(setup, this.#sdk);
+    this.batches = openAIBatchApi(setup, this.#sdk);
   }
 
   estimateCostUsd(inputTokens: number, outputTokens: number): number | null {

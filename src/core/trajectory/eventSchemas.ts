@@ -390,9 +390,10 @@ export const EVENT_SHAPES = {
   'batch.progress': { batchId: z.string(), providerBatchId: z.string(), status: z.string(), counts: providerBatchCountsSchema, elapsedMs: num() },
   /**
    * A provider batch ended (its results were read), or was cancelled when the run was stopped
-   * (`cancelled`: `counts.succeeded` requests had already run and are billed).
+   * (`cancelled`: `counts.succeeded` requests had already run and are billed). `failure`: the
+   * provider's own words when the batch failed as a whole (OpenAI's `errors.data`, e.g. validation).
    */
-  'batch.ended': { batchId: z.string(), providerBatchId: z.string(), status: z.string(), counts: providerBatchCountsSchema, elapsedMs: num(), cancelled: z.literal(true).optional() },
+  'batch.ended': { batchId: z.string(), providerBatchId: z.string(), status: z.string(), counts: providerBatchCountsSchema, elapsedMs: num(), cancelled: z.literal(true).optional(), failure: z.string().optional() },
   /** `kind` is open: a newer loop may fall back in a way this one does not name. */
   fallback: { kind: z.string(), detail: z.string() },
   /**

@@ -1,7 +1,7 @@
 // A summary of a trajectory of any size in flat memory: counters only, no content is kept. This is
 // what `rlm show` prints.
 import { referenceLabel } from '../../shared/text/referenceLabel';
-import type { RunSessionInfo, RunStatus } from './events';
+import type { ProviderBatchCounts, RunSessionInfo, RunStatus } from './events';
 import type { ImportedHeader } from './referenceImport';
 import { RunTallies } from './runTally';
 import { scanTrajectory } from './trajectoryScanner';
@@ -71,10 +71,26 @@ export interface TrajectorySummary {
   problems: ReadProblem[];
   /** The first run's references as they are cited (`a.ts:12`, `analysis.ipynb#cell=3:2`), at most MAX_KEPT_REFERENCES. */
   references?: { shown: string[]; count: number };
+  /** Provider batches (--batch) of every run, as their last event left them: at most MAX_KEPT_BATCHES, `count` has them all. */
+  providerBatches?: { shown: ProviderBatchSummary[]; count: number };
+}
+
+/** A provider batch as `rlm show` prints it (describeProviderBatch's figures). */
+interface ProviderBatchSummary {
+  provider: string;
+  providerBatchId: string;
+  status: string;
+  counts: ProviderBatchCounts;
+  elapsedMs: number;
+  ended: boolean;
+  cancelled?: boolean;
+  resumed?: boolean;
+  failure?: string;
 }
 
 const MAX_KEPT_PROBLEMS = 50;
 const MAX_KEPT_REFERENCES = 20;
+const MAX_KEPT_BATCHES = 20;
 
 export async function summarizeTrajectory(path: string): Promise<TrajectorySummary> {
   const tallies = new RunTallies();
@@ -89,12 +105,28 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
   let lastLine = 0;
   // Per run, its references' labels: a few strings each, so memory stays flat.
   const references = new Map<string, { shown: string[]; count: number }>();
+  // Per run and batch id, the first MAX_KEPT_BATCHES batches as their latest event tells them.
+  const batches = new Map<string, ProviderBatchSummary>();
+  let batchCount = 0;
   const format = await scanTrajectory(path, {
     onHeader: (h) => (header = h),
     onRecord: (record, line) => {
       lastLine = line;
       tallies.apply(record);
       if (record.type === 'references' && !references.has(record.runId)) references.set(record.runId, { shown: record.references.slice(0, MAX_KEPT_REFERENCES).map(referenceLabel), count: record.references.length });
+      if (record.type === 'batch.submitted') {
+        batchCount++;
+        if (batches.size < MAX_KEPT_BATCHES) {
+          const counts = { total: record.items.length, succeeded: 0, errored: 0, expired: 0, canceled: 0, processing: record.items.length };
+          batches.set(`${record.runId}\0${record.batchId}`, { provider: record.provider, providerBatchId: record.providerBatchId, status: 'submitted', counts, elapsedMs: 0, ended: false, ...(record.resumed ? { resumed: true } : {}) });
+        }
+      } else if (record.type === 'batch.progress' || record.type === 'batch.ended') {
+        const batch = batches.get(`${record.runId}\0${record.batchId}`);
+        if (batch) {
+          Object.assign(batch, { status: record.status, counts: { ...record.counts }, elapsedMs: record.elapsedMs });
+          if (record.type === 'batch.ended') Object.assign(batch, { ended: true, ...(record.cancelled ? { cancelled: true } : {}), ...(record.failure !== undefined ? { failure: record.failure } : {}) });
+        }
+      }
     },
     onUnknown: () => unknownEvents++,
     onProblem: report,
@@ -140,6 +172,7 @@ export async function summarizeTrajectory(path: string): Promise<TrajectorySumma
     problemCount,
     problems,
     ...(root && references.has(root.runId) ? { references: references.get(root.runId)! } : {}),
+    ...(batchCount ? { providerBatches: { shown: [...batches.values()], count: batchCount } } : {}),
   };
 }
 

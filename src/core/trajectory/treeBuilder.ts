@@ -181,6 +181,7 @@ export class TreeBuilder {
           counts: { total: items.length, succeeded: 0, errored: 0, expired: 0, canceled: 0, processing: items.length },
           submittedAt: r.ts,
           elapsedMs: 0,
+          updatedAt: r.ts,
           ended: false,
         });
         return { changed: this.touch(cellNodeId(r.runId, r.cellId), r.ts) };
@@ -193,9 +194,11 @@ export class TreeBuilder {
         batch.status = r.status;
         batch.counts = { ...r.counts };
         batch.elapsedMs = r.elapsedMs;
+        batch.updatedAt = r.ts;
         if (r.type === 'batch.ended') {
           batch.ended = true;
           if (r.cancelled) batch.cancelled = true;
+          if (r.failure !== undefined) batch.failure = r.failure;
         }
         return { changed: this.touch(cellNodeId(r.runId, cell.cellId), r.ts) };
       }

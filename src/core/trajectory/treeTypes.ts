@@ -44,8 +44,12 @@ export interface ProviderBatchNode extends Pick<BatchSubmitted, 'batchId' | 'pro
   submittedAt: number;
   /** The last poll's elapsed time since the batch was created (or taken up again). */
   elapsedMs: number;
+  /** When that was measured (the last batch event's time): a live view counts on from here. */
+  updatedAt: number;
   ended: boolean;
   cancelled?: true;
+  /** The provider's own words when the batch failed as a whole. */
+  failure?: string;
 }
 
 type BatchEstimate = Pick<Extract<RunEvent, { type: 'batch.estimated' }>, 'batchId' | 'prompts' | 'chars' | 'estimatedCostUsd' | 'refused' | 'batchPrice'>;

@@ -21,6 +21,17 @@ export interface FakeBatchOptions {
   processingMs?: number;
   /** A request's fate from its custom id, position and prompt text; default every request is answered. */
   fate?: (item: { customId: string; index: number; prompt: string }) => FakeBatchFate;
+  /**
+   * OpenAI: the batch fails as a whole once created (its input did not validate): `status: failed`,
+   * these `errors.data[]`, no output or error file. Anthropic has no such state (it refuses the create).
+   */
+  failWith?: Array<{ code: string; message: string; line?: number }>;
+  /** Hostile server: the batch stays in progress forever, whatever the clock says. */
+  neverEnds?: boolean;
+  /** Hostile server: rewrites what a results read returns (OpenAI output/error files, Anthropic results JSONL). */
+  rewriteResults?: (text: string, batchId: string) => string;
+  /** Hostile server: rewrites a batch object before it is sent (e.g. a foreign results_url, wild counts). */
+  rewriteObject?: (json: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** One request's answer as the server's `respond` gave it: a completion body, or an error. */
@@ -94,7 +105,10 @@ export class FakeBatchStore {
     if (method === 'POST' && path === '/v1/files') return this.upload(raw, contentType);
     if (method === 'GET' && (m = /^\/v1\/files\/([^/]+)\/content$/.exec(path))) {
       const file = this.files.get(m[1]!);
-      return file ? { status: 200, text: file.text, contentType: 'application/octet-stream' } : openAIError(404, `No such File object: ${m[1]}`);
+      if (!file) return openAIError(404, `No such File object: ${m[1]}`);
+      const owner = this.batches.find((b) => b.outputFileId === m![1] || b.errorFileId === m![1]);
+      const text = owner && this.options.rewriteResults ? this.options.rewriteResults(file.text, owner.id) : file.text;
+      return { status: 200, text, contentType: 'application/octet-stream' };
     }
     if (method === 'POST' && path === '/v1/batches') return this.openaiCreate(raw);
     if ((m = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(path))) {
@@ -157,11 +171,12 @@ export class FakeBatchStore {
     const done = batch.items.filter((i) => i.result?.state === 'succeeded').length;
     const failed = batch.items.filter((i) => i.result?.state === 'errored').length;
     const secs = (ms: number | undefined): number | null => (ms === undefined ? null : Math.floor(ms / 1000));
-    return {
+    const failure = batch.status === 'failed' && this.options.failWith;
+    return this.rewritten({
       id: batch.id,
       object: 'batch',
       endpoint: '/v1/chat/completions',
-      errors: null,
+      errors: failure ? { object: 'list', data: failure.map((e) => ({ code: e.code, message: e.message, param: null, line: e.line ?? null })) } : null,
       input_file_id: batch.inputFileId,
       completion_window: '24h',
       status: statusOverride ?? batch.status,
@@ -174,7 +189,11 @@ export class FakeBatchStore {
       cancelled_at: batch.status === 'cancelled' ? secs(batch.endedAt) : null,
       request_counts: { total: batch.items.length, completed: done, failed },
       metadata: { created_by: 'rlm' },
-    };
+    });
+  }
+
+  private rewritten(json: Record<string, unknown>): Record<string, unknown> {
+    return this.options.rewriteObject ? this.options.rewriteObject(json) : json;
   }
 
   /** Writes the output and error files of an ended OpenAI batch. */
@@ -240,7 +259,8 @@ export class FakeBatchStore {
     if (m[2] === '/results') {
       if (batch.endedAt === undefined) return anthropicError(400, `Message batch ${batch.id} has not finished processing.`);
       const lines = batch.items.map((item) => JSON.stringify({ custom_id: item.customId, result: anthropicResult(item) }));
-      return { status: 200, text: `${lines.join('\n')}\n`, contentType: 'application/binary' };
+      const text = `${lines.join('\n')}\n`;
+      return { status: 200, text: this.options.rewriteResults ? this.options.rewriteResults(text, batch.id) : text, contentType: 'application/binary' };
     }
     return { status: 200, json: this.anthropicObject(batch, origin) };
   }
@@ -249,7 +269,7 @@ export class FakeBatchStore {
     const count = (state: string): number => batch.items.filter((i) => i.result?.state === state).length;
     const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
     const ended = batch.endedAt !== undefined;
-    return {
+    return this.rewritten({
       id: batch.id,
       type: 'message_batch',
       processing_status: statusOverride ?? (ended ? 'ended' : batch.cancelledAt !== undefined ? 'canceling' : 'in_progress'),
@@ -260,7 +280,7 @@ export class FakeBatchStore {
       cancel_initiated_at: iso(batch.cancelledAt),
       archived_at: null,
       results_url: ended ? `${origin}/v1/messages/batches/${batch.id}/results` : null,
-    };
+    });
   }
 
   // ---- shared ----
@@ -273,7 +293,13 @@ export class FakeBatchStore {
 
   /** Moves the batch on to where the clock says it is: requests finish evenly over processingMs. */
   private async advance(batch: FakeBatch): Promise<void> {
-    if (batch.endedAt !== undefined) return;
+    if (batch.endedAt !== undefined || this.options.neverEnds) return;
+    if (this.options.failWith && this.hooks.protocol === 'openai') {
+      // A batch whose input fails validation ends at once, with no request run (and none billed).
+      batch.endedAt = this.hooks.now();
+      batch.status = 'failed';
+      return;
+    }
     const now = this.hooks.now();
     const validating = this.hooks.protocol === 'openai' ? (this.options.validatingMs ?? 0) : 0;
     const startedAt = batch.createdAt + validating;

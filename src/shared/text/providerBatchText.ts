@@ -12,6 +12,7 @@ interface ProviderBatchFigures {
   ended: boolean;
   cancelled?: boolean;
   resumed?: boolean;
+  failure?: string;
 }
 
 export function describeProviderBatch(b: ProviderBatchFigures): string {
@@ -24,8 +25,17 @@ export function describeProviderBatch(b: ProviderBatchFigures): string {
   const state = b.cancelled
     ? `cancelled after ${formatDuration(b.elapsedMs)}; ${done} already run and billed at the batch price`
     : b.ended
-      ? `ended (${b.status}) after ${formatDuration(b.elapsedMs)}`
+      ? `ended (${b.status}) after ${formatDuration(b.elapsedMs)}${b.failure ? `: ${b.failure}` : ''}`
       : `waiting (${b.status}), ${formatDuration(b.elapsedMs)} so far`;
-  const name = b.provider === 'anthropic' ? 'Anthropic message batch' : b.provider === 'openai' ? 'OpenAI batch' : 'provider batch';
-  return `${name} ${b.providerBatchId}${b.resumed ? ' (taken up from the record)' : ''}: ${parts.join(', ')}; ${state}`;
+  return `${providerBatchName(b.provider)} ${b.providerBatchId}${b.resumed ? ' (taken up from the record)' : ''}: ${parts.join(', ')}; ${state}`;
+}
+
+function providerBatchName(provider: string | undefined): string {
+  return provider === 'anthropic' ? 'Anthropic message batch' : provider === 'openai' ? 'OpenAI batch' : 'provider batch';
+}
+
+/** What the batch price is, said where a batch is shown (the discount is the reason to wait for one). */
+export function providerBatchDiscountText(provider: string): string {
+  const api = provider === 'anthropic' ? "Anthropic's Message Batches" : provider === 'openai' ? "OpenAI's Batch API" : 'the provider';
+  return `Billed at the batch price: half the ordinary price on ${api} (a compatible server's own price unless rlm.prices sets batchPriceFactor).`;
 }

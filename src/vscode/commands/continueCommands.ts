@@ -17,7 +17,7 @@ import { isModelConfigured } from '../settings/rlmSettings';
 import { NoModelConfiguredError } from '../errors/extensionErrors';
 import { firstWorkspaceFolders, registerSafeCommand, requireTrust, runAndFollow, startWithView } from './commandSupport';
 import { targetText } from '../trajectory/runHeaderProjection';
-import { confirmRecordedInput, locateRecordedInput } from './continuePlan';
+import { batchContinuation, confirmRecordedInput, locateRecordedInput, RunUnfinishedError } from './continuePlan';
 
 /** Arguments for scripts and tests: skips the prompts. */
 interface ContinueOptions {
@@ -81,17 +81,23 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
   if (!uri) return undefined;
   const run = (await readTrajectory(uri.fsPath)).tree;
   if (!run) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds no run to continue.`);
-  if (run.status === 'running' || run.status === 'incomplete') {
-    if (mode !== 'session' || run.turns.length === 0) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds a run that has not finished: continue it once it has ended.`);
+  let batches: ReturnType<typeof batchContinuation>;
+  try {
+    batches = batchContinuation(run, mode, options.fromTurn);
+  } catch (error) {
+    if (error instanceof RunUnfinishedError) throw new Error(`${vscode.workspace.asRelativePath(uri)} ${error.message}`);
+    throw error;
   }
   // A record outside the workspace is refused before any question is asked (see continuePlan.ts).
   const deps = { ...onDiskWorkspaceFolders(), confirm: confirmModal };
   locateRecordedInput(run, deps);
   const fork = mode === 'fork';
-  const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : mode === 'session' ? undefined : options.fromTurn;
+  const fromTurn = fork ? (options.fromTurn ?? (await chooseTurn(run))) : mode === 'session' ? undefined : (options.fromTurn ?? batches.takeUpAt);
   if (fork && fromTurn === undefined) return undefined;
   const question =
     mode === 'session' ? `Your cells, in a replay of: ${run.question}` :
+    // Interrupted while waiting for its batch: the same question goes on from that turn.
+    batches.takeUpAt !== undefined ? run.question :
     options.question ??
     (await vscode.window.showInputBox({
       title: fork ? `Fork at turn ${fromTurn}` : 'Continue this run',
@@ -107,6 +113,7 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
   if (!gatherPlan) return undefined;
   const current = describeCurrentModels(settings.root, settings.sub ?? settings.root);
   services.log.info(`${WORDS[mode].action} (${vscode.workspace.asRelativePath(uri)}): ${replayNoticeLine(plan.turns.reduce((n, t) => n + t.cells.length, 0), plan.turns.length, current, describeRecordedModels(run.config))}`);
+  if (batches.takeUpAt !== undefined) services.log.info(`The recorded run was waiting for a provider batch at turn ${batches.takeUpAt}: its results are read from the provider (on the endpoint configured now), not sent again.`);
   const replay: ReplayInput = {
     plan,
     from: { mode: mode === 'session' ? 'session' : fromTurn !== undefined ? 'fork' : 'continue', trajectory: vscode.workspace.asRelativePath(uri), runId: run.runId, question: run.question, ...(fromTurn !== undefined ? { fromTurn } : {}), allowDivergence: options.allowDivergence ?? false },
@@ -120,6 +127,7 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
       return { source: { kind: 'plan' as const, plan }, target: plan.target };
     },
     replay,
+    ...(batches.recorded.length ? { recordedBatches: batches.recorded } : {}),
   };
   const about = run.target ? targetText(run.target) : undefined;
   if (mode === 'session') return replayForCell(services, request, options.code, about);

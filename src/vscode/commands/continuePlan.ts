@@ -8,6 +8,8 @@ import type { ContextPlan } from '../../core/context/contextTypes';
 import { rebindRecordedInput, RecordedInputMissingError, RecordedInputOutsideError, RecordedInputUnnamedError } from '../../core/continuation/recordedInput';
 import type { RecordedInputFs, ReboundInput } from '../../core/continuation/recordedInput';
 import { describeCurrentModels, describeRecordedModels } from '../../core/continuation/recordedModels';
+import { interruptedBatchTurn, recordedBatchesOf } from '../../core/loop/batchOptions';
+import type { RecordedBatch } from '../../core/loop/batchOptions';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import { formatBytes } from '../../shared/text/format';
 import { TargetRefusedError } from '../errors/extensionErrors';
@@ -119,4 +121,39 @@ export async function confirmRecordedInput(run: RunNode, settings: Pick<RlmSetti
     if (!same) throw new TargetRefusedError(run.target!.paths.join(', '), 'unreadable', 'This run\'s input changed on disk after you confirmed it, so it was not read: run the command again to see what it is now.');
     return plan(paths, { cwd: input.folder, maxFileBytes: settings.maxFileBytes, maxTotalBytes: settings.contextLimitBytes, maxListedBytes: settings.workspaceLimitBytes });
   };
+}
+
+type ContinueMode = 'continue' | 'fork' | 'session';
+
+/** How Continue… / Fork… start from a record, given its provider batches (docs/batch.md). */
+interface BatchContinuation {
+  /** The turn to fork at, when the record was interrupted while it waited for a provider batch (as `rlm continue` with no question). */
+  takeUpAt?: number;
+  /** The record's batches, offered to the run: each is polled only on the provider, endpoint and model configured now, for prompts it holds. */
+  recorded: RecordedBatch[];
+}
+
+/**
+ * A run that never finished can be continued only when it stopped while waiting for a provider batch:
+ * Continue… then takes it up at that turn with its own question, and its batch is read from the
+ * provider rather than sent (and billed) again. Any other unfinished run is refused, as before.
+ * Continue and Fork pass every recorded batch on (a batch answers only prompts whose hash it lists);
+ * a replay for the user's cells sends nothing new, so it gets none.
+ */
+export function batchContinuation(run: RunNode, mode: ContinueMode, fromTurn: number | undefined): BatchContinuation {
+  const unfinished = run.status === 'running' || run.status === 'incomplete';
+  const waiting = unfinished ? interruptedBatchTurn(run) : undefined;
+  if (unfinished && waiting === undefined && (mode !== 'session' || run.turns.length === 0)) {
+    throw new RunUnfinishedError();
+  }
+  if (mode === 'session') return { recorded: [] };
+  return { ...(mode === 'continue' && waiting !== undefined && fromTurn === undefined ? { takeUpAt: waiting } : {}), recorded: recordedBatchesOf(run) };
+}
+
+/** The record holds a run that has not ended (and was not waiting for a provider batch). */
+export class RunUnfinishedError extends Error {
+  constructor() {
+    super('holds a run that has not finished: continue it once it has ended.');
+    this.name = 'RunUnfinishedError';
+  }
 }

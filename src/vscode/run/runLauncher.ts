@@ -3,6 +3,7 @@
 // No `vscode` import: the adapter supplies gathering, keys and the trajectory directory.
 import type { ContextSource, TargetDescription } from '../../core/context/contextTypes';
 import type { RlmRun, RunLimits } from '../../core/loop/loopTypes';
+import type { RecordedBatch } from '../../core/loop/batchOptions';
 import type { ReplFactory } from '../../core/repl/replFactory';
 import type { ModelClient, ModelConfig } from '../../core/models/modelTypes';
 import { RequestGate } from '../models/requestGate';
@@ -48,6 +49,8 @@ export interface RunRequest {
   askedBy?: AskedBy;
   /** `refresh`: every sub-call is sent again and its answer replaces the cached one (Ask again without cache). */
   cache?: 'use' | 'refresh';
+  /** A record's provider batches (Continue… / Fork…): polled instead of sent again, whatever rlm.subCallBatch says. */
+  recordedBatches?: RecordedBatch[];
 }
 
 /** Builds a client for a "vscode" setting: finds the model VS Code offers under that id or family. */
@@ -132,7 +135,9 @@ export class RunLauncher {
         repl: own ? own.factory : pool,
         signal: controller.signal,
         ...(cache ? { subCallCache: { cache, mode: request.cache ?? 'use' } } : {}),
-        ...(settings.subCallBatch.mode !== 'off' ? { batch: { mode: settings.subCallBatch.mode, minPrompts: settings.subCallBatch.minPrompts } } : {}),
+        ...(settings.subCallBatch.mode !== 'off' || request.recordedBatches?.length
+          ? { batch: { mode: settings.subCallBatch.mode, minPrompts: settings.subCallBatch.minPrompts, ...(request.recordedBatches?.length ? { recorded: request.recordedBatches } : {}) } }
+          : {}),
         ...(sessionOptions ?? {}),
         ...(request.replay ? { replay: request.replay } : {}),
       }));

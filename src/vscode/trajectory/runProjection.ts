@@ -1,6 +1,6 @@
 // Projects the run tree (treeTypes.ts) into the light protocol views the webview renders: previews
 // instead of full texts, batches grouped, child runs referenced by id. No `vscode` import: unit-tested.
-import type { CellNode, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
+import type { CellNode, ProviderBatchNode, RunNode, SubCallNode, TurnNode } from '../../core/trajectory/treeTypes';
 import type { NodeTotals } from '../../shared/nodeTotals';
 import type { ModelRef } from '../../core/trajectory/events';
 import { markOmission, reasoningText } from '../../core/trajectory/exportText';
@@ -9,6 +9,7 @@ import { turnLabel } from './turnLabel';
 import {
   PAGE,
   type CellView,
+  type ProviderBatchView,
   type RunHeaderView,
   type SubCallEntry,
   type SubCallView,
@@ -213,7 +214,24 @@ export function cellView(cell: CellNode, observationMaxChars: number | undefined
     subCalls: groupSubCalls(shown),
     ...(shown.length < cell.subCalls.length ? { subCallsOmitted: cell.subCalls.length - shown.length } : {}),
     ...(cell.batchEstimates?.length ? { batchEstimates: cell.batchEstimates.map((e) => ({ ...e })) } : {}),
+    ...(cell.providerBatches?.length ? { providerBatches: cell.providerBatches.map(providerBatchView) } : {}),
     totals: totalsView(cell.totals),
+  };
+}
+
+/** Only what the cell shows: the items' hashes and the endpoint stay in the host. */
+function providerBatchView(b: ProviderBatchNode): ProviderBatchView {
+  return {
+    provider: b.provider,
+    providerBatchId: b.providerBatchId,
+    status: b.status,
+    counts: { ...b.counts },
+    elapsedMs: b.elapsedMs,
+    updatedAt: b.updatedAt,
+    ended: b.ended,
+    ...(b.cancelled ? { cancelled: true } : {}),
+    ...(b.resumed ? { resumed: true } : {}),
+    ...(b.failure !== undefined ? { failure: b.failure } : {}),
   };
 }
 

@@ -80,4 +80,17 @@ describe('rlm --batch: a killed run resumed from its record, and Ctrl-C (dist/cl
     assert.ok(server.requests.some((r) => r.method === 'POST' && r.path.endsWith('/cancel')));
     assert.match(out.stderr, /cancelled after .*; \d+ already run and billed at the batch price/);
   });
+
+  it("a batch that fails as a whole is said once on stderr with the provider's reason, even without --verbose", async () => {
+    const failing = await startFakeModelServer({ protocol: 'openai', respond, batches: { failWith: [{ code: 'invalid_request', message: 'this model has no batch access', line: 1 }] } });
+    try {
+      const out = await runCli(['ask', 'data.txt', '-q', 'Summarise each line', '--base-url', failing.baseUrl, '--model', 'fake', '--batch', 'always'], dir);
+      const said = out.stderr.split('\n').filter((l) => /ended \(failed\) after .*: invalid_request: this model has no batch access \(line 1\)/.test(l));
+      assert.equal(said.length, 1, out.stderr);
+      // Each item carries the reason too: the root saw it in the cell's output.
+      assert.match(out.stdout, /\[ERROR\] batch_errored: provider batch \S+ failed \(failed\): invalid_request: this model has no batch access/);
+    } finally {
+      await failing.close();
+    }
+  });
 });

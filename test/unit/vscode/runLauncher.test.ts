@@ -270,3 +270,14 @@ test('a run that nobody views releases its kept REPL when it ends', async () => 
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(h.acquired[0]?.closed, true);
 });
+
+test("a record's provider batches (Continue… / Fork…) reach the run even with rlm.subCallBatch off; without them, off sends no batch options", async () => {
+  const h = harness();
+  const recorded = [{ provider: 'openai' as const, endpoint: 'http://127.0.0.1:9/v1', model: 'm', providerBatchId: 'batch_1', items: new Map([['0'.repeat(32), 'q0-abc']]) }];
+  await (await h.launcher.start({ contextKey: 'k1', question: 'q', settings: settings(), gather: h.gather, recordedBatches: recorded }))?.result;
+  assert.deepEqual(h.runs[0]?.batch, { mode: 'off', minPrompts: 20, recorded });
+  await (await h.launcher.start({ contextKey: 'k2', question: 'q', settings: settings({ subCallBatch: 'auto', subCallBatchMin: 5 }), gather: h.gather, recordedBatches: recorded }))?.result;
+  assert.deepEqual(h.runs[1]?.batch, { mode: 'auto', minPrompts: 5, recorded });
+  await (await h.launcher.start({ contextKey: 'k3', question: 'q', settings: settings(), gather: h.gather }))?.result;
+  assert.equal(h.runs[2]?.batch, undefined);
+});

@@ -119,6 +119,20 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     });
   }
 
+  it('an rlm_query_batched of plain model calls (past the depth limit) goes as one provider batch, in order', async () => {
+    const s = await sub('anthropic');
+    rootScript('out = "\\n".join(rlm_query_batched([f"item {i}" for i in range(12)]))\nprint(out)');
+    const { result, events } = await runCollect({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: FAST, limits: { maxDepth: 0 } });
+    assert.equal(result.status, 'completed', JSON.stringify(result.error));
+    assert.deepEqual((result.answer ?? '').split('\n'), Array.from({ length: 12 }, (_, i) => `answer to item ${i}`));
+    assert.equal(s.server.batchStore.creations, 1, 'one provider batch');
+    assert.equal(s.server.completionRequests.length, 0, 'no ordinary sub-call');
+    assert.equal(ofType(events, 'child.started').length, 0, 'no child run');
+    const finished = ofType(events, 'subcall.finished');
+    assert.ok(finished.length === 12 && finished.every((f) => f.usage.batchPrice === true && f.fallback === 'depth-limit'));
+    assert.equal(ofType(events, 'fallback').filter((f) => f.kind === 'depth-limit').length, 12, 'each plain call is said, as before');
+  });
+
   it('a server without batch endpoints gets ordinary calls, and it is said once', async () => {
     const s = await sub('openai', { enabled: false });
     rootScript('a = llm_query_batched([f"a {i}" for i in range(12)])\nb = llm_query_batched([f"b {i}" for i in range(12)])\nout = "\\n".join(a + b)\nprint(out)');
@@ -164,22 +178,22 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     rootScript(FORTY);
     const controller = new AbortController();
     // Each poll finds 3 more seconds gone on the server: two requests of the forty run per poll.
+    // Stopped during the third wait, once part of the batch has run (those requests are billed
+    // whatever happens next). Stopping from the event consumer instead raced the polls, which do
+    // not wait on a real clock: under load the whole batch could end first.
     const sleep = async (ms: number): Promise<void> => {
       clock += ms;
+      if (clock - 1_000_000 >= 9_000) controller.abort();
     };
     const run = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: { ...FAST, pollFirstMs: 3_000, pollMaxMs: 3_000, sleep }, signal: controller.signal });
     const events: EventRecord[] = [];
-    for await (const record of run) {
-      events.push(record);
-      // Stopped once part of the batch has run: those requests are billed whatever happens next.
-      if (record.type === 'batch.progress' && record.counts.succeeded > 0 && !controller.signal.aborted) controller.abort();
-    }
+    for await (const record of run) events.push(record);
     const result = await run.run();
     assert.equal(result.status, 'cancelled');
     assert.ok(s.server.requests.some((r) => r.method === 'POST' && r.path.endsWith('/cancel')), 'the provider batch was cancelled');
     const [ended] = ofType(events, 'batch.ended');
     assert.equal(ended?.cancelled, true);
-    assert.ok(ended!.counts.canceled > 0);
+    assert.ok(ended!.counts.canceled > 0 && ended!.counts.succeeded > 0, JSON.stringify(ended!.counts));
     const finished = ofType(events, 'subcall.finished');
     assert.ok(finished.length === 40 && finished.every((f) => f.error?.kind === 'cancelled'));
     assert.match(finished[0]!.error!.message, new RegExp(`provider batch ${ended!.providerBatchId} was cancelled; ${ended!.counts.succeeded} of its 40 request\\(s\\) had already run and are billed`));
