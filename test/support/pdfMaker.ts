@@ -6,6 +6,8 @@
 interface PdfPage {
   /** Lines of text drawn top-down; none for a page without text (a drawn rectangle instead, as a scan would be an image). */
   lines?: string[];
+  /** A content stream already compressed with /FlateDecode (a deflate bomb: small here, huge inflated). */
+  deflated?: Buffer;
 }
 
 interface PdfOptions {
@@ -37,8 +39,13 @@ export function makePdf(pages: PdfPage[], options: PdfOptions = {}): Buffer {
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
   pages.forEach((page, i) => {
     const id = firstPage + i * 2;
-    const content = contentOf(page);
     objects[id] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
+    if (page.deflated) {
+      // Bytes carried as latin1, one char per byte, like the rest of the file.
+      objects[id + 1] = `<< /Length ${page.deflated.length} /Filter /FlateDecode >>\nstream\n${page.deflated.toString('latin1')}\nendstream`;
+      return;
+    }
+    const content = contentOf(page);
     objects[id + 1] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
   });
   let encryptId: number | undefined;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { readLocalFile } from './localFileRead';
 import { PdfReadError } from './pdfErrors';
+import { watchHostMemory } from './pdfMemoryWatch';
 import { checkPdfWorkerMessage } from './pdfWorkerProtocol';
 import type { PdfWorkerData, PdfWorkerMessage } from './pdfWorkerProtocol';
 
@@ -22,6 +23,11 @@ export interface PdfLimits {
   pageMs: number;
   /** The worker's JavaScript heap (V8 old generation), in MB. */
   heapMb: number;
+  /**
+   * Growth of the whole process's resident memory allowed while one answer is awaited, in MB: the
+   * buffers pdf.js inflates into are outside the heap limit (pdfMemoryWatch.ts).
+   */
+  hostGrowthMb: number;
   /** A document claiming more pages is refused (a page bomb). */
   maxPages: number;
   /** A page's text is cut here. */
@@ -35,6 +41,7 @@ const DEFAULT_PDF_LIMITS: PdfLimits = {
   openMs: 30_000,
   pageMs: 20_000,
   heapMb: 512,
+  hostGrowthMb: 768,
   maxPages: 20_000,
   maxPageChars: 1_000_000,
   idleMs: 30_000,
@@ -100,7 +107,7 @@ class PdfWorkerDocument {
     worker.stderr.resume();
     worker.unref();
     const checked = checkMessages(worker, shown, limits.maxPageChars);
-    const opened = await answerOf(worker, checked, { ms: limits.openMs, heapMb: limits.heapMb }, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
+    const opened = await answerOf(worker, checked, { ms: limits.openMs, heapMb: limits.heapMb, hostGrowthMb: limits.hostGrowthMb }, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
     if (opened.kind === 'open-failed') {
       void worker.terminate();
       throw new PdfReadError(shown, opened.reason, { detail: opened.detail });
@@ -135,7 +142,7 @@ class PdfWorkerDocument {
     const id = this.nextId++;
     this.worker.postMessage({ id, page });
     try {
-      const answer = await answerOf(this.worker, this.checked, { ms: this.limits.pageMs, heapMb: this.limits.heapMb }, this.shown, page, (m) => ((m.kind === 'page' || m.kind === 'page-failed') && m.id === id ? m : undefined));
+      const answer = await answerOf(this.worker, this.checked, { ms: this.limits.pageMs, heapMb: this.limits.heapMb, hostGrowthMb: this.limits.hostGrowthMb }, this.shown, page, (m) => ((m.kind === 'page' || m.kind === 'page-failed') && m.id === id ? m : undefined));
       if (answer.kind === 'page-failed') throw new PdfReadError(this.shown, 'malformed', { detail: answer.detail, page });
       return { text: answer.text, truncated: answer.truncated };
     } catch (error) {
@@ -191,10 +198,11 @@ function checkMessages(worker: Worker, shown: string, maxPageChars: number): Che
  * The first message `pick` accepts, or a PdfReadError when the time runs out, the heap limit is hit,
  * the worker ends or sends anything else. The listeners are removed whichever comes first.
  */
-function answerOf<T>(worker: Worker, checked: CheckedMessages, limits: Pick<PdfLimits, 'heapMb'> & { ms: number }, shown: string, page: number | undefined, pick: (m: PdfWorkerMessage) => T | undefined): Promise<T> {
+function answerOf<T>(worker: Worker, checked: CheckedMessages, limits: Pick<PdfLimits, 'heapMb' | 'hostGrowthMb'> & { ms: number }, shown: string, page: number | undefined, pick: (m: PdfWorkerMessage) => T | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const done = (): void => {
       clearTimeout(timer);
+      stopWatch();
       checked.off('message', onMessage);
       checked.off('violation', fail);
       worker.off('error', onError);
@@ -217,6 +225,7 @@ function answerOf<T>(worker: Worker, checked: CheckedMessages, limits: Pick<PdfL
     };
     const onExit = (code: number): void => fail(new PdfReadError(shown, 'crashed', { detail: `exit code ${code}`, ...(page ? { page } : {}) }));
     const timer = setTimeout(() => fail(new PdfReadError(shown, 'timeout', { ms: limits.ms, ...(page ? { page } : {}) })), limits.ms);
+    const stopWatch = watchHostMemory({ limitMb: limits.hostGrowthMb, onOver: () => fail(new PdfReadError(shown, 'memory', { limit: limits.hostGrowthMb, ...(page ? { page } : {}) })) });
     checked.on('message', onMessage);
     checked.on('violation', fail);
     worker.on('error', onError);
