@@ -158,7 +158,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   walk.skipped.sort(byPath);
   const rotated = orderRotatedLogs(walk.files);
   walk.files = rotated.files;
-  const format = inputFormat(walk.files, rotated.sets);
+  const format = folderInputFormat(walk.files, rotated.sets);
   const first = walk.files[0]!;
   const head = readHeadOrEmpty(fs, first.abs);
   return {
@@ -175,7 +175,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
 }
 
 /** The metadata's word on compressed files, rotated sets, notebooks and PDFs in a folder, or undefined when there are none. */
-function inputFormat(files: readonly PlannedFile[], sets: ReadonlyArray<{ log: string; parts: number }>): InputFormat | undefined {
+export function folderInputFormat(files: readonly PlannedFile[], sets: ReadonlyArray<{ log: string; parts: number }> = []): InputFormat | undefined {
   const compressedFiles = files.reduce((n, f) => n + (f.compression ? 1 : 0), 0);
   const notebooks = files.reduce((n, f) => n + (f.notebook ? 1 : 0), 0);
   const pdfs = folderPdfFacts(files);

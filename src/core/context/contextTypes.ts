@@ -22,7 +22,8 @@ export type ContextSource =
       /** Set when the text is a notebook's text form (an open notebook's cells): its cells, for the metadata and citations. */
       notebook?: { cells: NotebookCellSpan[]; summary: NotebookSummary };
     }
-  | { kind: 'files'; files: ContextFile[] }
+  /** `format`: set when some files were read as the text of another format (a folder's .gz, notebooks, PDFs). */
+  | { kind: 'files'; files: ContextFile[]; format?: InputFormat }
   /** Files on this machine, read while they are bound: the host never holds them whole (contextPlan.ts). */
   | { kind: 'plan'; plan: ContextPlan };
 

@@ -94,6 +94,7 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
   }
   await sink.write(frameHead('E', 0));
   if (source.kind === 'text' && source.notebook) out.format = { notebook: source.notebook.summary };
+  if (source.kind === 'files' && source.format) out.format = source.format;
   return out;
 }
 
