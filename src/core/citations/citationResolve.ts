@@ -15,6 +15,9 @@ import type { Citation } from './citationParse';
 import { notebookCellsOf } from '../context/notebookScan';
 import { cellOfTextLine, textLineOfCell } from '../context/notebookText';
 import type { NotebookCellSpan } from '../context/notebookText';
+import { folderPageOf, isPdfDocument, rereadPdfPage, rereadPdfTextForm } from '../context/pdfInFolder';
+import type { PlannedPdfDocument } from '../context/pdfInFolder';
+import { parsePdfPageKey, pdfPageKey } from '../context/pdfPages';
 
 /** The cited text kept per reference: a range is clipped to this many characters. */
 const REFERENCE_TEXT_MAX_CHARS = 2000;
@@ -34,6 +37,13 @@ export interface CitationLookup {
   scan(path: string, onChunk: (bytes: Uint8Array) => void): Promise<boolean>;
   /** For a Jupyter notebook, where each cell sits in its text form; undefined for any other file. */
   notebookCells?(path: string): Promise<NotebookCellSpan[] | undefined>;
+  /**
+   * PDFs of a folder, each one entry read as its pages under marker lines: cited by page
+   * (`docs/design.pdf#page=18:3`), which `scan` also answers with that page's text.
+   */
+  pdfDocuments?: string[];
+  /** For a folder's PDF, the line of each page's marker in its text form (index 0: page 1). */
+  pdfMarkerLines?(path: string): Promise<number[] | undefined>;
 }
 
 export interface ResolvedCitations {
@@ -45,6 +55,7 @@ export interface ResolvedCitations {
 export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileScan = plannedFileScanner()): CitationLookup {
   const files = new Map<string, FileScan>();
   const cells = new Map<string, () => Promise<NotebookCellSpan[] | undefined>>();
+  const pdfs = new Map<string, PlannedPdfDocument>();
   const aliases = new Map<string, string>();
   let single: string | undefined;
   const inMemory = (content: Uint8Array | string): FileScan => async (onChunk) => {
@@ -64,6 +75,7 @@ export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileS
     for (const file of plan.files) {
       files.set(file.path, (onChunk) => scanPlanned(file, Math.max(plan.maxFileBytes, file.bytes), onChunk));
       if (file.notebook) cells.set(file.path, () => notebookCellsOf(file));
+      if (isPdfDocument(file)) pdfs.set(file.path, file);
     }
     if (plan.shape === 'text' && plan.files[0]) single = plan.files[0].path;
   }
@@ -71,11 +83,27 @@ export function lookupForSource(source: ContextSource, scanPlanned: PlannedFileS
     aliases.set('context', single);
     aliases.set(basename(single), single);
   }
+  const scanPage = async (path: string, onChunk: (bytes: Uint8Array) => void): Promise<boolean> => {
+    const at = folderPageOf(path, pdfs);
+    const text = at ? await rereadPdfPage(at.document, at.page) : undefined;
+    if (text === undefined) return false;
+    for (const piece of utf8Chunks(text)) onChunk(piece);
+    return true;
+  };
   return {
     paths: [...files.keys()],
     aliases,
-    scan: (path, onChunk) => files.get(path)?.(onChunk) ?? Promise.resolve(false),
+    scan: (path, onChunk) => files.get(path)?.(onChunk) ?? scanPage(path, onChunk),
     notebookCells: (path) => cells.get(path)?.() ?? Promise.resolve(undefined),
+    ...(pdfs.size > 0
+      ? {
+          pdfDocuments: [...pdfs.keys()],
+          pdfMarkerLines: async (path: string) => {
+            const file = pdfs.get(path);
+            return file ? (await rereadPdfTextForm(file, Math.max(source.kind === 'plan' ? source.plan.maxFileBytes : 0, file.bytes)))?.markerLines : undefined;
+          },
+        }
+      : {}),
   };
 }
 
@@ -87,10 +115,20 @@ export async function resolveCitations(answer: string, lookup: CitationLookup): 
   const known = new Set(lookup.paths);
   const citations = findCitations(answer, (path) => known.has(normalize(path)) || lookup.aliases.has(normalize(path)));
   const cellsOf = cachedCells(lookup);
+  const markers = new Map<string, Promise<number[] | undefined>>();
+  const markersOf = (path: string): Promise<number[] | undefined> => {
+    let found = markers.get(path);
+    if (!found) markers.set(path, (found = lookup.pdfMarkerLines?.(path) ?? Promise.resolve(undefined)));
+    return found;
+  };
   const checked = await Promise.all(
     citations.map(async (citation) => {
+      const page = folderPdfPage(citation, lookup);
+      if (page) return page;
       const outcome = checkOne(citation, lookup, known);
       if ('reason' in outcome) return outcome;
+      // A line of a folder PDF's text form is said in its page's terms, as the page is cited and opened.
+      if (lookup.pdfDocuments?.includes(outcome.path)) return onPage(citation, outcome, await markersOf(outcome.path));
       const spans = await cellsOf(outcome.path);
       if (citation.cell) return cellCitation(citation, citation.cell, outcome.path, spans);
       // A line of a notebook's text form is also said in its cell's terms.
@@ -176,12 +214,40 @@ function cellCitation(citation: Citation, cell: NonNullable<Citation['cell']>, p
   };
 }
 
+/**
+ * A citation of a page of a folder's PDF (`design.pdf#page=18:3`, the document matched as any path is):
+ * the reference names the page, as for a PDF asked about alone. Undefined when it names no such page.
+ */
+function folderPdfPage(citation: Citation, lookup: CitationLookup): Omit<Reference, 'text'> | UnresolvedCitation | undefined {
+  const key = parsePdfPageKey(normalize(citation.path));
+  const documents = lookup.pdfDocuments;
+  if (!key || !documents) return undefined;
+  const match = matchPath(key.file, { paths: documents, aliases: new Map() }, new Set(documents));
+  if (match.kind === 'none') return undefined;
+  if (match.kind === 'many') return missOf(citation)('ambiguous-path', `${key.file} could be ${match.paths.slice(0, 3).join(', ')}${match.paths.length > 3 ? ', …' : ''}`);
+  const page = pdfPageKey(match.path, key.page);
+  return checkOne({ ...citation, path: page }, { paths: [page], aliases: new Map() }, new Set([page]));
+}
+
+/** A line (range) of a folder PDF's text form, as the page it falls on and the line within that page. */
+function onPage(citation: Citation, outcome: Omit<Reference, 'text'>, markerLines: readonly number[] | undefined): Omit<Reference, 'text'> | UnresolvedCitation {
+  if (!markerLines || markerLines.length === 0) return missOf(citation)('unreadable', `${outcome.path} could not be read again as a PDF`);
+  let index = 0;
+  while (index + 1 < markerLines.length && markerLines[index + 1]! <= outcome.line) index++;
+  const marker = markerLines[index]!;
+  const next = markerLines[index + 1];
+  // A marker line cites its page from the first line; a range is kept within the page it starts on.
+  const line = Math.max(1, outcome.line - marker);
+  const last = outcome.endLine !== undefined ? Math.max(line, (next !== undefined ? Math.min(outcome.endLine, next - 1) : outcome.endLine) - marker) : undefined;
+  return { path: pdfPageKey(outcome.path, index + 1), line, ...(last !== undefined && last !== line ? { endLine: last } : {}) };
+}
+
 const missOf =
   ({ raw, path, line, endLine }: Citation) =>
   (reason: UnresolvedCitation['reason'], detail: string): UnresolvedCitation => ({ citation: raw, path, line, ...(endLine !== undefined ? { endLine } : {}), reason, detail });
 
 /** Everything but the text: which file, and whether the line numbers can be right at all. */
-function checkOne(citation: Citation, lookup: CitationLookup, known: Set<string>): Omit<Reference, 'text'> | UnresolvedCitation {
+function checkOne(citation: Citation, lookup: Pick<CitationLookup, 'paths' | 'aliases'>, known: Set<string>): Omit<Reference, 'text'> | UnresolvedCitation {
   const { line, endLine } = citation;
   const miss = missOf(citation);
   const match = matchPath(normalize(citation.path), lookup, known);
@@ -199,7 +265,7 @@ function normalize(path: string): string {
 type PathMatch = { kind: 'one'; path: string } | { kind: 'none' } | { kind: 'many'; paths: string[] };
 
 /** Exact path, an alias, or else the one path ending with the cited one (`a.ts` for `src/a.ts`). */
-function matchPath(path: string, lookup: CitationLookup, known: Set<string>): PathMatch {
+function matchPath(path: string, lookup: Pick<CitationLookup, 'paths' | 'aliases'>, known: Set<string>): PathMatch {
   if (known.has(path)) return { kind: 'one', path };
   const alias = lookup.aliases.get(path);
   if (alias !== undefined) return { kind: 'one', path: alias };

@@ -6,6 +6,8 @@
 import { readCompressed } from '../context/compressedRead';
 import { scanNotebook } from '../context/notebookScan';
 import { isPdfPage, pdfPageString } from '../context/pdfPlan';
+import { isPdfDocument, rereadPdfTextForm } from '../context/pdfInFolder';
+import { utf8Chunks } from '../context/utf8Chunks';
 import type { PlannedFile } from '../context/contextTypes';
 import { streamLocalFile } from '../context/localFileRead';
 import { readLocalFileInto } from '../context/localFileReadSync';
@@ -26,6 +28,13 @@ export function plannedFileScanner(): PlannedFileScan {
       // A PDF page is cited in the lines of its extracted text.
       if (isPdfPage(file)) {
         onChunk(new TextEncoder().encode(await pdfPageString(file)));
+        return true;
+      }
+      // A folder's PDF is cited in the lines of its text form (pages under their markers).
+      if (isPdfDocument(file)) {
+        const form = await rereadPdfTextForm(file, maxBytes);
+        if (!form) return false;
+        for (const piece of utf8Chunks(form.text)) onChunk(piece);
         return true;
       }
       if (file.compression) return (await readCompressed(file.abs, file.compression, { maxBytes, noFollow: true }, onChunk)).kind === 'done';

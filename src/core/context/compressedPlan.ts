@@ -7,7 +7,8 @@ import { BINARY_SNIFF_BYTES, hasNulByte } from './binaryDetection';
 import type { Compression } from './compressedFormats';
 import { readCompressed } from './compressedRead';
 import type { CompressedRead } from './compressedRead';
-import { BinaryFileError, ContextTooLargeError, CorruptCompressedFileError, DecompressionBombError, SpecialFileError } from './contextErrors';
+import { BinaryFileError, ContextTooLargeError, CorruptCompressedFileError, DecompressionBombError } from './contextErrors';
+import { swappedRefusal, swappedSkip } from './swappedFile';
 import type { ContextPlan, PlannedFile, TargetDescription } from './contextTypes';
 
 /**
@@ -32,12 +33,8 @@ function refusal(shown: string, read: Exclude<CompressedRead, { kind: 'done' | '
       return new DecompressionBombError(shown, 'limit', read.bytesSeen, read.takenBytes, limit);
     case 'corrupt':
       return new CorruptCompressedFileError(shown, read.detail);
-    case 'special':
-      return new SpecialFileError(shown, read.special);
-    case 'link':
-      return new SpecialFileError(shown, 'symbolic link swapped in while read');
-    case 'outside':
-      return new SpecialFileError(shown, 'file that moved outside what was chosen while read');
+    default:
+      return swappedRefusal(shown, read);
   }
 }
 
@@ -103,12 +100,8 @@ export async function readCompressedInto(file: PlannedFile & { compression: Comp
       return { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: read.bytesSeen, detail: `a decompression bomb: over ${Math.floor(read.bytesSeen / Math.max(1, read.takenBytes))}-fold from ${file.compression}` } };
     case 'corrupt':
       return { kind: 'skipped', skipped: { path: file.path, reason: 'unreadable', detail: read.detail } };
-    case 'special':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'special', detail: `became a ${read.special} while read` } };
-    case 'link':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'link', detail: 'became a link while read' } };
-    case 'outside':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'link-outside', detail: read.real ? `now lies at ${read.real}, outside what was chosen` : 'was replaced or removed while read' } };
+    default:
+      return swappedSkip(file.path, read);
   }
 }
 

@@ -12,12 +12,15 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { BINARY_SNIFF_BYTES, binaryReason, hasBinaryExtension } from './binaryDetection';
+import { BINARY_SNIFF_BYTES, binaryReason } from './binaryDetection';
 import { compressionOf } from './compressedFormats';
-import { planCompressedFile, plannedCompressed } from './compressedPlan';
+import { planCompressedFile } from './compressedPlan';
+import { plannedFolderFile, readableByName } from './folderFile';
 import { planNotebookFile } from './notebookRead';
-import { NOTEBOOK_MAX_BYTES, isNotebookPath } from './notebookJson';
+import { isNotebookPath } from './notebookJson';
 import { planPdfFile } from './pdfPlan';
+import { newPdfSession } from './pdfDocument';
+import { folderPdfFacts } from './pdfInFolder';
 import { isPdfPath } from './pdfPages';
 import { GitignoreLayers } from './gitignoreLayers';
 import { BinaryFileError, ContextTooLargeError, NoReadableFilesError, PathNotFoundError, SpecialFileError } from './contextErrors';
@@ -99,6 +102,8 @@ interface Walk {
   slicer: TimeSlicer;
   /** Where .gitignore files are read: one buffer for the whole walk. */
   scratch: Uint8Array;
+  /** The reading session of the folder's PDFs (pdfDocument.ts), taken when the first is found. */
+  pdfSession?: number;
 }
 
 export async function planPaths(paths: string[], options: PlanOptions = {}): Promise<ContextPlan> {
@@ -153,7 +158,7 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   walk.skipped.sort(byPath);
   const rotated = orderRotatedLogs(walk.files);
   walk.files = rotated.files;
-  const format = inputFormat(walk.files, rotated.sets);
+  const format = folderInputFormat(walk.files, rotated.sets);
   const first = walk.files[0]!;
   const head = readHeadOrEmpty(fs, first.abs);
   return {
@@ -169,14 +174,16 @@ export async function planPaths(paths: string[], options: PlanOptions = {}): Pro
   };
 }
 
-/** The metadata's word on compressed files and rotated sets in a folder, or undefined when there are none. */
-function inputFormat(files: readonly PlannedFile[], sets: ReadonlyArray<{ log: string; parts: number }>): InputFormat | undefined {
+/** The metadata's word on compressed files, rotated sets, notebooks and PDFs in a folder, or undefined when there are none. */
+export function folderInputFormat(files: readonly PlannedFile[], sets: ReadonlyArray<{ log: string; parts: number }> = []): InputFormat | undefined {
   const compressedFiles = files.reduce((n, f) => n + (f.compression ? 1 : 0), 0);
   const notebooks = files.reduce((n, f) => n + (f.notebook ? 1 : 0), 0);
-  if (compressedFiles === 0 && sets.length === 0 && notebooks === 0) return undefined;
+  const pdfs = folderPdfFacts(files);
+  if (compressedFiles === 0 && sets.length === 0 && notebooks === 0 && !pdfs) return undefined;
   return {
     ...(compressedFiles ? { compressedFiles } : {}),
     ...(notebooks ? { notebooks } : {}),
+    ...(pdfs ? { pdfs } : {}),
     ...(sets.length ? { logSets: sets.slice(0, LOG_SETS_MAX), ...(sets.length > LOG_SETS_MAX ? { logSetsOmitted: sets.length - LOG_SETS_MAX } : {}) } : {}),
   };
 }
@@ -245,8 +252,7 @@ function planFile(walk: Walk, abs: string, shown: string, real: string): void {
     if (walk.seen.has(real)) return;
     walk.seen.add(real);
   }
-  const compression = compressionOf(shown);
-  if (!compression && hasBinaryExtension(shown)) {
+  if (!readableByName(shown)) {
     walk.skipped.push({ path: shown, reason: 'binary' });
     return;
   }
@@ -262,19 +268,9 @@ function planFile(walk: Walk, abs: string, shown: string, real: string): void {
     walk.skipped.push({ path: shown, reason: st.isSymbolicLink() ? 'link' : 'special', detail: st.isSymbolicLink() ? 'became a link while the folder was read' : (specialKindOf(st) ?? 'special file') });
     return;
   }
-  // A notebook's text is smaller than its JSON (images are named, not kept): the per-file limit holds for
-  // the text when it is read; on disk it may be up to the notebook limit.
-  const notebook = !compression && isNotebookPath(shown);
-  if (notebook && st.size <= NOTEBOOK_MAX_BYTES) {
-    addFile(walk, { path: shown, abs, bytes: Math.min(st.size, walk.maxFileBytes), notebook: true });
-    return;
-  }
-  // A compressed file larger than the per-file limit on disk decodes to more than it: too large either way.
-  if (st.size > walk.maxFileBytes) {
-    walk.skipped.push({ path: shown, reason: 'too-large', bytes: st.size });
-    return;
-  }
-  addFile(walk, compression ? plannedCompressed(shown, abs, compression, st.size) : { path: shown, abs, bytes: st.size });
+  const planned = plannedFolderFile(shown, abs, st.size, { maxFileBytes: walk.maxFileBytes, maxTotalBytes: walk.maxTotalBytes, pdfSession: () => (walk.pdfSession ??= newPdfSession()) });
+  if (planned.kind === 'skipped') walk.skipped.push(planned.skipped);
+  else addFile(walk, planned.file);
 }
 
 /** How many files the first request may list before the walk ends (as many as the metadata shows). */

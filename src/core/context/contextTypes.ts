@@ -22,7 +22,8 @@ export type ContextSource =
       /** Set when the text is a notebook's text form (an open notebook's cells): its cells, for the metadata and citations. */
       notebook?: { cells: NotebookCellSpan[]; summary: NotebookSummary };
     }
-  | { kind: 'files'; files: ContextFile[] }
+  /** `format`: set when some files were read as the text of another format (a folder's .gz, notebooks, PDFs). */
+  | { kind: 'files'; files: ContextFile[]; format?: InputFormat }
   /** Files on this machine, read while they are bound: the host never holds them whole (contextPlan.ts). */
   | { kind: 'plan'; plan: ContextPlan };
 
@@ -70,6 +71,11 @@ export interface PlannedFile {
   notebook?: true;
   /** One page of a PDF (`path` is `file.pdf#page=N`), its text extracted when read (pdfPlan.ts). */
   pdf?: PdfPageRef;
+  /**
+   * A PDF inside a folder: one entry whose text is all its pages under marker lines (pdfInFolder.ts),
+   * parsed in the reading session's worker when first read; the file on disk may be up to `maxStoredBytes`.
+   */
+  pdfText?: { session: number; maxStoredBytes: number };
 }
 
 /**
@@ -116,6 +122,18 @@ export interface InputFormat {
   notebooks?: number;
   /** A PDF read page by page: `context` maps `file.pdf#page=N` to each page's text. */
   pdf?: PdfFormat;
+  /** Entries of a dict that are PDFs, each read as its pages' text under page markers (pdfInFolder.ts). */
+  pdfs?: FolderPdfs;
+}
+
+/** A folder's PDFs: how many, and of those read so far (all of them in an eager bind) their pages. */
+interface FolderPdfs {
+  files: number;
+  /** PDFs whose pages were read; the rest are read when first used (a lazy bind). */
+  read: number;
+  pages: number;
+  /** Pages of the PDFs read that have no text (scanned, or images only). */
+  textlessPages: number;
 }
 
 /** Where a planned PDF page comes from: the page, and the reading session whose document it is (pdfDocument.ts). */

@@ -5,6 +5,7 @@
 // runs are handed back to the REPL (`fallback`). Both engines check each file at read time as
 // context[...] does: a regular file, reached without a link, inside the folder.
 // Hits have Python's shape: path, 1-based line, start (characters into the file) and the line, clipped.
+import { isConvertedFile } from './folderFile';
 import { availableParallelism } from 'node:os';
 import type { ContextFs } from './contextPlan';
 import type { PlannedFile } from './contextTypes';
@@ -50,7 +51,7 @@ export async function hostSearch(request: PythonPattern & { maxHits: number }, f
   // ripgrep would search the compressed bytes: a folder holding compressed logs is scanned by the host,
   // which reads each one decompressed as context[...] does (a notebook as its text, not its JSON; a
   // PDF page as its extracted text).
-  const anyCompressed = files.some((f) => f.compression !== undefined || f.notebook === true || f.pdf !== undefined);
+  const anyCompressed = files.some(isConvertedFile);
   if (options.ripgrepPath && !anyCompressed && !('unsupported' in translated.rg)) {
     const viaRg = await ripgrepSearch(translated.rg, files, maxHits, { ...common, binary: options.ripgrepPath, batching: { ...RG_BATCHING, ...options.ripgrepBatches }, sweepMs: options.sweepMs ?? SWEEP_MS });
     if (viaRg) return viaRg;

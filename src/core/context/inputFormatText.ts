@@ -3,6 +3,7 @@
 // from a recorded file (hostile): only its expected fields of the expected types are used.
 import type { InputFormat } from './contextTypes';
 import { describeNotebookFormat } from './notebookPrompt';
+import { formatCount } from '../../shared/text/format';
 
 const COMPRESSIONS = new Set(['gzip', 'bzip2', 'xz', 'zstd']);
 
@@ -26,5 +27,20 @@ export function describeInputFormat(format: InputFormat | undefined): string | u
     parts.push(`a PDF of ${pdf.pages} page${pdf.pages === 1 ? '' : 's'}, read page by page`);
     if (typeof pdf.textlessPages === 'string' && pdf.textlessPages) parts.push(`pages without text: ${pdf.textlessPages.slice(0, 200)}`);
   }
+  parts.push(...describeFolderPdfs(format.pdfs));
   return parts.length ? parts.join('; ') : undefined;
+}
+
+/** "3 PDFs read page by page (120 pages, 4 without text)", or "… (pages not yet read)" for a lazy folder. */
+function describeFolderPdfs(pdfs: unknown): string[] {
+  if (!pdfs || typeof pdfs !== 'object') return [];
+  const { files, read, pages, textlessPages } = pdfs as Record<string, unknown>;
+  const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
+  const n = count(files);
+  if (!n) return [];
+  const readCount = count(read) ?? 0;
+  const pageCount = count(pages) ?? 0;
+  const textless = count(textlessPages) ?? 0;
+  const detail = readCount === 0 ? 'pages not yet read' : `${readCount < n ? `${formatCount(readCount)} read: ` : ''}${formatCount(pageCount)} page${pageCount === 1 ? '' : 's'}${textless ? `, ${formatCount(textless)} without text` : ''}`;
+  return [`${formatCount(n)} PDF${n === 1 ? '' : 's'} read page by page (${detail})`];
 }

@@ -5,7 +5,8 @@
 // its text is made in memory: bounded by that limit (notebookJson.ts), never by the file.
 import type { FileHandle } from 'node:fs/promises';
 import { BINARY_SNIFF_BYTES } from './binaryDetection';
-import { ContextReadError, ContextTooLargeError, SpecialFileError } from './contextErrors';
+import { ContextReadError, ContextTooLargeError } from './contextErrors';
+import { swappedRefusal, swappedSkip } from './swappedFile';
 import type { ContextPlan, PlannedFile, TargetDescription } from './contextTypes';
 import { openRegularFile } from './localFileRead';
 import type { SpecialKind } from './localFileRead';
@@ -76,16 +77,7 @@ export async function readNotebookFile(path: string, options: NotebookReadOption
 
 /** The error a named notebook's read ends with when it is not read. */
 function refusal(shown: string, read: Exclude<NotebookRead, { kind: 'read' }>): Error {
-  switch (read.kind) {
-    case 'not-notebook':
-      return new NotebookReadError(shown, read.detail);
-    case 'special':
-      return new SpecialFileError(shown, read.special);
-    case 'link':
-      return new SpecialFileError(shown, 'symbolic link swapped in while read');
-    case 'outside':
-      return new SpecialFileError(shown, 'file that moved outside what was chosen while read');
-  }
+  return read.kind === 'not-notebook' ? new NotebookReadError(shown, read.detail) : swappedRefusal(shown, read);
 }
 
 /** A named notebook's text, or the error saying why it cannot be read (a link the user named is followed). */
@@ -138,11 +130,7 @@ export async function readNotebookInto(file: PlannedFile, into: Uint8Array, with
     }
     case 'not-notebook':
       return { kind: 'skipped', skipped: { path: file.path, reason: 'unreadable', detail: `not a Jupyter notebook: ${read.detail}` } };
-    case 'special':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'special', detail: `became a ${read.special} while read` } };
-    case 'link':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'link', detail: 'became a link while read' } };
-    case 'outside':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'link-outside', detail: read.real ? `now lies at ${read.real}, outside what was chosen` : 'was replaced or removed while read' } };
+    default:
+      return swappedSkip(file.path, read);
   }
 }

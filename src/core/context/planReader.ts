@@ -10,7 +10,9 @@ import type { ContextFs } from './contextPlan';
 import { countCompressed, isCompressed, readCompressedInto } from './compressedPlan';
 import { isNotebookFile, notebookOfNamedFile, readNotebookInto } from './notebookRead';
 import { isPdfPage, readPdfPageInto } from './pdfPlan';
+import { isPdfDocument, readPdfDocumentInto } from './pdfInFolder';
 import { TimeSlicer } from './timeSlicer';
+import { swappedSkip } from './swappedFile';
 
 type Skipped = TargetDescription['skipped'][number];
 
@@ -49,11 +51,9 @@ export function readPlannedInto(file: PlannedFile, into: Uint8Array, fs: Context
   }
   switch (read.kind) {
     case 'special':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'special', detail: `became a ${read.special} while read` } };
     case 'link':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'link', detail: 'became a link while read' } };
     case 'outside':
-      return { kind: 'skipped', skipped: { path: file.path, reason: 'link-outside', detail: read.real ? `now lies at ${read.real}, outside what was chosen` : 'was replaced or removed while read' } };
+      return swappedSkip(file.path, read);
     case 'too-large':
       return { kind: 'full' };
     case 'read':
@@ -71,6 +71,7 @@ export async function readAnyPlannedInto(file: PlannedFile, into: Uint8Array, fs
   if (isNotebookFile(file)) return readNotebookInto(file, into, within);
   // A PDF page comes from the document read once when planned (its bytes held by its worker), not from the file again.
   if (isPdfPage(file)) return readPdfPageInto(file, into);
+  if (isPdfDocument(file)) return readPdfDocumentInto(file, into, within);
   return isCompressed(file) ? readCompressedInto(file, into, within) : readPlannedInto(file, into, fs, within);
 }
 
@@ -78,6 +79,7 @@ function readOne(file: PlannedFile, scratch: Uint8Array, fs: ContextFs): Planned
   if (isCompressed(file)) return readCompressedInto(file, scratch).then((read) => fromRead(file, scratch, read));
   if (isNotebookFile(file)) return readNotebookInto(file, scratch).then((read) => fromRead(file, scratch, read));
   if (isPdfPage(file)) return readPdfPageInto(file, scratch).then((read) => fromRead(file, scratch, read));
+  if (isPdfDocument(file)) return readPdfDocumentInto(file, scratch).then((read) => fromRead(file, scratch, read));
   return fromRead(file, scratch, readPlannedInto(file, scratch, fs));
 }
 

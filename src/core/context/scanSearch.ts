@@ -40,6 +40,7 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
   let truncated = false;
   /** Listed files no longer as listed (deleted, grown past the size limit): left out, and said. */
   const changed: string[] = [];
+  const unreadable: Array<{ path: string; detail: string }> = [];
   /** Takes the batch in flight; true when it filled maxHits (the search is over). */
   const settle = async (): Promise<boolean> => {
     if (!pending) return false;
@@ -73,19 +74,21 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
         const { reason, detail } = read.skipped;
         // What the walk listed is no longer a regular file inside the folder: said, never read as ''.
         if (reason === 'link' || reason === 'special' || reason === 'link-outside') throw new SearchRefusedFileError(file.path, detail ?? reason);
-        changed.push(file.path);
+        // A file that cannot be read as text at all (an encrypted PDF) did not change: it is said with its reason.
+        if (reason === 'unreadable' && detail) unreadable.push({ path: file.path, detail });
+        else changed.push(file.path);
         continue;
       }
       if (read.kind === 'full') {
         changed.push(file.path);
         continue;
       }
-      if (used + read.length > staging.length && staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript', changed };
+      if (used + read.length > staging.length && staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript', changed, ...(unreadable.length ? { unreadable } : {}) };
       if (read.length > staging.length) {
         // A file larger than a batch goes alone, in its own buffer.
         staged = [{ path: file.path, start: 0, end: read.length }];
         lastStaged = i;
-        if (await send(scratch.slice(0, read.length))) return { hits, truncated, engine: 'javascript', changed };
+        if (await send(scratch.slice(0, read.length))) return { hits, truncated, engine: 'javascript', changed, ...(unreadable.length ? { unreadable } : {}) };
         continue;
       }
       staging.set(scratch.subarray(0, read.length), used);
@@ -93,9 +96,9 @@ export async function scanSearch(js: { source: string; flags: string }, pattern:
       used += read.length;
       lastStaged = i;
     }
-    if (staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript', changed };
+    if (staged.length > 0 && (await send(staging.slice(0, used)))) return { hits, truncated, engine: 'javascript', changed, ...(unreadable.length ? { unreadable } : {}) };
     await settle();
-    return { hits, truncated, engine: 'javascript', changed };
+    return { hits, truncated, engine: 'javascript', changed, ...(unreadable.length ? { unreadable } : {}) };
   } finally {
     await worker?.close();
   }

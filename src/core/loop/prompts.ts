@@ -120,6 +120,7 @@ function formatLines(meta: ContextMetadata): string[] {
   }
   lines.push(...notebookFormatLines(format));
   if (format.pdf) lines.push(...pdfLines(format.pdf));
+  if (format.pdfs) lines.push(...folderPdfLines(format.pdfs, meta.mode === 'lazy'));
   return lines;
 }
 
@@ -131,6 +132,17 @@ function pdfLines(pdf: NonNullable<InputFormat['pdf']>): string[] {
   ];
   if (pdf.textlessPages) lines.push(`Pages without text (scanned or images only; their text is empty): ${pdf.textlessPages}.`);
   return lines;
+}
+
+/** PDFs in a folder: one entry each, its pages under marker lines; references still name the page. */
+function folderPdfLines(pdfs: NonNullable<InputFormat['pdfs']>, lazy: boolean): string[] {
+  // Before an eager bind ends nothing is read yet, and everything will be: only a lazy folder reads PDFs when used.
+  const read = !lazy || pdfs.read === pdfs.files ? '' : pdfs.read === 0 ? ' Their pages are not read yet: each is parsed when first used.' : ` ${formatCount(pdfs.read)} of them were read so far; the others are parsed when first used.`;
+  const pages = pdfs.read > 0 ? ` The PDFs read have ${formatCount(pdfs.pages)} page${pdfs.pages === 1 ? '' : 's'}${pdfs.textlessPages ? `, ${formatCount(pdfs.textlessPages)} of them without text (scanned or images only)` : ''}.` : '';
+  return [
+    `${formatCount(pdfs.files)} of the files are PDFs, each read as its text, page by page: every page starts with a marker line \`<<< page N of M >>>\` (\`<<< page N of M: no text (scanned or images only) >>>\` when it has none).${pages}${read} ` +
+      'Cite a line of a page as `path.pdf#page=N:L` (line L of page N, counted from the line after its marker, e.g. `docs/design.pdf#page=18:3`), or a whole page as `path.pdf#page=N`. Layout, images and scanned text are not in it.',
+  ];
 }
 
 function lazyModeLine(meta: ContextMetadata): string {

@@ -13,6 +13,7 @@ import { readCompressed } from '../context/compressedRead';
 import { readAnyPlannedInto, readPlannedInto } from '../context/planReader';
 import { isNotebookFile, notebookOfNamedFile } from '../context/notebookRead';
 import { isPdfPage, readPdfPageInto, withPageFacts } from '../context/pdfPlan';
+import { isPdfDocument, withFolderPdfFacts } from '../context/pdfInFolder';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
 import { FRAME_HEAD_BYTES, frameHead, writeFrameHead } from './contextFrames';
@@ -93,12 +94,13 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
   }
   await sink.write(frameHead('E', 0));
   if (source.kind === 'text' && source.notebook) out.format = { notebook: source.notebook.summary };
+  if (source.kind === 'files' && source.format) out.format = source.format;
   return out;
 }
 
 async function streamPlan(plan: ContextPlan, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
   const streamed = await streamPlanEntries(plan, sink, limitBytes, signal);
-  if (plan.format) streamed.format = withPageFacts(plan.format, streamed.lazy ? [] : streamed.entries);
+  if (plan.format) streamed.format = withFolderPdfFacts(withPageFacts(plan.format, streamed.lazy ? [] : streamed.entries), plan.files);
   return streamed;
 }
 
@@ -133,6 +135,12 @@ async function streamPlanEntries(plan: ContextPlan, sink: ContextSink, limitByte
       scratch ??= new Uint8Array(plan.maxFileBytes + 1);
       read = await readCompressedInto(file, scratch);
       if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: `decompressed (${file.compression})` } };
+      if (read.kind === 'read') data = scratch.subarray(0, read.length);
+    } else if (isPdfDocument(file)) {
+      // A folder's PDF: parsed in its worker now, its pages' text up to the per-file limit.
+      scratch ??= new Uint8Array(plan.maxFileBytes + 1);
+      read = await readAnyPlannedInto(file, scratch);
+      if (read.kind === 'full') read = { kind: 'skipped', skipped: { path: file.path, reason: 'too-large', bytes: scratch.length, detail: 'the PDF as text' } };
       if (read.kind === 'read') data = scratch.subarray(0, read.length);
     } else if (isPdfPage(file)) {
       // Extracted by the document's worker, up to the per-page limit.

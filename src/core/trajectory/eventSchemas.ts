@@ -79,6 +79,8 @@ const contextMetadataSchema = z.object({
           textlessCount: num().optional(),
         })
         .optional(),
+      /** Entries of a dict that are PDFs, read as their pages' text under page markers; pages of those read so far. */
+      pdfs: z.object({ files: num(), read: num(), pages: num(), textlessPages: num() }).optional(),
     })
     .optional(),
 });

@@ -108,7 +108,7 @@ export async function gatherWithConfirmation(scopes: GatherScope[], where: strin
     memory?.confirmed();
   }
   if (outcome.plan) return { source: { kind: 'plan', plan: outcome.plan }, target: outcome.target };
-  return { source: { kind: 'files', files: outcome.files }, target: outcome.target };
+  return { source: { kind: 'files', files: outcome.files, ...(outcome.format ? { format: outcome.format } : {}) }, target: outcome.target };
 }
 
 export async function askAboutWorkspace(services: RlmServices, options: AskCommandOptions = {}): Promise<ActiveRun | undefined> {

@@ -36,9 +36,10 @@ export class GatherBudget {
     return this.limits.maxFileBytes;
   }
 
-  admit(path: string, sizeBytes: number): boolean {
+  /** `asText`: a compressed log, notebook or PDF read as its text, whatever its name says (folderFile.ts). */
+  admit(path: string, sizeBytes: number, asText = false): boolean {
     this.found++;
-    if (hasBinaryExtension(path)) return this.skip(path, 'binary', sizeBytes);
+    if (!asText && hasBinaryExtension(path)) return this.skip(path, 'binary', sizeBytes);
     if (sizeBytes > this.limits.maxFileBytes) return this.skip(path, 'too-large', sizeBytes);
     if (this.totalBytes + sizeBytes > this.limits.contextLimitBytes) return this.skip(path, 'limit', sizeBytes);
     return true;

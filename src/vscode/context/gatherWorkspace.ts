@@ -4,7 +4,11 @@
 import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { readLocalFile } from '../../core/context/localFileRead';
-import type { ContextPlan, TargetDescription } from '../../core/context/contextTypes';
+import type { ContextPlan, InputFormat, PlannedFile, TargetDescription } from '../../core/context/contextTypes';
+import { folderInputFormat } from '../../core/context/contextPlan';
+import { isConvertedFile, plannedFolderFile } from '../../core/context/folderFile';
+import { readAnyPlannedInto } from '../../core/context/planReader';
+import { newPdfSession } from '../../core/context/pdfDocument';
 import { GitignoreLayers } from '../../core/context/gitignoreLayers';
 import type { RlmSettings } from '../settings/rlmSettings';
 import { GatherBudget } from './gatherBudget';
@@ -21,6 +25,8 @@ export interface GatherScope {
 
 interface GatherOutcome {
   files: Array<{ path: string; content: Uint8Array | string }>;
+  /** Compressed logs, notebooks and PDFs read as their text: the metadata's word on them. */
+  format?: InputFormat;
   /** Set when the target was over rlm.contextLimitMb: listed only, bound lazily (lazyWorkspacePlan.ts). */
   plan?: ContextPlan;
   target: TargetDescription;
@@ -119,15 +125,18 @@ export async function gatherWorkspace(
     for (const entry of plan.target.skipped) counts[entry.reason] = (counts[entry.reason] ?? 0) + 1;
     return { files: [], plan, target: plan.target, skipCounts: counts, ignoredByGitignore: budget.ignoredByGitignore };
   }
+  const converted: Converted = { files: [], limits: { maxFileBytes: settings.maxFileBytes, maxTotalBytes: settings.contextLimitBytes, pdfSession: () => (converted.session ??= newPdfSession()) } };
   for (const { candidates, local, offset } of scoped) {
     for (let i = 0; i < candidates.length; i += READ_CONCURRENCY) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c, j) => readOne(c.uri, c.path, budget, dirty, local, checked?.[offset + i + j])));
+      await Promise.all(candidates.slice(i, i + READ_CONCURRENCY).map((c, j) => readOne(c.uri, c.path, budget, dirty, local, checked?.[offset + i + j], converted)));
       progress.report(budget.counts());
     }
   }
   const result = budget.result(kind, labels);
-  return { ...result, skipCounts: budget.skipCountsByReason(), ignoredByGitignore: budget.ignoredByGitignore };
+  const bound = new Set(result.files.map((f) => f.path));
+  const format = folderInputFormat(converted.files.filter((f) => bound.has(f.path)));
+  return { ...result, ...(format ? { format } : {}), skipCounts: budget.skipCountsByReason(), ignoredByGitignore: budget.ignoredByGitignore };
 }
 
 function cancelledOr(error: unknown): never {
@@ -135,14 +144,26 @@ function cancelledOr(error: unknown): never {
   throw error;
 }
 
-async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>, local: LocalScope | undefined, checked: CheckedCandidate | undefined): Promise<void> {
+/** The files read as their text (decoded, converted, parsed), and what decides how (folderFile.ts). */
+interface Converted {
+  files: PlannedFile[];
+  limits: Parameters<typeof plannedFolderFile>[3];
+  session?: number;
+}
+
+async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirty: Map<string, vscode.TextDocument>, local: LocalScope | undefined, checked: CheckedCandidate | undefined, converted: Converted): Promise<void> {
   const doc = dirty.get(uri.toString());
   if (doc) {
     const text = doc.getText();
     if (budget.admit(path, Buffer.byteLength(text, 'utf8'))) budget.add(path, text);
     return;
   }
-  if (local && uri.scheme === 'file') return readLocalOne(uri.fsPath, path, budget, checked ?? (await checkCandidates([{ path, fsPath: uri.fsPath, ...local }], () => false))[0]!);
+  if (local && uri.scheme === 'file') {
+    const check = checked ?? (await checkCandidates([{ path, fsPath: uri.fsPath, ...local }], () => false))[0]!;
+    const planned = check.kind === 'file' ? plannedFolderFile(path, uri.fsPath, check.size, converted.limits) : undefined;
+    if (planned?.kind === 'file' && isConvertedFile(planned.file)) return readConvertedOne(planned.file, budget, local, converted);
+    return readLocalOne(uri.fsPath, path, budget, check);
+  }
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     if (!(stat.type & vscode.FileType.File)) return budget.exclude(path, 'special', 'not a regular file');
@@ -151,6 +172,21 @@ async function readOne(uri: vscode.Uri, path: string, budget: GatherBudget, dirt
   } catch {
     budget.unreadable(path);
   }
+}
+
+/**
+ * A compressed log, a notebook or a PDF on this machine, read as its text with the checks of every read
+ * in a folder (planReader.ts): decompressed within the per-file limit (a bomb is left out), a notebook's
+ * cells, a PDF's pages under their markers (parsed in the PDF worker; one that cannot be read is left
+ * out with the sentence why).
+ */
+async function readConvertedOne(file: PlannedFile, budget: GatherBudget, local: LocalScope, converted: Converted): Promise<void> {
+  if (!budget.admit(file.path, file.bytes, true)) return;
+  const into = new Uint8Array(budget.maxFileBytes + 1);
+  const read = await readAnyPlannedInto(file, into, undefined, [local.rootReal]);
+  if (read.kind === 'skipped') return budget.unreadable(file.path, read.skipped.detail ?? read.skipped.reason);
+  if (read.kind === 'full') return budget.grewTooLarge(file.path, into.length);
+  if (budget.add(file.path, into.slice(0, read.length))) converted.files.push(file);
 }
 
 interface LocalScope {

@@ -4,7 +4,9 @@
 // ContextPlan that the REPL binds lazily. Texts are read from disk when the model uses them, so unsaved
 // editor changes are not seen in this mode.
 import { lstat, realpath } from 'node:fs/promises';
-import { hasBinaryExtension } from '../../core/context/binaryDetection';
+import { plannedFolderFile, readableByName } from '../../core/context/folderFile';
+import { folderInputFormat } from '../../core/context/contextPlan';
+import { newPdfSession } from '../../core/context/pdfDocument';
 import { ContextTooLargeError } from '../../core/context/contextErrors';
 import type { ContextPlan, PlannedFile, TargetDescription } from '../../core/context/contextTypes';
 import { readLocalFileInto } from '../../core/context/localFileReadSync';
@@ -65,7 +67,7 @@ async function checkOne(c: LazyCandidate): Promise<CheckedCandidate> {
 export function admissibleBytes(candidates: readonly LazyCandidate[], checked: readonly CheckedCandidate[], maxFileBytes: number): number {
   let total = 0;
   checked.forEach((check, i) => {
-    if (check.kind === 'file' && check.size <= maxFileBytes && !hasBinaryExtension(candidates[i]!.path)) total += check.size;
+    if (check.kind === 'file' && check.size <= maxFileBytes && readableByName(candidates[i]!.path)) total += check.size;
   });
   return total;
 }
@@ -77,17 +79,22 @@ export async function planLazyWorkspace(candidates: readonly LazyCandidate[], li
   const skip = (entry: TargetDescription['skipped'][number]): void => {
     if (skipped.length < MAX_LISTED_SKIPS) skipped.push(entry);
   };
+  let pdfSession: number | undefined;
+  const folderLimits = { maxFileBytes: limits.maxFileBytes, maxTotalBytes: limits.contextLimitBytes, pdfSession: () => (pdfSession ??= newPdfSession()) };
   candidates.forEach((c, i) => {
     const check = checked[i]!;
-    if (hasBinaryExtension(c.path)) return skip({ path: c.path, reason: 'binary' });
+    if (!readableByName(c.path)) return skip({ path: c.path, reason: 'binary' });
     if (check.kind === 'excluded') return skip({ path: c.path, reason: check.reason, ...(check.detail !== undefined ? { detail: check.detail } : {}) });
-    if (check.size > limits.maxFileBytes) return skip({ path: c.path, reason: 'too-large', bytes: check.size });
-    files[i] = { path: c.path, abs: c.fsPath, bytes: check.size };
+    // As the command line's walk plans it: a compressed log, a notebook or a PDF read as its text.
+    const planned = plannedFolderFile(c.path, c.fsPath, check.size, folderLimits);
+    if (planned.kind === 'skipped') return skip(planned.skipped);
+    files[i] = planned.file;
   });
   const planned = files.filter((f): f is PlannedFile => f !== undefined).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const totalBytes = planned.reduce((n, f) => n + f.bytes, 0);
   if (totalBytes > limits.workspaceLimitBytes) throw new ContextTooLargeError(totalBytes, limits.workspaceLimitBytes);
   const roots = [...new Set(candidates.map((c) => c.rootReal))];
+  const format = folderInputFormat(planned);
   const head = new Uint8Array(HEAD_BYTES);
   let headLength = 0;
   if (planned[0]) {
@@ -107,5 +114,6 @@ export async function planLazyWorkspace(candidates: readonly LazyCandidate[], li
     maxTotalBytes: limits.contextLimitBytes,
     lazy: { listLimitBytes: limits.workspaceLimitBytes, roots: await Promise.all(roots.map((r) => realpath(r))) },
     target: { kind, paths: labels, totalBytes, fileCount: planned.length, skipped },
+    ...(format ? { format } : {}),
   };
 }

@@ -61,6 +61,11 @@ export async function referenceLocation(reference: Reference, recordPath: string
   const pdf = parsePdfPageKey(reference.path);
   const found = abs !== undefined ? await sized(abs) : await locate(pdf ? pdf.file : reference.path, recordPath);
   if (!found) return undefined;
+  // A notebook's reference is the cell (its document inside the notebook), not a line of the text form.
+  if (reference.notebookCell && cellAnchor(reference) && isNotebookPath(reference.path)) {
+    const cell = await notebookCellLocation(found.abs, reference.notebookCell);
+    if (cell) return cell;
+  }
   const last = reference.endLine ?? reference.line;
   // The page's text starts after one header line.
   if (pdf) return new vscode.Location(pdfPageUri(pdf.file, found.abs, pdf.page), new vscode.Range(reference.line, 0, last, Number.MAX_SAFE_INTEGER));
@@ -84,6 +89,26 @@ async function sized(abs: string): Promise<{ abs: string; size: number } | undef
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where a notebook's cell reference points: the cell's own document (a `vscode-notebook-cell:` URI, which
+ * VS Code opens in the notebook editor at that cell), at the cited lines of its source or its first line.
+ * Undefined when the notebook has no such cell now, or cannot be opened as a notebook.
+ */
+async function notebookCellLocation(abs: string, cell: NonNullable<Reference['notebookCell']>): Promise<vscode.Location | undefined> {
+  let document: vscode.NotebookDocument;
+  try {
+    document = await vscode.workspace.openNotebookDocument(vscode.Uri.file(abs));
+  } catch {
+    return undefined;
+  }
+  const index = cell.cell - 1;
+  if (index < 0 || index >= document.cellCount) return undefined;
+  const source = document.cellAt(index).document;
+  const first = Math.min(Math.max(1, cell.line ?? 1), Math.max(1, source.lineCount));
+  const last = Math.min(Math.max(first, cell.endLine ?? first), Math.max(1, source.lineCount));
+  return new vscode.Location(source.uri, new vscode.Range(first - 1, 0, last - 1, Number.MAX_SAFE_INTEGER));
 }
 
 /**

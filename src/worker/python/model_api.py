@@ -247,6 +247,11 @@ class ContextTools:
             shown = ', '.join(changed[:5]) + (' and %d more' % (len(changed) - 5) if len(changed) > 5 else '')
             sys.stderr.write('[rlm] search: %d file(s) changed on disk while searched and were left out: %s; '
                              'search them again with paths=[...] once the folder stops changing\n' % (len(changed), shown))
+        unreadable = out.get('unreadable') or []
+        for entry in unreadable[:5]:
+            sys.stderr.write('[rlm] search: %s was left out: %s\n' % (entry.get('path'), entry.get('detail')))
+        if len(unreadable) > 5:
+            sys.stderr.write('[rlm] search: %d more files could not be read and were left out\n' % (len(unreadable) - 5))
         if out.get('truncated'):
             sys.stderr.write('[rlm] search: stopped at %d hits (max_hits); narrow the pattern or pass paths=[...] for the rest\n' % max_hits)
         return out['hits']
