@@ -2,6 +2,7 @@
 // build under test (argv[2], a repository root with dist/ built) and prints, as one JSON line, the gaps
 // between root requests of two 60-turn runs with an instant model through the real SDK (argv[3]).
 // Run in a fresh process per sample, so neither side warms the other's caches.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -12,7 +13,9 @@ const load = async <T,>(path: string): Promise<T> => (await import(pathToFileURL
 type Respond = () => string;
 const { startFakeModelServer } = await load<{ startFakeModelServer(o: { protocol: string; respond: Respond }): Promise<{ baseUrl: string; close(): Promise<void> }> }>('src/eval/fakeServers/fakeModelServer.ts');
 const { createModelClient } = await load<{ createModelClient(c: Record<string, unknown>): unknown }>('src/core/models/createModelClient.ts');
-const { createCliReplFactory } = await load<{ createCliReplFactory(o: Record<string, unknown>): { sparesReady(): Promise<void>; dispose(): Promise<void> } }>('src/cli/cliRepl.ts');
+// cliRepl.ts moved into src/cli/support/ (a71111d): a build from either side of that move is measured.
+const cliRepl = existsSync(join(repo, 'src/cli/support/cliRepl.ts')) ? 'src/cli/support/cliRepl.ts' : 'src/cli/cliRepl.ts';
+const { createCliReplFactory } = await load<{ createCliReplFactory(o: Record<string, unknown>): { sparesReady(): Promise<void>; dispose(): Promise<void> } }>(cliRepl);
 const { createRlmRun } = await load<{ createRlmRun(o: Record<string, unknown>): { run(): Promise<unknown> } }>('src/core/loop/rlmRun.ts');
 
 const arrivals: number[] = [];
