@@ -17,6 +17,7 @@ import type { PreludeApi } from './preludeInstall';
 import type { EmscriptenFs, PythonChannel } from './pythonChannel';
 import { stdlibIdentity } from './stdlibIdentity';
 import { buildIdentity } from './buildIdentity';
+import { trimTrailingZeros } from './snapshotTrim';
 
 interface BootResult {
   pyodide: PyodideAPI;
@@ -109,7 +110,7 @@ export async function bootPyodide({ config, channel, onStray, snapshotBytes }: B
     installPrelude(pyodide, buildKey);
     if (makeSnapshot) {
       try {
-        snapshot = pyodide.makeMemorySnapshot();
+        snapshot = trimTrailingZeros(pyodide.makeMemorySnapshot());
       } catch (err) {
         snapshotError = `making a snapshot failed: ${err instanceof Error ? err.message : String(err)}`;
       }
