@@ -49,7 +49,7 @@ function reply(scenario: Scenario, request: FakeModelRequest): FakeResponse {
   const question = String(request.messages.find((m) => m.role === 'user')?.content ?? '');
   const turn = request.messages.filter((m) => m.role === 'assistant').length;
   if (/child \d: say ok/.test(question)) return '```repl\nFINAL("ok")\n```';
-  if (scenario === 'children' && turn === 0) return '```repl\nfor i in range(4):\n    print(rlm_query(f"child {i}: say ok"))\n```';
+  if (scenario === 'children') return turn === 0 ? '```repl\nfor i in range(4):\n    print(rlm_query(f"child {i}: say ok"))\n```' : '```repl\nFINAL("four children answered")\n```';
   return turn === 0 ? '```repl\nn = len(context)\nprint(n)\n```' : '```repl\nFINAL(str(n))\n```';
 }
 

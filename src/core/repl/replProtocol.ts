@@ -93,7 +93,7 @@ export type BridgeReplyFrame = BridgeReply | { callId: number; cancelled: true }
  * base64; run a cell; close it), one at a time, each answered by a `nestedDone` frame.
  */
 export type NestedOp = { child: number; op: 'bind'; frames: string } | { child: number; op: 'exec'; code: string } | { child: number; op: 'close' };
-export type NestedOpFrame = { callId: number; nested: NestedOp };
+type NestedOpFrame = { callId: number; nested: NestedOp };
 /** What one nested op came to. */
 export type NestedDone =
   | { child: number; op: 'bind'; summary: BoundSummary }

@@ -32,7 +32,6 @@ describe('a child run nested in its parent REPL session', () => {
   it('keeps variables, context and output apart; FINAL and errors stay the child’s; a second child starts clean', async () => {
     const childCells: CellResult[][] = [];
     const childOutput: string[] = [];
-    let session: ReplSession;
     const bridge = nestingBridge(
       () => session,
       async (nested, call) => {
@@ -52,7 +51,7 @@ describe('a child run nested in its parent REPL session', () => {
         return `${metadata.totalChars}:${cells[3]?.final?.value}`;
       },
     );
-    session = await startSession({ bridge });
+    const session: ReplSession = await startSession({ bridge });
     sessions.push(session);
     await session.bindContext({ kind: 'text', text: 'the parent context' });
     const parentOutput: string[] = [];
@@ -80,7 +79,6 @@ describe('a child run nested in its parent REPL session', () => {
   });
 
   it("a child's cell time limit interrupts only the child's cell; the child and its parent go on", async () => {
-    let session: ReplSession;
     const bridge = nestingBridge(
       () => session,
       async (nested) => {
@@ -90,7 +88,7 @@ describe('a child run nested in its parent REPL session', () => {
         return `${slow.timedOut} ${slow.error?.type} ${next.stdout.trim()}`;
       },
     );
-    session = await startSession({ bridge, hardTimeoutGraceMs: 20_000 });
+    const session: ReplSession = await startSession({ bridge, hardTimeoutGraceMs: 20_000 });
     sessions.push(session);
     await session.bindContext({ kind: 'text', text: 'p' });
     const r = await session.execute("r = rlm_query('slow', 'x')\nprint('parent:', r)", { timeoutMs: 30_000 });
@@ -100,7 +98,6 @@ describe('a child run nested in its parent REPL session', () => {
   });
 
   it('a child cell that ignores its interrupt is killed at the hard timeout, and the parent cell fails with that reason', async () => {
-    let session: ReplSession;
     let childResult: CellResult | undefined;
     const bridge = nestingBridge(
       () => session,
@@ -110,7 +107,7 @@ describe('a child run nested in its parent REPL session', () => {
         return 'unreachable';
       },
     );
-    session = await startSession({ bridge, hardTimeoutGraceMs: 500 });
+    const session: ReplSession = await startSession({ bridge, hardTimeoutGraceMs: 500 });
     sessions.push(session);
     const r = await session.execute("rlm_query('stubborn', 'x')", { timeoutMs: 60_000 });
     assert.equal(r.restarted?.reason, 'hard-timeout', JSON.stringify(r));
