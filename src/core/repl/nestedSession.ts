@@ -8,6 +8,7 @@ import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import { BridgeDispatcher } from './bridgeDispatcher';
 import type { BridgeReplySender } from './bridgeDispatcher';
 import { CellTracker } from './cellTracker';
+import { TaskQueue } from './taskQueue';
 import { buildMetadata } from './contextEncoding';
 import { streamContext } from './contextStream';
 import { ContextBindError, ReplClosedError } from './replErrors';
@@ -37,7 +38,7 @@ export interface NestedHost {
 export class NestedReplSession implements ReplSession {
   private readonly dispatcher: BridgeDispatcher;
   private readonly listeners = new Set<(event: ReplOutputEvent) => void>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new TaskQueue();
   private cell?: CellTracker;
   private nextId = 0;
   private closed = false;
@@ -78,9 +79,7 @@ export class NestedReplSession implements ReplSession {
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(task);
   }
 
   bindContext(source: ContextSource): Promise<ContextMetadata> {

@@ -11,6 +11,7 @@ import { BIND_BASE_MS, ChildRequests } from './childRequests';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, sameContextSource } from './contextEncoding';
 import { ContextTooLargeError } from '../context/contextErrors';
 import { CellTracker } from './cellTracker';
+import { TaskQueue } from './taskQueue';
 import { ReplChild } from './replChild';
 import { InvalidContextError, ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
 import type { SandboxViolationError } from './replErrors';
@@ -96,7 +97,7 @@ class PyodideReplSession implements ReplSession {
   private child?: ReplChild;
   private generation = 0;
   private nextId = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new TaskQueue();
   private closed = false;
   private usePermissionModel = true;
   private useOsIsolation: boolean;
@@ -344,9 +345,7 @@ class PyodideReplSession implements ReplSession {
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(task);
   }
 
   bindContext(source: ContextSource): Promise<ContextMetadata> {
