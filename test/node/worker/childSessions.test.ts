@@ -5,21 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
 import { startSession } from '../core/repl/replTestKit';
+import { FAKE_CHANNEL_PY } from './fakeChannelPython';
 
 /** Python: binds child `c` to `stream` (context frames) through a fake channel, as the worker would. */
 const FAKE_BIND = [
   'import json, _rlm_binding as B, _rlm_prelude as P',
   'api = P._rlm_api',
-  'def frame(kind, meta=b"", data=b""):',
-  "    return kind + len(meta).to_bytes(4, 'little') + len(data).to_bytes(4, 'little') + meta + data",
-  'class FakeChannel:',
-  '    def __init__(self, data):',
-  '        self.data, self.pos = data, 0',
-  "    def read_into(self, op, buf, payload=b''):",
-  '        buf[:] = self.data[self.pos:self.pos + len(buf)]',
-  '        self.pos += len(buf)',
-  "    def request(self, op, payload=b''):",
-  "        return b'0'",
+  ...FAKE_CHANNEL_PY,
   'def bind(c, text):',
   "    stream = frame(b'T', b'', text.encode()) + frame(b'E')",
   '    c._binder = B.Binder(c._session, FakeChannel(stream), context_read=None)',
