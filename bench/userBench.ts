@@ -58,7 +58,7 @@ function reply(scenario: Scenario, request: FakeModelRequest): FakeResponse {
   if (/^p\d+$/.test(question.trim())) return { text: 'ok', latencyMs: FANOUT.latencyMs };
   if (scenario === 'fanout') return turn === 0 ? `\`\`\`repl\nrs = llm_query_batched([f"p{i}" for i in range(${FANOUT.prompts})])\nprint(len(rs))\n\`\`\`` : '```repl\nFINAL(str(len(rs)))\n```';
   if (scenario === 'needle') return turn === 0 ? '```repl\nimport re\nfound = re.search(r"vault code is (\\d{8})", context).group(1)\nprint(len(found))\n```' : '```repl\nFINAL_VAR("found")\n```';
-  if (scenario === 'children' && turn === 0) return '```repl\nfor i in range(4):\n    print(rlm_query(f"child {i}: say ok"))\n```';
+  if (scenario === 'children') return turn === 0 ? '```repl\nfor i in range(4):\n    print(rlm_query(f"child {i}: say ok"))\n```' : '```repl\nFINAL("four children answered")\n```';
   return turn === 0 ? '```repl\nn = len(context)\nprint(n)\n```' : '```repl\nFINAL(str(n))\n```';
 }
 

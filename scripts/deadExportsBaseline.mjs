@@ -6,11 +6,10 @@
 export const KNOWN_DEAD_EXPORTS = {
   'src/core/loop/budget.ts': ['LimitWarning'],
   'src/core/loop/parseResponse.ts': ['CodeBlock', 'ParsedReply'],
-  'src/core/loop/subCalls.ts': ['ChildRunInput'],
   'src/core/models/anthropicClient.ts': ['DEFAULT_ANTHROPIC_MAX_TOKENS'],
   'src/core/models/createModelClient.ts': ['DEFAULT_MAX_RETRIES', 'DEFAULT_MODEL_TIMEOUT_MS'],
   'src/core/models/sdkErrorMapping.ts': ['ErrorContext'],
-  'src/core/repl/bridgeDispatcher.ts': ['BridgeReplySender', 'SubCallAbortedError'],
+  'src/core/repl/bridgeDispatcher.ts': ['SubCallAbortedError'],
   'src/core/repl/cellTracker.ts': ['CellArming'],
   'src/core/repl/childRequests.ts': ['BIND_MS_PER_MB'],
   'src/core/repl/replChild.ts': ['ChildListeners', 'ChildStartOptions'],

@@ -59,7 +59,19 @@ export function preludeKey(stdlibId: string): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-export interface PreludeApi {
+/** A child run's API (prelude.py, Api.open_child): what the worker calls for one nested child. */
+export interface ChildPreludeApi {
+  bind_begin(): void;
+  bind_feed(byteLength: number, opened?: boolean): string;
+  run_cell(code: string): string;
+  recover(): void;
+}
+
+export interface PreludeApi extends ChildPreludeApi {
+  /** A child run's session in this interpreter, instance `n` (issue 33): its own namespace and context. */
+  open_child(n: number): PyProxy & ChildPreludeApi;
+  /** Ends child `n`: its namespace is emptied. */
+  close_child(n: number): void;
   /** Starts a bind: the namespace is cleared and the frame parser reset. */
   bind_begin(): void;
   /**

@@ -68,7 +68,7 @@ export class PythonChannel {
   private readonly encoder = new TextEncoder();
 
   constructor(
-    private readonly host: ChannelHost,
+    private host: ChannelHost,
     /** Most characters per stream and cell passed on to the host. */
     private captureMaxChars: number,
   ) {}
@@ -101,6 +101,21 @@ export class PythonChannel {
   beginCell(): void {
     this.tally = { stdoutChars: 0, stderrChars: 0, droppedChars: 0 };
     this.reply = [];
+  }
+
+  /**
+   * A child run's op starts, nested in the parent's cell (which is blocked in rlm_query): its output
+   * goes to `sink` and counts against a cap of its own, like any cell's. Returns the way back to the
+   * parent's sink and counts.
+   */
+  enterNested(sink: (stream: 'stdout' | 'stderr', text: string) => void): () => void {
+    const { host, tally } = this;
+    this.host = { ...host, output: sink };
+    this.tally = { stdoutChars: 0, stderrChars: 0, droppedChars: 0 };
+    return () => {
+      this.host = host;
+      this.tally = tally;
+    };
   }
 
   cellTally(): OutputTally {

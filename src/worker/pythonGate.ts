@@ -14,11 +14,19 @@
 interface GilApi {
   _PyEval_SaveThread(): number;
   _PyEval_RestoreThread(threadState: number): void;
+  _PyGILState_Ensure(): number;
+  _PyGILState_Release(state: number): void;
 }
 
 export interface PythonGate {
   /** Runs fn holding the GIL (re-entrant). */
   run<T>(fn: () => T): T;
+  /**
+   * Runs fn holding the GIL from inside a cell's blocking call into the worker (the channel device's
+   * write, during which CPython has released the GIL): a child run's ops nested in its parent's
+   * rlm_query (issue 33). The GIL is given back as it was when fn ends.
+   */
+  nested<T>(fn: () => T): T;
   /** Releases the GIL: from now on only run() enters Python. */
   close(): void;
   readonly isOpen: boolean;
@@ -71,6 +79,15 @@ export function createPythonGate(module: GilApi, finalizers?: { drain(): void })
         if (depth === 1) finalizers?.drain();
         depth--;
         if (depth === 0) threadState = save();
+      }
+    },
+    nested<T>(fn: () => T): T {
+      if (depth === 0) throw new Error('Python is entered from a blocking call only while a cell runs');
+      const state = module._PyGILState_Ensure();
+      try {
+        return fn();
+      } finally {
+        module._PyGILState_Release(state);
       }
     },
     close() {

@@ -26,6 +26,9 @@ import type { RuntimeLockdown } from './runtimeLockdown';
 import { probeRuntime } from './runtimeProbe';
 import { probePermissionModel } from './permissionProbe';
 import { createSyncHost } from './syncHost';
+import type { NestedRunner, SyncHostDeps } from './syncHost';
+import type { ChildPreludeApi } from './preludeInstall';
+import type { PyProxy } from 'pyodide/ffi';
 import { TextTarget } from './textTarget';
 
 if (!parentPort) throw new Error('replWorker must run as a worker thread');
@@ -69,7 +72,8 @@ async function main(): Promise<void> {
   const pipe = boot.bridgeFd === undefined ? undefined : fdFrameIo(boot.bridgeFd);
   const pipeProblem = pipe ? probeBridgePipe(pipe) : 'the session asked for the relay';
   const relay = { post, bridgePort: boot.bridgePort, bridgeState };
-  const sync = createSyncHost({ post, outputsPosted: () => outputsPosted, interruptState, pipe: pipeProblem ? undefined : pipe, relay });
+  const syncDeps: SyncHostDeps = { post, outputsPosted: () => outputsPosted, interruptState, pipe: pipeProblem ? undefined : pipe, relay };
+  const sync = createSyncHost(syncDeps);
   const channel = new PythonChannel({ bridge: sync.bridge, sleep: sync.sleep, output: (stream, text) => post({ type: 'output', stream, text }) }, boot.config.captureMaxChars);
   // The child's main thread reads the snapshot while this thread starts, and sends it as the first message.
   let snapshot = boot.config.snapshotPath
@@ -233,6 +237,89 @@ async function main(): Promise<void> {
     }
   };
 
+  /** Runs one cell on the run's API or a nested child's; an interrupt that escaped the runner is reported. */
+  const runCellOn = (target: ChildPreludeApi, code: string): WorkerCellResult => {
+    try {
+      return JSON.parse(target.run_cell(code)) as WorkerCellResult;
+    } catch (err) {
+      if (!(err instanceof Error && (err.name === 'PythonError' || err.constructor.name === 'PythonError'))) throw err;
+      // An interrupt that landed while the runner itself was finishing: report it, restore the namespace.
+      target.recover();
+      return {
+        stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: [], outIndex: -1, interrupted: true,
+        error: { type: 'Interrupted', message: 'interrupted while the cell was finishing', traceback: '' },
+      };
+    }
+  };
+  /** Python's own counts can be forged by the cell; the device's are not, and bound what the host gets. */
+  const capResult = (result: WorkerCellResult): WorkerCellResult => {
+    const cap = boot.config.captureMaxChars;
+    result.stdout = result.stdout.slice(0, cap);
+    result.stderr = result.stderr.slice(0, cap);
+    return result;
+  };
+
+  /** Child runs nested in this interpreter, by instance (issue 33): ops come over the bridge pipe only. */
+  const children = new Map<number, { api: PyProxy & ChildPreludeApi; callId: number }>();
+  const closeChild = (n: number): void => {
+    const child = children.get(n);
+    children.delete(n);
+    api.close_child(n);
+    child?.api.destroy();
+  };
+  const run: NestedRunner['run'] = (callId, op, output) => {
+    const { child: n } = op;
+    if (op.op === 'close') {
+      closeChild(n);
+      return { child: n, op: 'close' };
+    }
+    if (op.op === 'bind') {
+      try {
+        let child = children.get(n)?.api;
+        if (!child) children.set(n, { api: (child = api.open_child(n)), callId });
+        const bytes = Buffer.from(op.frames, 'base64');
+        channel.offerContext(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        child.bind_begin();
+        // No text target: it may be settled only while no Python runs, and the parent's cell is running.
+        let reply = child.bind_feed(bytes.byteLength);
+        while (/^N\d+$/.test(reply)) reply = child.bind_feed(channel.contextLeft(), false);
+        if (!reply) throw new Error('the context frames ended before their end mark');
+        return { child: n, op: 'bind', summary: JSON.parse(reply) as BoundSummary };
+      } catch (err) {
+        return { child: n, op: 'bind', failed: { errorType: /MemoryError|OverflowError/.test(describe(err)) ? 'MemoryError' : 'BindError', message: describe(err) } };
+      } finally {
+        channel.offerContext(new Uint8Array(0));
+      }
+    }
+    const child = children.get(n)?.api;
+    if (!child) {
+      const error = { type: 'ReplError', message: `no child run ${n} is open in this REPL`, traceback: '' };
+      return { child: n, op: 'exec', result: { stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: [], outIndex: -1, interrupted: false, error } };
+    }
+    const leave = channel.enterNested(output);
+    try {
+      return { child: n, op: 'exec', result: capResult(runCellOn(child, op.code)) };
+    } finally {
+      leave();
+      // An interrupt meant for this child's cell that came as it ended must not land in the parent's
+      // cell: the parent's own interrupts reach it by cancelling its blocked call instead.
+      Atomics.store(interruptState, 0, 0);
+    }
+  };
+  // A child left open when its parent's call ends (cancelled, or a host that did not close it) goes with it.
+  const end: NestedRunner['end'] = (callId) => {
+    for (const [n, child] of children) {
+      if (child.callId !== callId) continue;
+      try {
+        closeChild(n);
+      } catch {
+        children.delete(n); // its namespace goes with the process; the parent's call must still return
+      }
+    }
+  };
+  // Ops come while a cell is blocked in the device's write, which CPython made without the GIL.
+  if (syncDeps.pipe) syncDeps.nested = { run: (callId, op, output) => gate.nested(() => run(callId, op, output)), end: (callId) => gate.nested(() => end(callId)) };
+
   port.on('message', (message: ChildToWorker) => gate.run(() => onMessage(message)));
   // From here on Python runs only inside gate.run(): a cell, a bind, the warm-up.
   if (!weaken.betweenCells) gate.close();
@@ -280,18 +367,7 @@ async function main(): Promise<void> {
     timers.begin();
     stray.stdout = '';
     stray.stderr = '';
-    let result: WorkerCellResult;
-    try {
-      result = JSON.parse(api.run_cell(message.code)) as WorkerCellResult;
-    } catch (err) {
-      if (!(err instanceof Error && (err.name === 'PythonError' || err.constructor.name === 'PythonError'))) throw err;
-      // An interrupt that landed while the runner itself was finishing: report it, restore the namespace.
-      api.recover();
-      result = {
-        stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: [], outIndex: -1, interrupted: true,
-        error: { type: 'Interrupted', message: 'interrupted while the cell was finishing', traceback: '' },
-      };
-    }
+    const result = runCellOn(api, message.code);
     const cleared = timers.end();
     if (cleared) result.timersCleared = cleared;
     for (const stream of ['stdout', 'stderr'] as const) {
@@ -299,11 +375,7 @@ async function main(): Promise<void> {
       result[stream] += stray[stream];
       result[`${stream}Chars`] += stray[stream].length;
     }
-    // Python's own counts can be forged by the cell; the device's are not, and bound what the host gets.
-    const cap = boot.config.captureMaxChars;
-    result.stdout = result.stdout.slice(0, cap);
-    result.stderr = result.stderr.slice(0, cap);
-    post({ type: 'result', id: message.id, result });
+    post({ type: 'result', id: message.id, result: capResult(result) });
   }
 }
 

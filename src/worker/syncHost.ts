@@ -10,7 +10,7 @@
 import { receiveMessageOnPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { ReplCall } from '../core/repl/replTypes';
-import type { BridgeReply, WorkerToChild } from '../core/repl/replProtocol';
+import type { BridgeReply, NestedDone, NestedOp, NestedReportFrame, WorkerToChild } from '../core/repl/replProtocol';
 import { BRIDGE_CANCELLED, BRIDGE_IDLE, BRIDGE_REPLIED } from '../core/repl/replProtocol';
 import type { SyncFrameIo } from './bridgePipeSync';
 
@@ -20,7 +20,7 @@ interface RelayDeps {
   bridgeState: Int32Array;
 }
 
-interface SyncHostDeps {
+export interface SyncHostDeps {
   post(message: WorkerToChild): void;
   /** How many `output` messages the worker has posted (from Python or Pyodide), for ordering piped calls. */
   outputsPosted(): number;
@@ -28,19 +28,45 @@ interface SyncHostDeps {
   /** The bridge pipe, when the start-up probe found it usable; otherwise calls are relayed. */
   pipe?: SyncFrameIo;
   relay: RelayDeps;
+  /** Child runs nested in this interpreter (pipe transport only); set once the prelude is up. */
+  nested?: NestedRunner;
 }
 
 const INTERRUPTED = JSON.stringify({ interrupted: true });
 
-/** One call over the pipe: the reply frame's own JSON text goes to Python as it is. */
-function pipeRoundTrip(io: SyncFrameIo, callId: number, afterOutputs: number, callJson: string): string | 'cancelled' {
+/**
+ * Runs a nested op (a child run's bind, cell or close, in this interpreter) while the worker is blocked
+ * on the parent's call; `output` sends the op's live output to the host ahead of its outcome.
+ */
+export interface NestedRunner {
+  run(callId: number, op: NestedOp, output: (stream: 'stdout' | 'stderr', text: string) => void): NestedDone;
+  /** Call `callId` is over (answered or cancelled): children still open in it are closed. */
+  end(callId: number): void;
+}
+
+/**
+ * One call over the pipe: the reply frame's own JSON text goes to Python as it is. Until it comes, the
+ * host may send ops for a child run nested in this interpreter (issue 33); each is run and answered
+ * here, and a child cell's own calls come back through this function, one level deeper.
+ */
+function pipeRoundTrip(io: SyncFrameIo, callId: number, afterOutputs: number, callJson: string, nested: NestedRunner | undefined): string | 'cancelled' {
   io.write(`{"callId":${callId},"afterOutputs":${afterOutputs},"call":${callJson}}`);
-  for (;;) {
-    const body = io.read();
-    const frame = JSON.parse(body) as { callId?: number; cancelled?: boolean };
-    // Frames for an earlier call (answered after it was cancelled) are skipped.
-    if (frame.callId !== callId) continue;
-    return frame.cancelled ? 'cancelled' : body;
+  try {
+    for (;;) {
+      const body = io.read();
+      const frame = JSON.parse(body) as { callId?: number; cancelled?: boolean; nested?: NestedOp };
+      // Frames for an earlier call (answered after it was cancelled) are skipped.
+      if (frame.callId !== callId) continue;
+      if (frame.nested && nested) {
+        const { child } = frame.nested;
+        const output = (stream: 'stdout' | 'stderr', text: string): void => io.write(JSON.stringify({ callId, nestedOutput: { child, stream, text } } satisfies NestedReportFrame));
+        io.write(JSON.stringify({ callId, nestedDone: nested.run(callId, frame.nested, output) } satisfies NestedReportFrame));
+        continue;
+      }
+      return frame.cancelled ? 'cancelled' : body;
+    }
+  } finally {
+    nested?.end(callId);
   }
 }
 
@@ -85,7 +111,7 @@ export function createSyncHost(deps: SyncHostDeps): SyncHost {
   return {
     bridge(callJson: string): string {
       const callId = ++nextCallId;
-      const outcome = deps.pipe ? pipeRoundTrip(deps.pipe, callId, deps.outputsPosted(), callJson) : relayRoundTrip(deps.relay, callId, JSON.parse(callJson) as ReplCall);
+      const outcome = deps.pipe ? pipeRoundTrip(deps.pipe, callId, deps.outputsPosted(), callJson, deps.nested) : relayRoundTrip(deps.relay, callId, JSON.parse(callJson) as ReplCall);
       if (outcome !== 'cancelled') return outcome;
       consumeInterrupt();
       return INTERRUPTED;

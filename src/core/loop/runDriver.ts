@@ -3,7 +3,9 @@
 // reports a final answer or a limit, an error or the signal ends the run.
 import type { ContextMetadata } from '../context/contextTypes';
 import type { ChatMessage, Completion } from '../models/modelTypes';
-import type { BridgeHandler, CellResult } from '../repl/replTypes';
+import type { BridgeHandler, CellResult, ReplSession } from '../repl/replTypes';
+import { createBridgeRouter } from '../repl/replFactory';
+import type { ChildRunInput } from './subCalls';
 import type { EventOf, LimitKind } from '../trajectory/events';
 import { CoverageTracker } from '../citations/coverage';
 import { recordAnswerEvidence } from './answerEvidence';
@@ -35,6 +37,24 @@ type Answer = { text: string; via: EventOf<'answer'>['via'] };
 
 /** Limits after which the root can still be asked once more: they spend nothing the final turn needs. */
 const FINAL_TURN_LIMITS = new Set<LimitKind>(['iterations', 'subCalls', 'consecutiveErrors']);
+
+/**
+ * Starts a child run (rlm_query). When the parent's session can nest it now (its cell is blocked in
+ * this rlm_query and no other child is nested: sequential children), the child runs in the parent's
+ * interpreter in a namespace of its own, so no REPL process has to start first (issue 33); otherwise
+ * (concurrent children of rlm_query_batched, the relay transport) in a session of its own, as before.
+ * The nested session is closed before the child's answer goes back to the parent's cell.
+ */
+export async function startChildRun(tree: RunTree, parent: ReplSession | undefined, child: ChildRunInput): Promise<RunResult> {
+  const router = createBridgeRouter();
+  const nested = parent?.openNested?.(router.handler);
+  if (!nested) return executeRun(tree, { ...child });
+  try {
+    return await executeRun(tree, { ...child, session: nested, sessionBridge: router });
+  } finally {
+    await nested.close();
+  }
+}
 
 export async function executeRun(tree: RunTree, input: RunInput): Promise<RunResult> {
   return new RunDriver(tree, input).execute();
@@ -166,7 +186,7 @@ class RunDriver {
       meter: input.meter,
       runSignal: input.signal,
       cellId: () => this.cellId,
-      startChild: (child) => executeRun(tree, { ...child }),
+      startChild: (child) => startChildRun(tree, this.opening.session, child),
     });
     const replaying = this.replayer ? this.replayer.wrap(live) : live;
     const coverage = this.coverage;

@@ -11,7 +11,7 @@ import { LoopError } from './loopErrors';
 import type { RunLimits, SubCallCacheUse, UserCellNote } from './loopTypes';
 import type { BridgeRouter, ReplFactory } from '../repl/replFactory';
 import { buildObservation } from './observation';
-import { executeRun } from './runDriver';
+import { startChildRun } from './runDriver';
 import { EventStamp } from './runTree';
 import { runController } from './runSignal';
 import type { RunTree } from './runTree';
@@ -82,7 +82,7 @@ export async function runUserCell(options: UserCellOptions): Promise<UserCellRes
     runSignal: controller.signal,
     cellId: () => cellId,
     author: 'user',
-    startChild: (child) => executeRun(tree, { ...child }),
+    startChild: (child) => startChildRun(tree, options.session, child),
   });
   const unroute = options.sessionBridge.route(handler);
   const unlisten = options.session.onOutput((event) => tree.events.emit({ type: 'cell.output', runId: options.runId, cellId, stream: event.stream, text: event.text }));

@@ -63,6 +63,9 @@ function cellResult(captureMaxChars: number): Check {
   );
 }
 
+/** An aborted bind says only that; a lazy one says so beside its (empty) counts. */
+const BOUND_SUMMARY = oneOf(obj({ aborted: literal(true) }), obj({ chars: arr(COUNT, MANY), invalidUtf8Replacements: arr(COUNT, MANY) }, { lazy: bool }));
+
 const PATHS = arr(TEXT, MANY);
 const PROMPTS = arr(TEXT, MANY);
 
@@ -88,8 +91,7 @@ function childMessage(captureMaxChars: number): Check {
   return variants('type', {
     ready: obj({ type: literal('ready'), info: READY_INFO }),
     snapshot: obj({ type: literal('snapshot'), key: SHORT, byteLength: int(0, MAX_SNAPSHOT_BYTES) }),
-    // An aborted bind says only that; a lazy one says so beside its (empty) counts.
-    bound: obj({ type: literal('bound'), id: ID, summary: oneOf(obj({ aborted: literal(true) }), obj({ chars: arr(COUNT, MANY), invalidUtf8Replacements: arr(COUNT, MANY) }, { lazy: bool })) }),
+    bound: obj({ type: literal('bound'), id: ID, summary: BOUND_SUMMARY }),
     bindFailed: obj({ type: literal('bindFailed'), id: ID, errorType: SHORT, message: TEXT }),
     output: obj({ type: literal('output'), stream: literal('stdout', 'stderr'), text: str(captureMaxChars) }),
     result: obj({ type: literal('result'), id: ID, result: cellResult(captureMaxChars) }),
@@ -114,12 +116,50 @@ export class ChildMessageCheck {
 }
 
 const HELLO_FRAME = obj({ callId: literal(0), hello: literal(true) });
-const CALL_FRAME = obj({ callId: int(1, Number.MAX_SAFE_INTEGER), afterOutputs: COUNT, call: checkCallShape });
-const BRIDGE_FRAME: Check = (value) => (typeof value === 'object' && value !== null && (value as { hello?: unknown }).hello !== undefined ? HELLO_FRAME(value) : CALL_FRAME(value));
+const CALL_ID = int(1, Number.MAX_SAFE_INTEGER);
+const CALL_FRAME = obj({ callId: CALL_ID, afterOutputs: COUNT, call: checkCallShape });
+const CHILD = int(1, Number.MAX_SAFE_INTEGER);
+
+/**
+ * A child run nested in its parent's interpreter (issue 33): the live output of its cell, capped per
+ * frame like the channel's, and the outcome of an op, shaped like the channel's bind and cell replies.
+ * BridgePipe checks that a nested op the host sent is in flight for that call and child.
+ */
+function nestedFrames(captureMaxChars: number): { output: Check; done: Check } {
+  return {
+    output: obj({ callId: CALL_ID, nestedOutput: obj({ child: CHILD, stream: literal('stdout', 'stderr'), text: str(captureMaxChars) }) }),
+    done: obj({
+      callId: CALL_ID,
+      nestedDone: variants('op', {
+        bind: oneOf(obj({ child: CHILD, op: literal('bind'), summary: BOUND_SUMMARY }), obj({ child: CHILD, op: literal('bind'), failed: obj({ errorType: SHORT, message: TEXT }) })),
+        exec: obj({ child: CHILD, op: literal('exec'), result: cellResult(captureMaxChars) }),
+        close: obj({ child: CHILD, op: literal('close') }),
+      }),
+    }),
+  };
+}
+
+const bridgeFrameChecks = new Map<number, Check>();
+/** The check for frames on the bridge pipe of a process with this capture limit (made once per limit). */
+function bridgeFrame(captureMaxChars: number): Check {
+  let check = bridgeFrameChecks.get(captureMaxChars);
+  if (!check) {
+    const nested = nestedFrames(captureMaxChars);
+    check = (value) => {
+      const frame = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+      if (frame.hello !== undefined) return HELLO_FRAME(value);
+      if (frame.nestedOutput !== undefined) return nested.output(value);
+      if (frame.nestedDone !== undefined) return nested.done(value);
+      return CALL_FRAME(value);
+    };
+    bridgeFrameChecks.set(captureMaxChars, check);
+  }
+  return check;
+}
 
 /** Checks one frame the worker wrote on the bridge pipe. */
-export function checkBridgeFrame(value: unknown): BridgeRequestFrame {
-  const problem = BRIDGE_FRAME(value);
+export function checkBridgeFrame(value: unknown, captureMaxChars = MAX_CHANNEL_FRAME_BYTES): BridgeRequestFrame {
+  const problem = bridgeFrame(captureMaxChars)(value);
   if (problem) throw new ChannelViolation('bridge pipe', describeProblem(`frame${problem}`, value));
   return value as BridgeRequestFrame;
 }

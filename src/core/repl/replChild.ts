@@ -8,12 +8,13 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Duplex, Writable } from 'node:stream';
 import { BridgePipe } from './bridgePipe';
+import type { NestedOpHandlers } from './bridgePipe';
 import { ChannelViolation } from './frameCodec';
 import { ReplChannel } from './replChannel';
 import { ReplStartError, SandboxViolationError } from './replErrors';
 import type { LaunchPlan } from './replLaunch';
 import { BRIDGE_PIPE_FD, CHANNEL_FD, CONTEXT_PIPE_FD } from './replProtocol';
-import type { BridgeReply, ChildToHost, HostToChild, ReadyInfo, StartConfig } from './replProtocol';
+import type { BridgeReply, ChildToHost, HostToChild, NestedOp, ReadyInfo, StartConfig } from './replProtocol';
 import type { ReplCall } from './replTypes';
 
 const STDERR_TAIL_CHARS = 4000;
@@ -26,7 +27,8 @@ export interface ChildListeners {
    * A sub-call from Python; `reply` sends the answer back the way the call came. Returns why the call
    * is refused as a protocol break (one made when no cell runs), or undefined when it is taken.
    */
-  bridgeCall(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void): string | undefined;
+  /** `depth`: 0 from the run's own cell, 1 from a child run's cell nested in it (bridge pipe only). */
+  bridgeCall(callId: number, call: ReplCall, reply: (reply: BridgeReply) => void, depth: number): string | undefined;
   exit(code: number | null, signal: NodeJS.Signals | null, stderrTail: string): void;
   /** The process broke the protocol after `ready` and was killed; `exit` follows. */
   violation(error: SandboxViolationError): void;
@@ -48,6 +50,8 @@ export class ReplChild {
   private exited = false;
   private stderrTail = '';
   private bridge: BridgePipe | undefined;
+  /** The lowest depth an interrupt not yet applied asked to cancel calls from. */
+  private interruptDepth: number | undefined;
   private channel: ReplChannel | undefined;
   /** The first protocol break, kept so a start still waiting rejects with it. */
   private violated: SandboxViolationError | undefined;
@@ -92,8 +96,8 @@ export class ReplChild {
     // The context pipe is a socket pair: the process could write into it, and nothing it writes there is legitimate.
     pipe.on('data', () => child.violation(new ChannelViolation('context pipe', 'bytes written back on the context pipe')));
     child.bridge = new BridgePipe(bridgeSocket, {
-      call: (callId, call, reply) => {
-        const refused = options.listeners.bridgeCall(callId, call, reply);
+      call: (callId, call, reply, depth) => {
+        const refused = options.listeners.bridgeCall(callId, call, reply, depth);
         if (refused) child.violation(new ChannelViolation('bridge pipe', refused));
       },
       malformed: (error) => {
@@ -101,7 +105,7 @@ export class ReplChild {
         options.log?.(`${error.message}; stopping the REPL process`);
         child.violation(error);
       },
-    });
+    }, options.config.captureMaxChars);
     child.channel = new ReplChannel(channelSocket, options.config.captureMaxChars, {
       message: (message) => onMessage(message),
       violation: (error) => {
@@ -177,7 +181,9 @@ export class ReplChild {
           return;
         }
         if (message.type === 'interruptApplied') {
-          child.bridge?.cancelPending();
+          const depth = child.interruptDepth;
+          child.interruptDepth = undefined;
+          child.bridge?.cancelPending(depth ?? 0);
           return;
         }
         if (message.type === 'bridgeCall') {
@@ -188,7 +194,7 @@ export class ReplChild {
           const refused = options.listeners.bridgeCall(message.callId, message.call, (reply) => {
             if (!child.bridge?.settleRelayed(reply.callId)) return;
             child.send(reply.ok ? { type: 'bridgeReply', callId: reply.callId, result: reply.result } : { type: 'bridgeFailed', callId: reply.callId, message: reply.message });
-          });
+          }, 0);
           if (refused) child.violation(new ChannelViolation('channel', refused));
           return;
         }
@@ -211,6 +217,20 @@ export class ReplChild {
       });
       child.send({ type: 'start', config: options.config });
     });
+  }
+
+  /**
+   * Interrupts the Python running now; once the process has applied it, the bridge calls in flight from
+   * `depth` up are cancelled (0: the run's cell and all; 1: only those of a child run nested in it).
+   */
+  interrupt(depth = 0): void {
+    this.interruptDepth = Math.min(this.interruptDepth ?? depth, depth);
+    this.send({ type: 'interrupt' });
+  }
+
+  /** Sends an op for a child run nested in call `callId` (BridgePipe.nestedOp); false when it cannot go now. */
+  nestedOp(callId: number, op: NestedOp, handlers: NestedOpHandlers): boolean {
+    return !this.exited && !this.violated && !!this.bridge?.nestedOp(callId, op, handlers);
   }
 
   send(message: HostToChild): void {

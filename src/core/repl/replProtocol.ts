@@ -83,9 +83,25 @@ export const SNAPSHOT_FD = 6;
  * `afterOutputs` counts the `output` messages the worker posted before the call: they travel the
  * slower channel, and the host holds the call until it has them, so printed text comes first.
  */
-export type BridgeRequestFrame = { callId: number; afterOutputs: number; call: ReplCall } | { callId: 0; hello: true };
-/** Host -> worker on the bridge pipe: a reply, the echo of `hello`, or word that an interrupt cancelled the call. */
-export type BridgeReplyFrame = BridgeReply | { callId: number; cancelled: true } | { callId: 0; hello: true };
+export type BridgeRequestFrame = { callId: number; afterOutputs: number; call: ReplCall } | { callId: 0; hello: true } | NestedReportFrame;
+/** Host -> worker on the bridge pipe: a reply, the echo of `hello`, word that an interrupt cancelled the call, or a nested op. */
+export type BridgeReplyFrame = BridgeReply | { callId: number; cancelled: true } | { callId: 0; hello: true } | NestedOpFrame;
+
+/**
+ * A child run nested in its parent's interpreter (issue 33): while the worker is blocked on the parent's
+ * rlm_query call `callId`, the host sends it ops on child instance `child` (bind its context frames,
+ * base64; run a cell; close it), one at a time, each answered by a `nestedDone` frame.
+ */
+export type NestedOp = { child: number; op: 'bind'; frames: string } | { child: number; op: 'exec'; code: string } | { child: number; op: 'close' };
+type NestedOpFrame = { callId: number; nested: NestedOp };
+/** What one nested op came to. */
+export type NestedDone =
+  | { child: number; op: 'bind'; summary: BoundSummary }
+  | { child: number; op: 'bind'; failed: { errorType: string; message: string } }
+  | { child: number; op: 'exec'; result: WorkerCellResult }
+  | { child: number; op: 'close' };
+/** Worker -> host while a nested op runs: its live output (capped per stream and cell), then its outcome. */
+export type NestedReportFrame = { callId: number; nestedOutput: { child: number; stream: 'stdout' | 'stderr'; text: string } } | { callId: number; nestedDone: NestedDone };
 
 /** The cell outcome as the worker reports it; the host adds timing, timeout and restart facts. */
 export type WorkerCellResult = Omit<CellResult, 'durationMs' | 'timedOut' | 'interrupted' | 'restarted'> & {

@@ -11,17 +11,20 @@ import { BIND_BASE_MS, ChildRequests } from './childRequests';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, sameContextSource } from './contextEncoding';
 import { ContextTooLargeError } from '../context/contextErrors';
 import { CellTracker } from './cellTracker';
+import { TaskQueue } from './taskQueue';
 import { ReplChild } from './replChild';
 import { InvalidContextError, ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
 import type { SandboxViolationError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, isOsIsolationRejection, planLaunch } from './replLaunch';
 import { SNAPSHOT_FD } from './replProtocol';
-import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replProtocol';
+import type { BridgeTransportKind, ChildToHost, NestedDone, WeakenedLayers } from './replProtocol';
 import { sharedCanary } from './sandboxCanary';
 import type { SandboxCanary } from './sandboxCanary';
 import { blockingFailures, emptyProtections, protectionsFrom } from './sandboxProtections';
 import { sandboxStrength, WeakSandboxError } from './sandboxStrength';
-import type { BridgeHandler, CellResult, ExecuteOptions, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
+import type { BridgeHandler, CellResult, ExecuteOptions, ReplCall, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
+import { NestedReplSession } from './nestedSession';
+import type { NestedHost } from './nestedSession';
 import { distStamp, SnapshotCache } from './snapshotCache';
 import { LazyContextHost } from './lazyContextHost';
 
@@ -94,7 +97,7 @@ class PyodideReplSession implements ReplSession {
   private child?: ReplChild;
   private generation = 0;
   private nextId = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new TaskQueue();
   private closed = false;
   private usePermissionModel = true;
   private useOsIsolation: boolean;
@@ -107,6 +110,15 @@ class PyodideReplSession implements ReplSession {
   /** Serves the bound folder's files when it was bound lazily. */
   private lazy?: LazyContextHost;
   private cell?: CellTracker;
+  /** The run's sub-call the worker is blocked on now, if any (one at a time at depth 0). */
+  private rootCall?: { callId: number; call: ReplCall };
+  /** The child run nested in this session's interpreter now (at most one), and its instance count. */
+  private nested?: NestedReplSession;
+  private nextChild = 0;
+  /** Fails the nested op in flight, if any, when the process is lost. */
+  private nestedOpFailed?: (error: Error) => void;
+  /** Why this session killed its process for a nested child (reported instead of "the process died"). */
+  private killedFor?: LostReason;
   /** The REPL process broke the protocol: the session refuses everything from then on. */
   private violation?: SandboxViolationError;
   /** No cell has run in this session yet. */
@@ -217,11 +229,17 @@ class PyodideReplSession implements ReplSession {
         log: this.options.log,
         listeners: {
           message: (m) => generation === this.generation && this.onMessage(m),
-          bridgeCall: (callId, call, reply) => {
+          bridgeCall: (callId, call, reply, depth) => {
             if (generation !== this.generation) return undefined;
             // Python calls out only while a cell runs; a call at any other time was not made by a cell.
             if (!this.cell) return 'a sub-call made while no cell was running';
-            this.dispatcher.dispatch(callId, call, reply);
+            // One level deeper: a call from the cell of a child run nested in this run's rlm_query.
+            if (depth > 0) return this.nested ? this.nested.dispatchCall(callId, call, reply) : 'a nested sub-call while no child run was nested';
+            this.rootCall = { callId, call };
+            this.dispatcher.dispatch(callId, call, (answer) => {
+              if (this.rootCall?.callId === callId) this.rootCall = undefined;
+              reply(answer);
+            });
             return undefined;
           },
           violation: (error) => generation === this.generation && this.onViolation(error),
@@ -301,6 +319,8 @@ class PyodideReplSession implements ReplSession {
    */
   private onViolation(error: SandboxViolationError): void {
     this.log(error.message);
+    this.nestedOpFailed?.(error);
+    this.nested?.lost(error);
     this.violation = error;
     this.generation++; // the killed child's exit is this, not a crash
     this.child = undefined;
@@ -313,7 +333,11 @@ class PyodideReplSession implements ReplSession {
   private onExit(detail: string): void {
     if (!this.child) return; // died during start-up: start() reports that itself
     this.child = undefined;
-    const reason: LostReason = { reason: this.fatal?.reason ?? 'crash', detail: this.fatal?.message ?? `the REPL process died (${detail})` };
+    const reason: LostReason = this.killedFor ?? { reason: this.fatal?.reason ?? 'crash', detail: this.fatal?.message ?? `the REPL process died (${detail})` };
+    this.killedFor = undefined;
+    const lostError = new ReplCrashedError(reason.reason, reason.detail);
+    this.nestedOpFailed?.(lostError);
+    this.nested?.lost(lostError);
     this.dispatcher.abortAll('the REPL process exited');
     this.requests.failAll(new ReplCrashedError(reason.reason, reason.detail));
     if (this.cell) this.cell.lose(reason);
@@ -321,9 +345,7 @@ class PyodideReplSession implements ReplSession {
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(task);
   }
 
   bindContext(source: ContextSource): Promise<ContextMetadata> {
@@ -406,6 +428,7 @@ class PyodideReplSession implements ReplSession {
       const reads = this.lazy?.takeReads();
       if (reads) result = { ...result, contextReads: reads };
       this.cell = undefined;
+      this.rootCall = undefined;
       if (result.restarted && !this.closed) {
         this.log(`REPL restarting after ${result.restarted.reason}: ${result.restarted.detail}`);
         try {
@@ -426,8 +449,46 @@ class PyodideReplSession implements ReplSession {
 
   /** `why` reaches sub-calls and child runs in flight: they say they were stopped by it, not by the user. */
   private sendInterrupt(why: string): void {
-    this.child?.send({ type: 'interrupt' });
+    this.child?.interrupt(0);
     this.dispatcher.abortAll(why);
+  }
+
+  /**
+   * A session for a child run nested in this one's interpreter (issue 33), when the run's cell is
+   * blocked in an rlm_query over the bridge pipe and no other child is nested in it; otherwise
+   * undefined (the child then takes a REPL process of its own, as before). `bridge` answers the
+   * child's own sub-calls. The caller closes it before answering the rlm_query.
+   */
+  openNested(bridge: BridgeHandler): ReplSession | undefined {
+    const child = this.child;
+    const call = this.rootCall;
+    if (this.closed || this.violation || !child || !this.cell || this.nested || call?.call.kind !== 'rlm_query' || this.startup?.bridgeTransport !== 'pipe') return undefined;
+    const callId = call.callId;
+    const host: NestedHost = {
+      protections: this.protections,
+      startup: this.startup,
+      captureMaxChars: this.captureMaxChars,
+      contextLimitBytes: this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES,
+      defaultTimeoutMs: this.options.defaultTimeoutMs ?? 60_000,
+      hardTimeoutGraceMs: this.options.hardTimeoutGraceMs ?? 5_000,
+      op: (op, output) =>
+        new Promise<NestedDone>((resolve, reject) => {
+          if (this.child !== child) return reject(new ReplCrashedError(this.lost?.reason ?? 'crash', 'the REPL process the child run shared with its parent is gone'));
+          if (!child.nestedOp(callId, op, { output, done: resolve })) return reject(new ReplClosedError(`${op.op} in a child run: the parent's rlm_query is no longer waiting`));
+          this.nestedOpFailed = reject;
+        }),
+      interrupt: () => child.interrupt(1),
+      kill: (why) => {
+        this.killedFor = why;
+        child.kill();
+      },
+      released: (session) => {
+        if (this.nested === session) this.nested = undefined;
+      },
+    };
+    const session = new NestedReplSession(host, ++this.nextChild, bridge);
+    this.nested = session;
+    return session;
   }
 
   interrupt(): void {

@@ -183,5 +183,11 @@ export interface ReplSession {
   onOutput(listener: (event: ReplOutputEvent) => void): () => void;
   /** True until the first cell runs: the pool hands a run only sessions that no code has touched. */
   readonly unused?: boolean;
+  /**
+   * A session for a child run started by this session's running cell (rlm_query), run in this
+   * session's interpreter in a namespace of its own; undefined when that cannot be now (the child
+   * then takes a session of its own). Close it before the rlm_query is answered.
+   */
+  openNested?(bridge: BridgeHandler): ReplSession | undefined;
   close(): Promise<void>;
 }

@@ -79,16 +79,21 @@ class Guards:
             sub.Popen = _no_process
             sub.run = sub.call = sub.check_call = sub.check_output = sub.getoutput = sub.getstatusoutput = _no_process
 
-    def after_cell(self):
+    def armed(self):
+        """The signals with a handler armed now: a child's cell (run nested inside its parent's) disarms
+        only the ones it armed itself (after_cell(kept=...))."""
+        return dict(self.armed_handlers)
+
+    def after_cell(self, kept=None):
         # Also here, not only in harden(): an interrupt that arrives before the next cell reaches
         # harden() must not meet a handler this cell set to ignore it.
         self.real_signal(signal.SIGINT, signal.default_int_handler)
-        self.end_cell_timers()
+        self.end_cell_timers(kept or {})
 
-    def end_cell_timers(self):
+    def end_cell_timers(self, kept):
         # Nothing a cell arms may run after it (the worker also clears the JS timers behind these):
         # interval timers and alarms are disarmed, and signal handlers other than the interrupt one go
-        # back to their defaults.
+        # back to their defaults. `kept`: handlers the enclosing (parent's) cell armed, which stay.
         setitimer = getattr(signal, 'setitimer', None)
         for which in ('ITIMER_REAL', 'ITIMER_VIRTUAL', 'ITIMER_PROF'):
             if setitimer is not None and hasattr(signal, which):
@@ -103,13 +108,14 @@ class Guards:
             except (OSError, ValueError):
                 pass
         for sig, handler in list(self.armed_handlers.items()):
-            if signal.getsignal(sig) is not handler:
+            if kept.get(sig) is handler or signal.getsignal(sig) is not handler:
                 continue
             try:
                 signal.signal(sig, signal.SIG_DFL)
             except (OSError, ValueError):
                 pass
         self.armed_handlers.clear()
+        self.armed_handlers.update(kept)
 
 
 def format_error(e, type_name=None):
@@ -141,17 +147,25 @@ def hot_path_steps():
 
 
 class CellRunner:
-    """run_cell, recover, warm and warm_paths. `send(opcode, payload)` delivers live output."""
+    """run_cell, recover, warm and warm_paths. `send(opcode, payload)` delivers live output.
 
-    def __init__(self, session, guards, send):
+    A child run's runner (`child` is its instance number) runs its cells nested inside the parent's
+    cell, which is blocked in rlm_query: it puts back the streams and signal handlers it found instead
+    of the process's own, and names its cells <cell-cN.M> so tracebacks and linecache keep them apart."""
+
+    def __init__(self, session, guards, send, child=None):
         self.session, self.guards, self.send = session, guards, send
+        self.child = child
+        self.prefix = '' if child is None else 'c%d.' % child
         self.stdin = NoStdin()
-        self._warm_steps = hot_path_steps()
+        self._outer = None
+        self._warm_steps = hot_path_steps() if child is None else iter(())
 
     def install(self):
         """Takes over stdin and the guarded functions, puts the reserved names in the namespace and
         notes what a fresh process holds (binding a new context returns to exactly that)."""
-        sys.stdin = self.stdin
+        if self.child is None:
+            sys.stdin = self.stdin
         self.guards.harden()
         self.session.restore()
         self.session.take_baseline()
@@ -166,7 +180,7 @@ class CellRunner:
         before = set(s.ns)
         draft_before = s.answer.get('content')
         s.final = None
-        error, interrupted = self._execute(code, '<cell-%d>' % n, out, err)
+        error, interrupted = self._execute(code, '<cell-%s%d>' % (self.prefix, n), out, err)
         restored = s.restore()
         if restored:
             err.write('[rlm] restored reserved name(s) %s: they belong to the REPL API; use other variable names.\n' % ', '.join(restored))
@@ -184,6 +198,8 @@ class CellRunner:
     def _execute(self, code, fname, out, err):
         """Runs the cell with its streams captured; returns (error or None, interrupted)."""
         error, interrupted = None, False
+        # A child's cell runs inside its parent's: what the parent's cell had is put back after it.
+        outer = self._outer = (sys.stdout, sys.stderr, sys.stdin, self.guards.armed()) if self.child is not None else None
         self.guards.harden()
         sys.stdout, sys.stderr, sys.stdin = out, err, self.stdin
         try:
@@ -205,8 +221,12 @@ class CellRunner:
         except BaseException as e:
             error = format_error(e)
         finally:
-            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-            self.guards.after_cell()
+            if outer is None:
+                sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+                self.guards.after_cell()
+            else:
+                sys.stdout, sys.stderr, sys.stdin = outer[:3]
+                self.guards.after_cell(outer[3])
         return error, interrupted
 
     def _mark_cuts(self, result, out, err, kept, draft_before):
@@ -223,7 +243,12 @@ class CellRunner:
             result['outKept'] = {'chars': len(kept), 'ranges': [list(r) for r in kept.kept_ranges]}
 
     def recover(self):
-        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        if self.child is None:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        elif self._outer is not None:
+            sys.stdout, sys.stderr, sys.stdin = self._outer[:3]
+            self.guards.after_cell(self._outer[3])
+        self._outer = None
         self.session.restore()
 
     def warm(self):

@@ -12,17 +12,40 @@
 # Installing it holds no JavaScript object, so it runs before the memory snapshot is taken and a start
 # from the snapshot finds the API already built.
 import _rlm_channel as channel
-from _rlm_session import Session
+from _rlm_session import Session, child_namespace
 from _rlm_model_api import SubCalls, ContextTools, Workspace, model_names
 from _rlm_binding import Binder
 from _rlm_cell_runner import CellRunner, Guards
 
 
 class Api:
-    """What the worker calls (src/worker/preludeInstall.ts, PreludeApi)."""
+    """What the worker calls (src/worker/preludeInstall.ts, PreludeApi). The root's Api also opens child
+    runs' (open_child): each an Api of its own over a fresh namespace, run nested in this interpreter."""
 
     def __init__(self, session, binder, runner):
         self._session, self._binder, self._runner = session, binder, runner
+        self._children = {}
+
+    def open_child(self, n):
+        """A child run's Api (instance `n`, unique while it is open): its own namespace, `context`,
+        FINAL, `answer`, _out and output capture, with this run's output limits."""
+        n = int(n)
+        if n in self._children or n < 1:
+            raise ValueError('child instance %d is already open or invalid' % n)
+        limits = self._session.limits
+        child = _build(Session(child_namespace()), self._runner.guards, n)
+        child.attach(limits.display, limits.out_cell, limits.out_total)
+        self._children[n] = child
+        return child
+
+    def close_child(self, n):
+        """Ends child `n`: its namespace is emptied and its cells' sources forgotten."""
+        child = self._children.pop(int(n), None)
+        if child is not None:
+            child._session.end('<cell-%s' % child._runner.prefix)
+
+    def open_children(self):
+        return len(self._children)
 
     def bind_begin(self):
         self._binder.begin()
@@ -49,14 +72,17 @@ class Api:
         self._session.limits.set(max_chars, out_cell_chars, out_total_chars)
 
 
-def _rlm_install():
-    session = Session()
+def _build(session, guards, child=None):
     session.reserve(model_names(
         session,
         SubCalls(channel.bridge_request),
         ContextTools(session, channel.context_call),
         Workspace(session),
     ))
-    runner = CellRunner(session, Guards(channel.host_sleep), channel.send_output)
+    runner = CellRunner(session, guards, channel.send_output, child)
     runner.install()
     return Api(session, Binder(session, channel, channel.context_read), runner)
+
+
+def _rlm_install():
+    return _build(Session(), Guards(channel.host_sleep))

@@ -2,7 +2,7 @@
 # reserved for the REPL's API, the bound `context`, the model's `answer`, the cell counter, the answer a
 # FINAL gave, and the output limits and _out. The model-facing API, the binding and the cell runner
 # each hold this one object instead of reaching for each other's state.
-import gc, linecache
+import gc, linecache, builtins
 import __main__
 
 from _rlm_output import OutputLimits, OutStore
@@ -13,6 +13,12 @@ NO_CONTEXT_META = {'type': 'none', 'total_chars': 0, 'file_count': 0}
 
 class FinalGiven(BaseException):
     """Raised by FINAL and FINAL_VAR to stop the cell at once; the runner takes it as the answer."""
+
+
+def child_namespace():
+    """A child run's namespace: empty but for what a module's globals need. A dict of its own, never
+    __main__'s, so no variable passes between a parent and its child or between two children."""
+    return {'__name__': '__main__', '__doc__': None, '__builtins__': builtins}
 
 
 class Session:
@@ -92,9 +98,20 @@ class Session:
         self.lines.clear()
         gc.collect()
 
-    def forget_cells(self):
-        """After the warm-up cell: the counter and _out start again, so the first real cell is cell 1."""
+    def forget_cells(self, prefix='<cell-'):
+        """After the warm-up cell: the counter and _out start again, so the first real cell is cell 1.
+        A child that ends forgets only its own cells' sources (prefix <cell-cN.)."""
         self.out_store.clear()
         self.cell = 0
-        for name in [k for k in linecache.cache if isinstance(k, str) and k.startswith('<cell-')]:
+        for name in [k for k in linecache.cache if isinstance(k, str) and k.startswith(prefix)]:
             linecache.cache.pop(name, None)
+
+    def end(self, prefix):
+        """A child run is over: everything it held goes, so nothing of it can reach a later child."""
+        self.forget_cells(prefix)
+        self.ns.clear()
+        self.reserved.clear()
+        self.baseline = {}
+        self.final = None
+        self.lines.clear()
+        gc.collect()

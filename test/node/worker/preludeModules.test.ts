@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReplSession } from '../../../src/core/repl/replTypes';
 import { startSession } from '../core/repl/replTestKit';
+import { FAKE_CHANNEL_PY } from './fakeChannelPython';
 
 describe('the prelude parts, each alone in the real REPL', () => {
   let session: ReplSession;
@@ -134,16 +135,7 @@ describe('the prelude parts, each alone in the real REPL', () => {
     const out = await run(
       [
         'import json, _rlm_binding as B, _rlm_session as S',
-        'def frame(kind, meta=b"", data=b""):',
-        "    return kind + len(meta).to_bytes(4, 'little') + len(data).to_bytes(4, 'little') + meta + data",
-        'class FakeChannel:',
-        '    def __init__(self, data):',
-        '        self.data, self.pos = data, 0',
-        "    def read_into(self, op, buf, payload=b''):",
-        '        buf[:] = self.data[self.pos:self.pos + len(buf)]',
-        '        self.pos += len(buf)',
-        "    def request(self, op, payload=b''):",
-        "        return b'0'",
+        ...FAKE_CHANNEL_PY,
         'def bind(stream, piece):',
         '    session = S.Session({})',
         '    binder = B.Binder(session, FakeChannel(stream), context_read=None)',

@@ -3,9 +3,18 @@ import assert from 'node:assert/strict';
 import { createPythonGate, deferFinalizers, isNoGilError } from '../../../src/worker/pythonGate';
 
 /** A fake GIL: records whether it is held, as PyEval_SaveThread / RestoreThread would change it. */
-function fakeGil(): { held: boolean; _PyEval_SaveThread(): number; _PyEval_RestoreThread(state: number): void } {
+function fakeGil(): { held: boolean; _PyEval_SaveThread(): number; _PyEval_RestoreThread(state: number): void; _PyGILState_Ensure(): number; _PyGILState_Release(state: number): void } {
   const gil = {
     held: true,
+    // PyGILState_Ensure takes the GIL if this thread does not hold it, and says so in its state (1 here).
+    _PyGILState_Ensure() {
+      const took = gil.held ? 0 : 1;
+      gil.held = true;
+      return took;
+    },
+    _PyGILState_Release(state: number) {
+      if (state === 1) gil.held = false;
+    },
     _PyEval_SaveThread() {
       assert.equal(gil.held, true, 'saved while not held');
       gil.held = false;
@@ -30,6 +39,23 @@ describe('createPythonGate', () => {
     assert.equal(gate.run(() => gate.run(() => gil.held)), true);
     assert.equal(gil.held, false);
     assert.throws(() => gate.run(() => { throw new Error('cell failed'); }), /cell failed/);
+    assert.equal(gil.held, false);
+  });
+
+  it('nested(): inside a cell whose blocking call released the GIL, takes it for the call and gives it back', () => {
+    const gil = fakeGil();
+    const gate = createPythonGate(gil);
+    gate.close();
+    assert.throws(() => gate.nested(() => undefined), /only while a cell runs/);
+    const seen = gate.run(() => {
+      gil.held = false; // CPython around the device's write(2)
+      const inside = gate.nested(() => gil.held);
+      const after = gil.held;
+      gil.held = true;
+      assert.throws(() => gate.nested(() => { throw new Error('child op failed'); }), /child op failed/);
+      return [inside, after, gil.held];
+    });
+    assert.deepEqual(seen, [true, false, true]);
     assert.equal(gil.held, false);
   });
 });

@@ -136,6 +136,87 @@ describe('BridgePipe (host end)', () => {
   });
 });
 
+describe('BridgePipe: a child run nested in the parent call (issue 33)', () => {
+  const rlm: BridgeCall = { kind: 'rlm_query', prompts: ['kid'], contexts: ['c'], batched: false };
+  const exec = { child: 1, op: 'exec' as const, code: 'x = 1' };
+
+  /** A pipe whose worker is blocked on call 1 (an rlm_query); `calls` records each call with its depth. */
+  async function blockedOnRlmQuery(captureMaxChars = 100) {
+    const fake = fakeSocket();
+    const calls: Array<{ callId: number; depth: number; reply: (r: BridgeReply) => void }> = [];
+    const problems: string[] = [];
+    const pipe = new BridgePipe(fake.socket, { call: (callId, _call, reply, depth) => calls.push({ callId, depth, reply }), malformed: (e) => problems.push(e.detail) }, captureMaxChars);
+    fake.feed({ callId: 1, afterOutputs: 0, call: rlm });
+    await tick();
+    return { ...fake, pipe, calls, problems };
+  }
+
+  it("runs a child's cell on the parent's call: its output and sub-calls one level deeper, the parent's reply held until the cell is done", async () => {
+    const { pipe, calls, written, feed, problems } = await blockedOnRlmQuery();
+    const outputs: string[] = [];
+    const done: unknown[] = [];
+    assert.equal(pipe.nestedOp(2, exec, { output: () => undefined, done: () => undefined }), false, 'only on the call the worker is blocked on');
+    assert.equal(pipe.nestedOp(1, exec, { output: (_s, text) => outputs.push(text), done: (d) => done.push(d) }), true);
+    assert.equal(pipe.nestedOp(1, exec, { output: () => undefined, done: () => undefined }), false, 'one op at a time');
+    assert.deepEqual(written.at(-1), { callId: 1, nested: exec });
+    feed({ callId: 1, nestedOutput: { child: 1, stream: 'stdout', text: 'hi' } });
+    feed({ callId: 2, afterOutputs: 0, call });
+    await tick();
+    assert.deepEqual(outputs, ['hi']);
+    assert.deepEqual(calls.map((c) => [c.callId, c.depth]), [[1, 0], [2, 1]]);
+    calls[0]!.reply({ callId: 1, ok: true, result: ['early'] });
+    assert.equal(written.length, 1, "the parent's answer waits: the worker is reading the child's call");
+    calls[1]!.reply({ callId: 2, ok: true, result: ['inner'] });
+    assert.deepEqual(written.at(-1), { callId: 2, ok: true, result: ['inner'] });
+    const result = { stdout: 'hi', stderr: '', stdoutChars: 2, stderrChars: 0, newVariables: ['x'], outIndex: 1, interrupted: false };
+    feed({ callId: 1, nestedDone: { child: 1, op: 'exec', result } });
+    await tick();
+    assert.deepEqual(done, [{ child: 1, op: 'exec', result }]);
+    assert.deepEqual(written.at(-1), { callId: 1, ok: true, result: ['early'] }, 'and goes once the worker reads the parent call again');
+    assert.deepEqual(problems, []);
+  });
+
+  it("an interrupt of the child cancels only the child's call; one of the parent waits for the child's cell to end", async () => {
+    const { pipe, written, feed } = await blockedOnRlmQuery();
+    pipe.nestedOp(1, exec, { output: () => undefined, done: () => undefined });
+    feed({ callId: 2, afterOutputs: 0, call });
+    await tick();
+    pipe.cancelPending(1);
+    assert.deepEqual(written.at(-1), { callId: 2, cancelled: true });
+    pipe.cancelPending(0);
+    assert.deepEqual(written.at(-1), { callId: 2, cancelled: true }, 'the parent call is not cancelled while the child cell runs');
+    feed({ callId: 1, nestedDone: { child: 1, op: 'exec', result: { stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: [], outIndex: 1, interrupted: true } } });
+    await tick();
+    assert.deepEqual(written.at(-1), { callId: 1, cancelled: true });
+  });
+
+  it('a forged nested frame is a protocol break: no op in flight, another child or op, output past the cap, a call too deep', async () => {
+    const result = { stdout: '', stderr: '', stdoutChars: 0, stderrChars: 0, newVariables: [], outIndex: 1, interrupted: false };
+    const forged: Array<[string, boolean, unknown[]]> = [
+      ['output with no op in flight', false, [{ callId: 1, nestedOutput: { child: 1, stream: 'stdout', text: 'x' } }]],
+      ['an outcome with no op in flight', false, [{ callId: 1, nestedDone: { child: 1, op: 'close' } }]],
+      ["another child's outcome", true, [{ callId: 1, nestedDone: { child: 2, op: 'exec', result } }]],
+      ['the outcome of another op', true, [{ callId: 1, nestedDone: { child: 1, op: 'close' } }]],
+      ['on another call', true, [{ callId: 7, nestedOutput: { child: 1, stream: 'stdout', text: 'x' } }]],
+      ['output past the capture limit', true, [{ callId: 1, nestedOutput: { child: 1, stream: 'stdout', text: 'x'.repeat(101) } }]],
+      ['a result past the capture limit', true, [{ callId: 1, nestedDone: { child: 1, op: 'exec', result: { ...result, stdout: 'x'.repeat(101) } } }]],
+      ['a call two levels deep', true, [{ callId: 2, afterOutputs: 0, call }, { callId: 3, afterOutputs: 0, call }]],
+      ['a call reusing an id in flight', true, [{ callId: 1, afterOutputs: 0, call }]],
+      ['an outcome with an extra field', true, [{ callId: 1, nestedDone: { child: 1, op: 'exec', result, extra: 1 } }]],
+    ];
+    for (const [label, withOp, frames] of forged) {
+      const { pipe, calls, feed, problems } = await blockedOnRlmQuery();
+      const done: unknown[] = [];
+      if (withOp) pipe.nestedOp(1, exec, { output: () => undefined, done: (d) => done.push(d) });
+      for (const frame of frames) feed(frame);
+      await tick();
+      assert.equal(problems.length, 1, `${label}: ${problems.join('; ')}`);
+      assert.deepEqual(done, [], `${label}: nothing reaches the child's session`);
+      assert.ok(calls.length <= 2, `${label}: no call past the break`);
+    }
+  });
+});
+
 describe('fdFrameIo (worker end)', () => {
   it('writes frames the host decodes, reads frames of any size, and says when the pipe is closed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rlm-frames-'));
