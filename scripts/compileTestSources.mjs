@@ -111,6 +111,11 @@ export async function compileTestSources({ root, outDir }) {
   return { files: sources.length, compiled: stale.length };
 }
 
+/** Ends esbuild's service process (started by the first compile) once no more compiling is to be done. */
+export async function stopCompiler() {
+  await esbuild.stop();
+}
+
 async function compile(root, outDir, sources) {
   const result = await esbuild.build({
     absWorkingDir: root,

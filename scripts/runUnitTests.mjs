@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { compiledSourcesDir, compileTestSources } from './compileTestSources.mjs';
+import { compiledSourcesDir, compileTestSources, stopCompiler } from './compileTestSources.mjs';
 import { judgeTestRun } from './testRunReporter.mjs';
 import { testTier, UNIT_TIER_GUARD } from './testTier.mjs';
 
@@ -48,6 +48,8 @@ if (tier === 'unit') {
   const compiledDir = compiledSourcesDir(root);
   const started = Date.now();
   const { files: sources, compiled } = await compileTestSources({ root, outDir: compiledDir });
+  // esbuild's service process is not needed during the tests: stopped, it neither waits idle nor outlives the run.
+  await stopCompiler();
   console.log(`Compiled ${compiled} of ${sources} TypeScript files (the others were unchanged) in ${Date.now() - started} ms`);
   typeScript = ['--require', './scripts/compiledTsRequire.cjs', '--enable-source-maps'];
   env.RLM_COMPILED_TS_DIR = compiledDir;
