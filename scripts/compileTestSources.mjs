@@ -30,7 +30,7 @@ export function compiledPath(root, outDir, source) {
 }
 
 /** The .ts files tsconfig.json's `include` folders hold, less its `exclude` ones and declaration files. */
-export function typeScriptSources(root) {
+function typeScriptSources(root) {
   const { include = [], exclude = [] } = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8'));
   const excluded = exclude.map((path) => resolve(root, path) + sep);
   const files = [];
