@@ -4,8 +4,8 @@
 // it belongs (test/node/, run by `npm run test:node`).
 //
 // Only inside a test file's own process (Node sets NODE_TEST_CONTEXT there): the runner that spawns
-// the test files is left alone. Calls made by esbuild and tsx are let through, because tsx compiles each
-// test file through esbuild's service process; that is the toolchain, not the test.
+// the test files is left alone. Calls made by esbuild (and tsx, which compiles through it) are let through:
+// the build tests run esbuild's service process, and that is the toolchain, not the test.
 'use strict';
 const childProcess = require('node:child_process');
 const workerThreads = require('node:worker_threads');

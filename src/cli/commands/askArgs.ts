@@ -73,11 +73,7 @@ export function parseAskArgs(argv: string[]): AskArgs {
 
   const { root, sub } = parseModelChoices(v, 'missing --model, e.g. --model gpt-4.1-mini or --provider anthropic --model claude-sonnet-4-5');
   const limits = parseLimits(v);
-  const input: AskArgs['input'] = {};
-  if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
-  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
-  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
-  if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
+  const input = parseInputLimits(v);
 
   const cache = parseCacheChoice(v);
   const batch = parseBatchChoice(v);
@@ -115,8 +111,18 @@ function placeholderModel(): ModelChoice {
   return { provider: 'openai', model: '', keyEnv: DEFAULT_KEY_ENV.openai };
 }
 
+/** --context-limit-mb, --workspace-limit-gb, --repl-memory-mb and --max-file-kb (shared with `rlm continue` and `rlm mcp`). */
+export function parseInputLimits(v: { 'context-limit-mb'?: string; 'workspace-limit-gb'?: string; 'repl-memory-mb'?: string; 'max-file-kb'?: string }): AskArgs['input'] {
+  const input: AskArgs['input'] = {};
+  if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
+  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
+  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
+  if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
+  return input;
+}
+
 /** --repl-memory-mb: the REPL's memory cap. Below 64 MB Pyodide cannot start; wasm32 addresses at most 4 GB. */
-export function replMemoryMb(value: string): number {
+function replMemoryMb(value: string): number {
   const mb = positiveNumber(value, '--repl-memory-mb');
   if (mb < 64 || mb > 4096) throw new UsageError(`--repl-memory-mb must be between 64 and 4096, got ${value}`);
   return Math.round(mb);

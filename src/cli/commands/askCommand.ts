@@ -14,7 +14,8 @@ import type { ModelClient } from '../../core/models/modelTypes';
 import type { TrajectoryWriter } from '../../core/trajectory/trajectoryWriter';
 import { parseAskArgs } from './askArgs';
 import type { AskArgs } from './askArgs';
-import { modelConfigs, UsageError } from '../support/modelArgs';
+import { parseCommandArgs } from '../support/commandArgs';
+import { modelConfigs } from '../support/modelArgs';
 import { ASK_HELP } from '../support/cliHelp';
 import { openRunTrajectory } from '../support/runTrajectory';
 import { createCliReplFactory } from '../support/cliRepl';
@@ -71,14 +72,8 @@ export async function runAsk(argv: string[], given: AskDeps): Promise<number> {
   // Answers, errors and notes carry model and file text: printed inert (see inertOutput).
   const deps: AskDeps = { ...given, stdout: inertOutput(given.stdout), stderr: inertOutput(given.stderr) };
   const now = deps.now ?? Date.now;
-  let args: AskArgs;
-  try {
-    args = parseAskArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    deps.stderr.write(`rlm ask: ${error.message}\nRun "rlm ask --help" for the options.\n`);
-    return EXIT.usage;
-  }
+  const args = parseCommandArgs('ask', () => parseAskArgs(argv), deps.stderr);
+  if (!args) return EXIT.usage;
   if (args.help) {
     deps.stdout.write(`${ASK_HELP}\n`);
     return EXIT.ok;

@@ -4,10 +4,10 @@
 import { parseArgs } from 'node:util';
 import { describeRecordedModels } from '../../core/continuation/recordedModels';
 import type { RunNode } from '../../core/trajectory/treeTypes';
-import { ASK_OPTIONS, parseCacheChoice, replMemoryMb } from './askArgs';
+import { ASK_OPTIONS, parseCacheChoice, parseInputLimits } from './askArgs';
 import { parseBatchChoice } from '../support/batchArgs';
 import type { AskArgs } from './askArgs';
-import { parseLimits, parseModelChoices, positiveInt, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
+import { parseLimits, parseModelChoices, positiveInt, UsageError, usageErrorFrom } from '../support/modelArgs';
 
 const OPTIONS = {
   ...ASK_OPTIONS,
@@ -67,11 +67,7 @@ export function askArgsFor(args: ContinueArgs, run: RunNode, paths: string[]): A
   const v = args.values;
   const recorded = describeRecordedModels(run.config);
   const { root, sub } = parseModelChoices(v, `give the model to continue with, as for rlm ask: --model NAME (and --provider, --base-url for another endpoint); the record's models${recorded ? ` (${recorded})` : ''} are never used`);
-  const input: AskArgs['input'] = {};
-  if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
-  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
-  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
-  if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
+  const input = parseInputLimits(v);
   return {
     paths,
     question: args.question ?? run.question,

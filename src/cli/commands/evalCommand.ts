@@ -7,6 +7,7 @@ import type { ScriptedServers } from '../../eval/scripted/scriptedServers';
 import { createModelClient } from '../../core/models/createModelClient';
 import type { ModelClient } from '../../core/models/modelTypes';
 import { oneLine } from '../support/errorLine';
+import { parseCommandArgs } from '../support/commandArgs';
 import { modelConfig, UsageError } from '../support/modelArgs';
 import { createCliReplFactory } from '../support/cliRepl';
 import { parseEvalArgs } from '../eval/evalArgs';
@@ -63,14 +64,8 @@ export async function runEval(argv: string[], given: EvalIo): Promise<number> {
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   const now = io.now ?? Date.now;
-  let args: EvalArgs;
-  try {
-    args = parseEvalArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`rlm eval: ${error.message}\nRun "rlm eval --help" for the options.\n`);
-    return EXIT.usage;
-  }
+  const args = parseCommandArgs('eval', () => parseEvalArgs(argv), io.stderr);
+  if (!args) return EXIT.usage;
   if (args.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
     return EXIT.ok;

@@ -6,10 +6,9 @@ import type { RunLimits } from '../../core/loop/loopTypes';
 import { agentLimits } from '../../core/agentAsk/agentLimits';
 import { ASK_OPTIONS } from '../commands/askArgs';
 import type { AskArgs } from '../commands/askArgs';
-import { parseCacheChoice } from '../commands/askArgs';
-import { parseLimits, parseModelChoices, positiveNumber, UsageError, usageErrorFrom } from '../support/modelArgs';
+import { parseCacheChoice, parseInputLimits } from '../commands/askArgs';
+import { parseLimits, parseModelChoices, UsageError, usageErrorFrom } from '../support/modelArgs';
 import type { ModelChoice } from '../support/modelArgs';
-import { replMemoryMb } from '../commands/askArgs';
 import type { CacheChoice } from '../support/subCallCacheLocation';
 
 export interface McpArgs {
@@ -48,11 +47,7 @@ export function parseMcpArgs(argv: string[]): McpArgs {
   if (v.root !== undefined && !v.root.trim()) throw new UsageError('--root needs a folder');
   const models = v.model?.trim() ? parseModelChoices(v, '') : undefined;
   if (!models && (v['sub-model'] || v['base-url'] || v.provider)) throw new UsageError('--provider, --base-url and --sub-model need --model too');
-  const input: AskArgs['input'] = {};
-  if (v['context-limit-mb'] !== undefined) input.maxTotalBytes = Math.round(positiveNumber(v['context-limit-mb'], '--context-limit-mb') * 1024 * 1024);
-  if (v['workspace-limit-gb'] !== undefined) input.maxListedBytes = Math.round(positiveNumber(v['workspace-limit-gb'], '--workspace-limit-gb') * 1024 * 1024 * 1024);
-  if (v['repl-memory-mb'] !== undefined) input.replMemoryMb = replMemoryMb(v['repl-memory-mb']);
-  if (v['max-file-kb'] !== undefined) input.maxFileBytes = Math.round(positiveNumber(v['max-file-kb'], '--max-file-kb') * 1024);
+  const input = parseInputLimits(v);
   return {
     root: v.root ?? '.',
     ...(models ? { models } : {}),

@@ -9,13 +9,13 @@ import { createRlmRun } from '../../core/loop/rlmRun';
 import { createModelClient } from '../../core/models/createModelClient';
 import type { ReplPool } from '../../core/repl/replPool';
 import { MCP_HELP } from '../support/cliHelp';
+import { parseCommandArgs } from '../support/commandArgs';
 import { createCliReplFactory } from '../support/cliRepl';
 import { modelConfigs, UsageError } from '../support/modelArgs';
 import type { ModelConfigs } from '../support/modelArgs';
 import { ripgrepOnPath } from '../support/ripgrepOnPath';
 import { cliCacheUse } from '../support/subCallCacheLocation';
 import { parseMcpArgs } from './mcpArgs';
-import type { McpArgs } from './mcpArgs';
 import { createMcpServer } from './mcpServer';
 
 interface McpDeps {
@@ -29,14 +29,8 @@ interface McpDeps {
 }
 
 export async function runMcp(argv: string[], deps: McpDeps): Promise<number> {
-  let args: McpArgs;
-  try {
-    args = parseMcpArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    deps.stderr.write(`rlm mcp: ${error.message}\nRun "rlm mcp --help" for the options.\n`);
-    return 2;
-  }
+  const args = parseCommandArgs('mcp', () => parseMcpArgs(argv), deps.stderr);
+  if (!args) return 2;
   if (args.help) {
     deps.stderr.write(`${MCP_HELP}\n`);
     return 0;

@@ -1,7 +1,11 @@
 // The shapes that describe what is bound as `context` in the REPL. The text itself never reaches the
 // root model; only ContextMetadata does.
 import type { Compression } from './compressedFormats';
+import type { ContextMetadata, InputFormat, TargetDescription } from './contextSchemas';
 import type { NotebookCellSpan, NotebookSummary } from './notebookText';
+
+// Declared once, as schemas (contextSchemas.ts), and inferred from them.
+export type { ContextMetadata, InputFormat, SkipReason, TargetDescription } from './contextSchemas';
 
 /** One file of a multi-file context. `path` is workspace-relative, POSIX separators. */
 export interface ContextFile {
@@ -107,106 +111,11 @@ export interface ContextPlan {
   format?: InputFormat;
 }
 
-/** What the input is when it is more than plain text files, for the root's metadata (constant size). */
-export interface InputFormat {
-  /** A `str` read decompressed from a file compressed this way. */
-  compression?: Compression;
-  /** Entries of a dict read decompressed (.gz, .bz2, .xz, .zst). */
-  compressedFiles?: number;
-  /** Rotated logs: each one log in several parts, its parts oldest first in `context`'s order (at most 20 listed). */
-  logSets?: Array<{ log: string; parts: number }>;
-  logSetsOmitted?: number;
-  /** A `str` that is a Jupyter notebook's text form: its cells by kind (notebookText.ts). */
-  notebook?: NotebookSummary;
-  /** Entries of a dict that are Jupyter notebooks read as their text form. */
-  notebooks?: number;
-  /** A PDF read page by page: `context` maps `file.pdf#page=N` to each page's text. */
-  pdf?: PdfFormat;
-  /** Entries of a dict that are PDFs, each read as its pages' text under page markers (pdfInFolder.ts). */
-  pdfs?: FolderPdfs;
-}
-
-/** A folder's PDFs: how many, and of those read so far (all of them in an eager bind) their pages. */
-interface FolderPdfs {
-  files: number;
-  /** PDFs whose pages were read; the rest are read when first used (a lazy bind). */
-  read: number;
-  pages: number;
-  /** Pages of the PDFs read that have no text (scanned, or images only). */
-  textlessPages: number;
-}
-
 /** Where a planned PDF page comes from: the page, and the reading session whose document it is (pdfDocument.ts). */
 export interface PdfPageRef {
   page: number;
   session: number;
 }
 
-interface PdfFormat {
-  pages: number;
-  /** Pages read and found without text (scanned, or images only), as ranges "3, 7–9" (constant size). Absent until read. */
-  textlessPages?: string;
-  textlessCount?: number;
-}
-
 /** Rotated log sets listed in the metadata, at most. */
 export const LOG_SETS_MAX = 20;
-
-interface ContextFileMeta {
-  path: string;
-  chars: number;
-}
-
-/** What the root model (and the UI) may know about `context`. Constant size whatever the input. */
-export interface ContextMetadata {
-  type: 'str' | 'dict';
-  totalChars: number;
-  totalBytes: number;
-  fileCount: number;
-  /** The first characters of the text (or of the first file), at most 200. */
-  prefix: string;
-  /** Per-file lengths, at most 100 entries; `filesOmitted` says how many more there are. */
-  files: ContextFileMeta[];
-  filesOmitted: number;
-  /** Number of invalid UTF-8 sequences replaced with U+FFFD while decoding. */
-  invalidUtf8Replacements: number;
-  /**
-   * Set on the metadata the root sees before `context` is bound (the first request goes out at once):
-   * character counts are estimated from byte sizes, and files may still turn out binary.
-   */
-  approximate?: boolean;
-  /**
-   * `lazy`: a folder over the eager limit; the REPL holds the file list and fetches texts when read,
-   * keeping at most `cacheBudgetBytes` of them; search() runs on the host. Absent: eager.
-   */
-  mode?: 'eager' | 'lazy';
-  cacheBudgetBytes?: number;
-  /**
-   * `partial`: sent while the folder was still being walked. The counts are at least these, the
-   * files are the first found, and the mode (absent unless already over the eager limit) is decided
-   * when the walk ends; the root is told the final figures with its first observation.
-   */
-  listing?: 'partial';
-  /** Files of the source left out while binding (found binary or unreadable when read). */
-  leftOut?: TargetDescription['skipped'];
-  /** Set when the input is more than plain text files: compressed, or rotated logs. */
-  format?: InputFormat;
-}
-
-/** What the user pointed at, described without contents: for headers, confirmations and history. */
-export interface TargetDescription {
-  kind: 'file' | 'selection' | 'folder' | 'workspace' | 'files' | 'text';
-  /** Paths as the user would recognise them (workspace-relative where possible). */
-  paths: string[];
-  totalBytes: number;
-  fileCount: number;
-  skipped: Array<{ path: string; reason: SkipReason; bytes?: number; /** e.g. "FIFO", "link to /etc/passwd". */ detail?: string }>;
-}
-
-/**
- * Why a path inside a folder was not read. `special`: a device, FIFO or socket. `link-outside`: a
- * symlink whose target is outside the chosen folder (never followed). `link-loop`: a symlink back to
- * a folder above it, or a chain of links that never ends. `link`: a symlink to something inside the
- * folder, which is read at its own path (or left out there, if excluded), not twice.
- */
-export type SkipReason = 'binary' | 'too-large' | 'excluded' | 'unreadable' | 'limit' | 'special' | 'link-outside' | 'link-loop' | 'link';

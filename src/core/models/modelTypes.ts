@@ -1,5 +1,6 @@
 // The one small interface every model provider implements. The loop and the sub-call bridge
 // only ever see this, so tests and other providers plug in through the front door.
+import type { TokenUsage } from './tokenUsageSchema';
 
 /**
  * 'vscode' is a model VS Code offers through its Language Model API (Copilot's or another extension's):
@@ -52,32 +53,8 @@ export interface ModelConfig {
   responseTimeoutMs?: number;
 }
 
-export interface TokenUsage {
-  /** All prompt tokens, including those read from or written to a prompt cache. */
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens?: number;
-  cacheWriteTokens?: number;
-  /** null when the model's price is unknown: never shown as $0. Local servers are a known $0. */
-  costUsd: number | null;
-  /**
-   * What caching saved against the full input price: cache reads at their discount, less the premium of
-   * cache writes (so it can be negative on a first turn); a call answered from the sub-call cache saves
-   * its whole cost. Absent when nothing was cached or the price is unknown.
-   */
-  savedUsd?: number;
-  /** The call was answered from the sub-call cache: no request was sent. */
-  fromCache?: true;
-  /**
-   * The call is paid for by the user's subscription (a VS Code language model such as Copilot's), which
-   * gives no price: costUsd is 0 and readers say "included in your plan", never "$0.00".
-   */
-  includedInPlan?: true;
-  /** Billed at the provider's batch price (a provider batch; savedUsd includes the discount). */
-  batchPrice?: true;
-  /** True when the server reported no usage and the counts are estimates (~4 characters per token). */
-  estimated?: boolean;
-}
+// Declared once, as a schema (tokenUsageSchema.ts), and inferred from it.
+export type { TokenUsage };
 
 export interface CompleteOptions {
   signal?: AbortSignal;

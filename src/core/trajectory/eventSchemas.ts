@@ -7,98 +7,14 @@
 // from a closed set (a kind, a status) are read as any string, since a newer writer may add one and a
 // reader shows it as text. Everything else is checked as declared: a wrong type is a problem on its line.
 import * as z from 'zod';
-import type { ContextMetadata, TargetDescription } from '../context/contextTypes';
+import { contextMetadataSchema, targetSchema } from '../context/contextSchemas';
 import { ERROR_KINDS } from '../errorKind';
-import type { ProviderKind, TokenUsage } from '../models/modelTypes';
+import { num, olderFiles } from '../recordFields';
+import type { ProviderKind } from '../models/modelTypes';
+import { tokenUsageSchema } from '../models/tokenUsageSchema';
 import type { CellResult, SandboxProtections } from '../repl/replTypes';
 
-const MAY_BE_ABSENT_IN_OLDER_FILES = new WeakSet<z.ZodType>();
-
-/** A field every event written now has, but files written by earlier versions may lack. */
-function olderFiles<T extends z.ZodType>(schema: T): T {
-  MAY_BE_ABSENT_IN_OLDER_FILES.add(schema);
-  return schema;
-}
-
-export function mayBeAbsentInOlderFiles(schema: z.ZodType): boolean {
-  return MAY_BE_ABSENT_IN_OLDER_FILES.has(schema);
-}
-
-/** Counts and sizes: finite numbers (JSON's 1e999 parses to Infinity and is refused). */
-const num = (): z.ZodNumber => z.number();
-
 // ---- Shapes declared elsewhere in core (their modules own the types; these check them) ----------------
-
-const skippedSchema = z.object({
-  path: z.string(),
-  reason: z.enum(['binary', 'too-large', 'excluded', 'unreadable', 'limit', 'special', 'link-outside', 'link-loop', 'link']),
-  bytes: num().optional(),
-  detail: z.string().optional(),
-});
-
-const targetSchema = z.object({
-  kind: z.enum(['file', 'selection', 'folder', 'workspace', 'files', 'text']),
-  paths: z.array(z.string()),
-  totalBytes: num(),
-  fileCount: num(),
-  skipped: olderFiles(z.array(skippedSchema)),
-});
-
-const contextMetadataSchema = z.object({
-  type: z.enum(['str', 'dict']),
-  totalChars: num(),
-  totalBytes: olderFiles(num()),
-  fileCount: num(),
-  prefix: olderFiles(z.string()),
-  files: olderFiles(z.array(z.object({ path: z.string(), chars: num() }))),
-  filesOmitted: olderFiles(num()),
-  invalidUtf8Replacements: olderFiles(num()),
-  approximate: z.boolean().optional(),
-  mode: z.enum(['eager', 'lazy']).optional(),
-  cacheBudgetBytes: num().optional(),
-  listing: z.literal('partial').optional(),
-  leftOut: z.array(skippedSchema).optional(),
-  format: z
-    .object({
-      compression: z.enum(['gzip', 'bzip2', 'xz', 'zstd']).optional(),
-      compressedFiles: num().optional(),
-      logSets: z.array(z.object({ log: z.string(), parts: num() })).optional(),
-      logSetsOmitted: num().optional(),
-      /** A `str` that is a Jupyter notebook's text form: its cells by kind (notebookText.ts). */
-      notebook: z
-        .object({ cells: num(), code: num(), markdown: num(), raw: num(), language: z.string().optional(), binaryOutputs: num(), truncatedOutputs: num() })
-        .optional(),
-      /** Entries of a dict that are Jupyter notebooks read as their text form. */
-      notebooks: num().optional(),
-      /** A PDF read page by page: `context` maps `file.pdf#page=N` to each page's text. */
-      pdf: z
-        .object({
-          pages: num(),
-          /** Pages read and found without text (scanned, or images only), as ranges "3, 7–9". Absent until read. */
-          textlessPages: z.string().optional(),
-          textlessCount: num().optional(),
-        })
-        .optional(),
-      /** Entries of a dict that are PDFs, read as their pages' text under page markers; pages of those read so far. */
-      pdfs: z.object({ files: num(), read: num(), pages: num(), textlessPages: num() }).optional(),
-    })
-    .optional(),
-});
-
-const tokenUsageSchema = z.object({
-  inputTokens: num(),
-  outputTokens: num(),
-  cacheReadTokens: num().optional(),
-  cacheWriteTokens: num().optional(),
-  /** null: a model with an unknown price. */
-  costUsd: olderFiles(num().nullable()),
-  savedUsd: num().optional(),
-  fromCache: z.literal(true).optional(),
-  includedInPlan: z.literal(true).optional(),
-  /** Billed at the provider's batch price (a provider batch; savedUsd includes the discount). */
-  batchPrice: z.literal(true).optional(),
-  estimated: z.boolean().optional(),
-});
 
 const finalAnswerSchema = z.object({ value: z.string(), via: z.enum(['FINAL', 'FINAL_VAR', 'answer']) });
 
@@ -445,9 +361,6 @@ export const headerShape = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Agree<T extends true> = T;
 type _SchemasAgree = [
-  Agree<Same<z.infer<typeof contextMetadataSchema>, ContextMetadata>>,
-  Agree<Same<z.infer<typeof targetSchema>, TargetDescription>>,
-  Agree<Same<z.infer<typeof tokenUsageSchema>, TokenUsage>>,
   Agree<Same<z.infer<typeof cellResultSchema>, CellResult>>,
   Agree<Same<(typeof PROVIDER_KINDS)[number], ProviderKind>>,
 ];

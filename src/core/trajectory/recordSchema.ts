@@ -5,7 +5,8 @@
 // RLM writes today: fields older files lack may be absent, a word from a closed set may be any string
 // (a newer writer may add one), and fields a newer writer adds are allowed and left alone.
 import * as z from 'zod';
-import { EVENT_SHAPES, headerShape, mayBeAbsentInOlderFiles } from './eventSchemas';
+import { mayBeAbsentInOlderFiles } from '../recordFields';
+import { EVENT_SHAPES, headerShape } from './eventSchemas';
 import type { EventTypeName } from './eventSchemas';
 
 /** The reading form of a written schema (see the file's comment). */
