@@ -88,4 +88,9 @@ export function interruptedBatchTurn(run: RunNode | undefined): number | undefin
 export interface BatchRuntime {
   options: SubCallBatchOptions;
   unsupported: Set<string>;
+  /**
+   * Cancels of provider batches still being sent after a Stop. The run ends only once they have (each
+   * is bounded): the record of what was already billed must reach the trajectory before run.finished.
+   */
+  cancelling?: Set<Promise<unknown>>;
 }

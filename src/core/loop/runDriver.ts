@@ -150,6 +150,9 @@ class RunDriver {
     }
     const bound = this.opening.context;
     if (answer && bound) cited = await recordAnswerEvidence(this.tree.events, runId, answer.text, bound, this.coverage);
+    // A provider batch cancelled by the Stop records what was billed before the run's end (bounded).
+    const cancelling = this.tree.batch?.cancelling;
+    if (cancelling?.size) await Promise.allSettled([...cancelling]);
     const totals = this.input.meter.totals(this.tree.now());
     this.tree.events.emit({ type: 'run.finished', runId, status: outcome.status, ...(answer ? { answer: answer.text } : {}), forced, ...(outcome.error ? { error: outcome.error } : {}), ...partial, totals });
     await closing;

@@ -216,7 +216,15 @@ async function waitForBatch(scope: SubCallScope, api: BatchApi, batchId: string,
       tree.events.emit({ type: 'batch.ended', runId: scope.runId, batchId, providerBatchId: snapshot.id, status: snapshot.status, counts: snapshot.counts, elapsedMs: tree.now() - started, ...(snapshot.failure !== undefined ? { failure: snapshot.failure } : {}) });
       return { ok: true, snapshot };
     }
-    return { ok: false, error: await cancelBatch(scope, api, batchId, snapshot, sent, started, deadline.signal.reason) };
+    // Tracked: a Stop ends the cell at once, and the run waits for this before its run.finished.
+    const cancelling = cancelBatch(scope, api, batchId, snapshot, sent, started, deadline.signal.reason);
+    const runtime = tree.batch!;
+    (runtime.cancelling ??= new Set()).add(cancelling);
+    try {
+      return { ok: false, error: await cancelling };
+    } finally {
+      runtime.cancelling.delete(cancelling);
+    }
   } finally {
     deadline.dispose();
   }

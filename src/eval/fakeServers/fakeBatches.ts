@@ -28,6 +28,8 @@ export interface FakeBatchOptions {
   failWith?: Array<{ code: string; message: string; line?: number }>;
   /** Hostile server: the batch stays in progress forever, whatever the clock says. */
   neverEnds?: boolean;
+  /** A slow provider: the answer to a cancel request comes this many real milliseconds late. */
+  cancelDelayMs?: number;
   /** Hostile server: rewrites what a results read returns (OpenAI output/error files, Anthropic results JSONL). */
   rewriteResults?: (text: string, batchId: string) => string;
   /** Hostile server: rewrites a batch object before it is sent (e.g. a foreign results_url, wild counts). */
@@ -98,6 +100,11 @@ export class FakeBatchStore {
     return this.hooks.protocol === 'openai' ? this.openai(method, path, raw, contentType) : this.anthropic(method, path, raw, origin);
   }
 
+  private async cancelDelay(): Promise<void> {
+    const ms = this.options.cancelDelayMs ?? 0;
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
   // ---- OpenAI ----
 
   private async openai(method: string, path: string, raw: Buffer, contentType: string): Promise<FakeBatchReply | undefined> {
@@ -115,6 +122,7 @@ export class FakeBatchStore {
       const batch = this.batches.find((b) => b.id === m![1]);
       if (!batch) return openAIError(404, `No batch found with id '${m[1]}'.`);
       if (method === 'POST' && m[2]) {
+        await this.cancelDelay();
         if (!batch.endedAt && batch.cancelledAt === undefined) batch.cancelledAt = this.hooks.now();
         await this.advance(batch);
         // OpenAI answers a cancel with the batch `cancelling`; the next poll finds it `cancelled`.
@@ -250,6 +258,7 @@ export class FakeBatchStore {
     const batch = this.batches.find((b) => b.id === m[1]);
     if (!batch) return anthropicError(404, `message_batch ${m[1]} not found`);
     if (method === 'POST' && m[2] === '/cancel') {
+      await this.cancelDelay();
       if (!batch.endedAt && batch.cancelledAt === undefined) batch.cancelledAt = this.hooks.now();
       await this.advance(batch);
       return { status: 200, json: this.anthropicObject(batch, origin, batch.endedAt === undefined ? 'canceling' : undefined) };

@@ -199,6 +199,25 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     assert.match(finished[0]!.error!.message, new RegExp(`provider batch ${ended!.providerBatchId} was cancelled; ${ended!.counts.succeeded} of its 40 request\\(s\\) had already run and are billed`));
   });
 
+  it('a slow answer to the cancel is still recorded, with what was billed, before the run ends', async () => {
+    let clock = 1_000_000;
+    const s = await sub('openai', { processingMs: 60_000, cancelDelayMs: 600 }, () => clock);
+    rootScript(FORTY);
+    const controller = new AbortController();
+    const sleep = async (ms: number): Promise<void> => {
+      clock += ms;
+      if (clock - 1_000_000 >= 9_000) controller.abort();
+    };
+    const run = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: { ...FAST, pollFirstMs: 3_000, pollMaxMs: 3_000, sleep }, signal: controller.signal });
+    const events: EventRecord[] = [];
+    for await (const record of run) events.push(record);
+    assert.equal((await run.run()).status, 'cancelled');
+    const ended = ofType(events, 'batch.ended').find((e) => e.cancelled);
+    assert.ok(ended, `no cancelled batch.ended before the run ended: ${events.map((e) => e.type).join(', ')}`);
+    const finished = events.find((e) => e.type === 'run.finished' && e.runId === run.runId);
+    assert.ok(finished && ended.seq < finished.seq, 'the cancel is recorded before run.finished');
+  });
+
   it('a run interrupted while waiting is taken up by polling the recorded batch, never sending it again', async (t) => {
     const s = await sub('openai', { processingMs: 300 });
     rootScript(FORTY);
