@@ -96,7 +96,7 @@ export async function run(): Promise<BenchFigure[]> {
       finalAt = 0;
       const trajectory = join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
       const cpuFile = join(dir, 'cpu.txt');
-      const run = await runCliAsk({ cli: build.cli, path, question: 'How long is it?', baseUrl: server.baseUrl, home: build.home, trajectory, ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}), ...(how.scenario === 'fanout' ? { extraArgs: ['--max-sub-calls', String(FANOUT.prompts)] } : {}) });
+      const run = await runCliAsk({ cli: build.cli, path, question: 'How long is it?', baseUrl: server.baseUrl, home: build.home, trajectory, ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}), ...(how.scenario === 'fanout' ? { extraArgs: ['--max-sub-calls', String(FANOUT.prompts), '--no-cache'] } : {}) });
       // A fast wrong answer would be no figure at all.
       if (how.expect !== undefined && run.stdout.trim() !== how.expect) throw new Error(`${how.scenario}: expected the answer ${how.expect}, got ${JSON.stringify(run.stdout.trim().slice(0, 200))}`);
       const { wallMs, startedAt: started, firstStdoutAt: stdoutAt } = run;
@@ -158,6 +158,7 @@ export async function run(): Promise<BenchFigure[]> {
       add('rlm_query to the child\'s first cell', 'ms', perChild((c) => c.firstCellMs), { max: 50, text: '≤ 50 ms' }, 'child.started to the child\'s first cell.started');
     }
     if (wanted('fanout')) {
+      // --no-cache: the same prompts in the same HOME would be answered from the sub-call cache after the first run.
       const fan = await rounds(inputs.small, { scenario: 'fanout', expect: String(FANOUT.prompts) });
       const ideal = (FANOUT.prompts / 16) * FANOUT.latencyMs;
       add(`fan-out: ${FANOUT.prompts.toLocaleString('en')} sub-calls, 16 at once, ${FANOUT.latencyMs} ms each, command start to exit`, 's', pick(fan, (s) => s.wallMs / 1000), { max: 13.8, text: '≤ 13.8 s (the reference implementation)' }, `the sub-calls alone take ${(ideal / 1000).toFixed(1)} s at best`);

@@ -15,8 +15,10 @@ function standIn(path) {
       if (key === Symbol.hasInstance) return () => false; // no value is one of the stand-in classes
       if (key === 'fsPath' || key === 'path') return `/tmp/rlm-activation-probe/${path}`;
       if (key === 'isTrusted') return true;
-      // Nothing is open at start-up: no editor, no tab (the sidebar reads them as it registers).
-      if (key === 'activeTab' || key === 'activeTextEditor') return undefined;
+      // Nothing is open at start-up: no editor, no tab, no folder (the sidebar reads them as it registers,
+      // and clones what it keeps: a stand-in function cannot be cloned).
+      if (key === 'activeTab' || key === 'activeTextEditor' || key === 'activeNotebookEditor' || key === 'workspaceFolders') return undefined;
+      if (key === 'visibleTextEditors') return [];
       return standIn(`${path}.${String(key)}`);
     },
     apply: (_t, _this, args) => (typeof args[0] === 'function' ? standIn(`${path}()`) : standIn(`${path}()`)),
