@@ -172,15 +172,17 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     assert.deepEqual((result.answer ?? '').split('\n'), Array.from({ length: 30 }, (_, i) => `answer to item ${i}`));
   });
 
-  it('Stop cancels the provider batch and says what was already billed', async () => {
+  /**
+   * Forty prompts as one batch, stopped during the third wait. Each poll finds 3 more seconds gone on
+   * the server: two requests of the forty run per poll, so part of the batch has run (and is billed)
+   * when the Stop comes. Stopping from the event consumer instead raced the polls, which do not wait on
+   * a real clock: under load the whole batch could end first.
+   */
+  async function stoppedWhileWaiting(protocol: FakeProtocol, batches: FakeBatchOptions): Promise<{ s: Sub; run: ReturnType<typeof createRlmRun>; events: EventRecord[] }> {
     let clock = 1_000_000;
-    const s = await sub('anthropic', { processingMs: 60_000 }, () => clock);
+    const s = await sub(protocol, { processingMs: 60_000, ...batches }, () => clock);
     rootScript(FORTY);
     const controller = new AbortController();
-    // Each poll finds 3 more seconds gone on the server: two requests of the forty run per poll.
-    // Stopped during the third wait, once part of the batch has run (those requests are billed
-    // whatever happens next). Stopping from the event consumer instead raced the polls, which do
-    // not wait on a real clock: under load the whole batch could end first.
     const sleep = async (ms: number): Promise<void> => {
       clock += ms;
       if (clock - 1_000_000 >= 9_000) controller.abort();
@@ -188,6 +190,11 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
     const run = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: { ...FAST, pollFirstMs: 3_000, pollMaxMs: 3_000, sleep }, signal: controller.signal });
     const events: EventRecord[] = [];
     for await (const record of run) events.push(record);
+    return { s, run, events };
+  }
+
+  it('Stop cancels the provider batch and says what was already billed', async () => {
+    const { s, run, events } = await stoppedWhileWaiting('anthropic', {});
     const result = await run.run();
     assert.equal(result.status, 'cancelled');
     assert.ok(s.server.requests.some((r) => r.method === 'POST' && r.path.endsWith('/cancel')), 'the provider batch was cancelled');
@@ -200,17 +207,7 @@ describe('RLM loop: llm_query_batched as a provider batch', () => {
   });
 
   it('a slow answer to the cancel is still recorded, with what was billed, before the run ends', async () => {
-    let clock = 1_000_000;
-    const s = await sub('openai', { processingMs: 60_000, cancelDelayMs: 600 }, () => clock);
-    rootScript(FORTY);
-    const controller = new AbortController();
-    const sleep = async (ms: number): Promise<void> => {
-      clock += ms;
-      if (clock - 1_000_000 >= 9_000) controller.abort();
-    };
-    const run = createRlmRun({ question: 'q', context: { kind: 'text', text: 'x' }, root: root.client, sub: s.client, repl, ...warm, batch: { ...FAST, pollFirstMs: 3_000, pollMaxMs: 3_000, sleep }, signal: controller.signal });
-    const events: EventRecord[] = [];
-    for await (const record of run) events.push(record);
+    const { run, events } = await stoppedWhileWaiting('openai', { cancelDelayMs: 600 });
     assert.equal((await run.run()).status, 'cancelled');
     const ended = ofType(events, 'batch.ended').find((e) => e.cancelled);
     assert.ok(ended, `no cancelled batch.ended before the run ended: ${events.map((e) => e.type).join(', ')}`);
