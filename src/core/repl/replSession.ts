@@ -339,7 +339,7 @@ class PyodideReplSession implements ReplSession {
     this.nestedOpFailed?.(lostError);
     this.nested?.lost(lostError);
     this.dispatcher.abortAll('the REPL process exited');
-    this.requests.failAll(new ReplCrashedError(reason.reason, reason.detail));
+    this.requests.failAll(lostError);
     if (this.cell) this.cell.lose(reason);
     else this.lost = reason;
   }
