@@ -77,9 +77,10 @@ describe('child runs in the parent interpreter: a session of their own per child
   it('an interrupt while a child cell runs stops only the child cell; the parent cell finishes', async () => {
     await run(FAKE_BIND);
     const running = session.execute(
-      ["kid = api.open_child(5)", "r = cell(kid, 'print(\\'looping\\')\\nwhile True:\\n    pass')", 'api.close_child(5)', "print('parent goes on', r['interrupted'], r['error']['type'], r['stdout'])"].join('\n'),
+      ["kid = api.open_child(5)", "r = cell(kid, 'import sys\\nsys.stdout.write(\\'looping\\\\n\\')\\nwhile True:\\n    pass')", 'api.close_child(5)', "print('parent goes on', r['interrupted'], r['error']['type'], r['stdout'])"].join('\n'),
     );
     // Interrupted once the child's cell is seen running (its first output), as a soft timeout would.
+    // One write, so the interrupt cannot land between print()'s text and its newline.
     let sent = false;
     const stopListening = session.onOutput((event) => {
       if (sent || !event.text.includes('looping')) return;
