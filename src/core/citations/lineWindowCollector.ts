@@ -21,7 +21,8 @@ export class LineWindowCollector {
     while (!this.complete && pos < piece.length) {
       const newline = piece.indexOf(0x0a, pos);
       const end = newline < 0 ? piece.length : newline + 1;
-      if (this.line >= this.firstLine) this.parts.push(piece.slice(pos, end));
+      // A copy: Buffer's slice() is a view, and a reader may reuse its buffer for the next piece.
+      if (this.line >= this.firstLine) this.parts.push(Uint8Array.prototype.slice.call(piece, pos, end));
       if (newline < 0) break;
       if (this.line === this.lastWanted) this.complete = true;
       else this.line += 1;

@@ -7,6 +7,7 @@ import { LineWindowCollector } from '../../core/citations/lineWindowCollector';
 import type { Compression } from '../../core/context/compressedFormats';
 import { readCompressed } from '../../core/context/compressedRead';
 import { newPdfSession, pdfPageText } from '../../core/context/pdfDocument';
+import { derivedViews, unknownViewText } from './derivedViewRegistry';
 
 export const PDF_PAGE_SCHEME = 'rlm-pdf-page';
 export const DECOMPRESSED_SCHEME = 'rlm-decompressed';
@@ -19,21 +20,22 @@ const DECOMPRESSED_MAX_BYTES = 8 * 1024 * 1024 * 1024;
 
 /** The document showing page `page` of the PDF at `abs` (`shown`: its name in the reference). */
 export function pdfPageUri(shown: string, abs: string, page: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: PDF_PAGE_SCHEME, path: `/${shown} (page ${page}, extracted text)`, query: new URLSearchParams({ abs, shown, page: String(page) }).toString() });
+  const id = derivedViews.issue({ kind: 'pdf-page', abs, shown, page });
+  return vscode.Uri.from({ scheme: PDF_PAGE_SCHEME, path: `/${shown} (page ${page}, extracted text)`, query: new URLSearchParams({ id }).toString() });
 }
 
 /** The document showing the decompressed lines around `line`..`end` of the compressed file at `abs`. */
 export function decompressedUri(shown: string, abs: string, format: Compression, line: number, end: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: DECOMPRESSED_SCHEME, path: `/${shown} (decompressed, around line ${line})`, query: new URLSearchParams({ abs, shown, format, line: String(line), end: String(end) }).toString() });
+  const id = derivedViews.issue({ kind: 'decompressed', abs, shown, format, line, end });
+  return vscode.Uri.from({ scheme: DECOMPRESSED_SCHEME, path: `/${shown} (decompressed, around line ${line})`, query: new URLSearchParams({ id }).toString() });
 }
 
 export const pdfPageProvider: vscode.TextDocumentContentProvider = {
   async provideTextDocumentContent(uri) {
-    const params = new URLSearchParams(uri.query);
-    const abs = params.get('abs') ?? '';
-    const page = Number(params.get('page'));
+    const view = derivedViews.lookup(new URLSearchParams(uri.query).get('id'), 'pdf-page');
+    if (view?.kind !== 'pdf-page') return unknownViewText('pdf-page');
+    const { abs, shown, page } = view;
     // A session of its own: the page is read from the file as it is now.
-    const shown = params.get('shown') ?? abs;
     const read = await pdfPageText(shown, abs, newPdfSession(), page, { maxFileBytes: PDF_MAX_BYTES });
     return `[page ${page} of ${shown}: its extracted text, read-only${read.truncated ? '; cut at the per-page limit' : ''}]\n${read.text}`;
   },
@@ -41,11 +43,9 @@ export const pdfPageProvider: vscode.TextDocumentContentProvider = {
 
 export const decompressedProvider: vscode.TextDocumentContentProvider = {
   async provideTextDocumentContent(uri) {
-    const params = new URLSearchParams(uri.query);
-    const abs = params.get('abs') ?? '';
-    const format = params.get('format') as Compression;
-    const line = Number(params.get('line'));
-    const end = Number(params.get('end') ?? line);
+    const view = derivedViews.lookup(new URLSearchParams(uri.query).get('id'), 'decompressed');
+    if (view?.kind !== 'decompressed') return unknownViewText('decompressed');
+    const { abs, shown, format, line, end } = view;
     const window = new LineWindowCollector(line, end, DECOMPRESSED_RADIUS_LINES);
     const stop = new AbortController();
     let read;
@@ -57,8 +57,8 @@ export const decompressedProvider: vscode.TextDocumentContentProvider = {
       // Stopped on purpose once the window was complete.
       if (!stop.signal.aborted) throw error;
     }
-    if (read && read.kind !== 'done' && read.kind !== 'stopped') throw new Error(`${abs} could not be decompressed (${read.kind})`);
+    if (read && read.kind !== 'done' && read.kind !== 'stopped') throw new Error(`${shown} could not be decompressed (${read.kind})`);
     const lines = window.result();
-    return `[lines ${lines.firstLine}-${lines.lastLine} of ${params.get('shown') ?? abs}, decompressed (${format}): read-only]\n${lines.text}`;
+    return `[lines ${lines.firstLine}-${lines.lastLine} of ${shown}, decompressed (${format}): read-only]\n${lines.text}`;
   },
 };

@@ -5,10 +5,10 @@
 // PDF (`design.pdf#page=18:3`) opens in a PDF viewer at the page when one is installed, else as the
 // page's extracted text, read-only, at the line; a line of a compressed log opens in its decompressed
 // text, read-only (derivedTextViews.ts).
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { lineWindow } from '../../core/citations/lineWindow';
+import { readLineWindow } from '../../core/citations/fileLineWindow';
 import type { Reference } from '../../core/trajectory/events';
 import { isNotebookPath } from '../../core/context/notebookJson';
 import { cellAnchor } from '../../shared/text/referenceLabel';
@@ -17,6 +17,7 @@ import { compressionOf } from '../../core/context/compressedFormats';
 import { parsePdfPageKey } from '../../core/context/pdfPages';
 import { DECOMPRESSED_RADIUS_LINES, decompressedUri, pdfPageUri } from './derivedTextViews';
 import { noticeText } from '../../shared/text/untrustedText';
+import { derivedViews, unknownViewText } from './derivedViewRegistry';
 
 /** Larger files open as a slice: the editor turns off its features near this size and refuses far larger ones. */
 const LARGE_FILE_BYTES = 8 * 1024 * 1024;
@@ -75,9 +76,9 @@ export async function referenceLocation(reference: Reference, recordPath: string
     return new vscode.Location(decompressedUri(reference.path, found.abs, compression, reference.line, last), new vscode.Range(at, 0, at + (last - reference.line), Number.MAX_SAFE_INTEGER));
   }
   if (found.size <= LARGE_FILE_BYTES) return new vscode.Location(vscode.Uri.file(found.abs), new vscode.Range(reference.line - 1, 0, last - 1, Number.MAX_SAFE_INTEGER));
-  const query = new URLSearchParams({ abs: found.abs, line: String(reference.line), end: String(last) }).toString();
+  const query = new URLSearchParams({ id: derivedViews.issue({ kind: 'slice', abs: found.abs, shown: reference.path, line: reference.line, end: last }) }).toString();
   const uri = vscode.Uri.from({ scheme: SLICE_SCHEME, path: `/${reference.path} (around line ${reference.line})`, query });
-  // The slice starts with one header line, then the file's lines from lineWindow's first line on.
+  // The slice starts with one header line, then the file's lines from the window's first line on.
   const at = reference.line - Math.max(1, reference.line - SLICE_RADIUS_LINES) + 1;
   return new vscode.Location(uri, new vscode.Range(at, 0, at + (last - reference.line), Number.MAX_SAFE_INTEGER));
 }
@@ -187,12 +188,11 @@ async function openReferenceInside(reference: Reference, recordPath: string | un
 /** Serves the read-only slices (a content provider's documents cannot be edited or saved over the file). */
 export const sliceProvider: vscode.TextDocumentContentProvider = {
   async provideTextDocumentContent(uri) {
-    const params = new URLSearchParams(uri.query);
-    const abs = params.get('abs') ?? '';
-    const line = Number(params.get('line'));
-    const end = Number(params.get('end') ?? line);
-    const content = await readFile(abs);
-    const window = lineWindow(content, line, end, SLICE_RADIUS_LINES);
-    return `[lines ${window.firstLine}-${window.lastLine} of ${abs}: a read-only slice, the file is too large to open whole]\n${window.text}`;
+    const view = derivedViews.lookup(new URLSearchParams(uri.query).get('id'), 'slice');
+    if (view?.kind !== 'slice') return unknownViewText('slice');
+    // Streamed: only the window is kept, however large the file (the whole file was read before).
+    const window = await readLineWindow(view.abs, view.line, view.end, SLICE_RADIUS_LINES);
+    if (window.text === '') return `[${view.shown} has fewer than ${window.firstLine} lines now: it changed since the run, so line ${view.line} is not there.]\n`;
+    return `[lines ${window.firstLine}-${window.lastLine} of ${view.abs}: a read-only slice, the file is too large to open whole]\n${window.text}`;
   },
 };

@@ -6,7 +6,6 @@ import type { HostToWebview } from '../../../src/shared/trajectoryProtocol';
 import { TRAJECTORY_PROTOCOL_VERSION } from '../../../src/shared/trajectoryProtocol';
 import type { Reference } from '../../../src/core/trajectory/events';
 import { TrajectorySession } from '../../../src/vscode/trajectory/trajectorySession';
-import { lineWindow } from '../../../src/core/citations/lineWindow';
 import { syntheticRun } from '../webview/trajectory/runFixtures';
 
 describe('references in the trajectory view', () => {
@@ -71,18 +70,5 @@ describe('references in the trajectory view', () => {
     const notices = h.posted.filter((m) => m.type === 'notice').map((m) => (m.type === 'notice' ? m.message : ''));
     assert.match(notices[0]!, /No reference 8/);
     assert.match(notices[1]!, /`index` must be a non-negative integer/);
-  });
-
-  it('lineWindow: the lines around a line, clipped at both ends of the file', () => {
-    const lines = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`);
-    const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
-    const mid = lineWindow(bytes, 500, 501, 3);
-    assert.deepEqual([mid.firstLine, mid.lastLine], [497, 504]);
-    assert.equal(mid.text, lines.slice(496, 504).join('\n'));
-    const start = lineWindow(bytes, 2, 2, 5);
-    assert.deepEqual([start.firstLine, start.lastLine], [1, 7]);
-    const end = lineWindow(bytes, 999, 999, 5);
-    assert.deepEqual([end.firstLine, end.lastLine], [994, 1000]);
-    assert.equal(end.text.split('\n').at(-1), 'line 1000');
   });
 });
