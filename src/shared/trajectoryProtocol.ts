@@ -210,7 +210,9 @@ export type SubCallEntry =
       kind: 'batch';
       batchId: string;
       size: number;
+      /** Items that failed, not counting those cancelled (by Stop, or by the provider before they ran). */
       errors: number;
+      cancelled: number;
       totals: NodeTotals;
       startedAt: number;
       finishedAt?: number;

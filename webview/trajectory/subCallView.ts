@@ -27,12 +27,18 @@ function lazyDetails(className: string, summary: HTMLElement, build: () => HTMLE
   return details;
 }
 
+/** A call cancelled (by Stop, or by the provider before it ran) did not fail: it is not shown in red. */
+function shownStatus(call: SubCallView): SubCallView['status'] | 'cancelled' {
+  return call.status === 'error' && (call.error?.kind === 'cancelled' || call.error?.kind === 'batch_canceled') ? 'cancelled' : call.status;
+}
+
 function callSummary(call: SubCallView, local: boolean): HTMLElement {
-  const state = call.status === 'error' ? 'error' : call.status === 'running' ? 'loading' : 'pass';
+  const status = shownStatus(call);
+  const state = status === 'cancelled' ? 'circle-slash' : status === 'error' ? 'error' : status === 'running' ? 'loading' : 'pass';
   // A cached or replayed call sent nothing: its figures say so, not "0 in · 0 out".
   const usage = callFiguresText(call, local);
-  return el('summary', { className: `call-summary status-${call.status}` }, [
-    icon(state, call.status === 'running' ? 'codicon-modifier-spin' : ''),
+  return el('summary', { className: `call-summary status-${status}` }, [
+    icon(state, status === 'running' ? 'codicon-modifier-spin' : ''),
     el('span', { className: 'call-kind', text: call.batchIndex !== undefined ? `#${call.batchIndex} ${call.kind}` : call.kind }),
     el('span', { className: 'chip', text: call.model }),
     el('span', { className: 'chip', text: `depth ${call.depth}` }),
@@ -98,7 +104,7 @@ function callBody(ctx: RenderContext, call: SubCallView, runId: string): HTMLEle
 }
 
 function callNode(ctx: RenderContext, call: SubCallView, runId: string): HTMLElement {
-  const node = lazyDetails(`subcall status-${call.status}`, callSummary(call, ctx.rootHeader().pricing.subLocal), () => callBody(ctx, call, runId));
+  const node = lazyDetails(`subcall status-${shownStatus(call)}`, callSummary(call, ctx.rootHeader().pricing.subLocal), () => callBody(ctx, call, runId));
   node.dataset.callId = call.callId;
   node.dataset.runId = runId;
   return node;
@@ -111,6 +117,7 @@ function batchNode(ctx: RenderContext, batch: Extract<SubCallEntry, { kind: 'bat
     el('span', { className: 'call-kind', text: `batch of ${batch.size}` }),
     running ? el('span', { className: 'chip', text: `${batch.calls.filter((c) => c.status !== 'running').length}/${batch.size} done` }) : null,
     batch.errors ? el('span', { className: 'badge error', text: plural(batch.errors, 'error') }) : null,
+    batch.cancelled ? el('span', { className: 'badge', text: `${batch.cancelled} cancelled`, attrs: { 'data-testid': 'batch-cancelled' } }) : null,
     el('span', { className: 'call-metrics', text: `${formatUsage(batch.totals, ctx.rootHeader().pricing.subLocal)} · ${formatDuration(batch.totals.wallTimeMs || undefined)}` }),
   ]);
   const node = lazyDetails('subcall batch', summary, () => {

@@ -166,6 +166,7 @@ export function groupSubCalls(calls: SubCallNode[]): SubCallEntry[] {
         batchId: call.batchId,
         size: call.batchSize ?? 0,
         errors: 0,
+        cancelled: 0,
         totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, costUnknown: false, subCalls: 0, errors: 0, wallTimeMs: 0 },
         startedAt: call.startedAt,
         calls: [],
@@ -174,7 +175,9 @@ export function groupSubCalls(calls: SubCallNode[]): SubCallEntry[] {
       entries.push(batch);
     }
     batch.calls.push(view);
-    if (view.status === 'error') batch.errors += 1;
+    // A cancelled item did not fail: after Stop a batch of 200 reads "200 cancelled", not "200 errors".
+    if (view.status === 'error' && (view.error?.kind === 'cancelled' || view.error?.kind === 'batch_canceled')) batch.cancelled += 1;
+    else if (view.status === 'error') batch.errors += 1;
     addTotals(batch.totals, view.totals);
     batch.startedAt = Math.min(batch.startedAt, call.startedAt);
     if (call.finishedAt !== undefined) batch.finishedAt = Math.max(batch.finishedAt ?? 0, call.finishedAt);

@@ -42,6 +42,18 @@ describe('run projection', () => {
     assert.equal(entries[0]!.kind === 'call' && entries[0]!.call.status, 'running');
   });
 
+  it('counts cancelled items of a batch apart from its errors (after Stop, a batch reads "N cancelled", not "N errors")', () => {
+    const entries = groupSubCalls([
+      call('b1', { batchId: 'B', batchIndex: 0, batchSize: 4, response: 'r', finishedAt: 200 }),
+      call('b2', { batchId: 'B', batchIndex: 1, batchSize: 4, error: { kind: 'batch_canceled', message: 'cancelled before it ran' }, finishedAt: 210 }),
+      call('b3', { batchId: 'B', batchIndex: 2, batchSize: 4, error: { kind: 'cancelled', message: 'stopped by you' }, finishedAt: 210 }),
+      call('b4', { batchId: 'B', batchIndex: 3, batchSize: 4, error: { kind: 'server', message: '500' }, finishedAt: 210 }),
+    ]);
+    const batch = entries[0];
+    assert.ok(batch?.kind === 'batch');
+    assert.deepEqual([batch.errors, batch.cancelled], [1, 2]);
+  });
+
   it('rolls cache figures up into a batch, marks cached calls, and keeps batch estimates on the cell, not among fallbacks', () => {
     const entries = groupSubCalls([
       call('b1', { batchId: 'B', batchIndex: 0, batchSize: 2, response: 'r', finishedAt: 200, cached: true, totals: { ...totals(), cachedSubCalls: 1, savedUsd: 0.01 } }),
