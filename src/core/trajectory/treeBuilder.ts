@@ -131,7 +131,9 @@ export class TreeBuilder {
         if (r.fallback !== undefined) call.fallback = r.fallback;
         if (r.cached || r.usage.fromCache) call.cached = true;
         if (r.replayed) call.replayed = true;
-        const changed = this.add(id, { ...usageDelta(r.usage), errors: r.error ? 1 : 0 }, r.ts);
+        // A call cancelled (by Stop, or a batch item the provider cancelled) did not fail: it is not counted as an error.
+        const failed = r.error !== undefined && r.error.kind !== 'cancelled' && r.error.kind !== 'batch_canceled';
+        const changed = this.add(id, { ...usageDelta(r.usage), errors: failed ? 1 : 0 }, r.ts);
         call.finishedAt = r.ts;
         return { changed };
       }

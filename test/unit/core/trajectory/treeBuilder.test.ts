@@ -129,3 +129,18 @@ test('limit warnings, fallbacks and answers are recorded on their run, or report
   assert.deepEqual([orphan.changed, orphan.problem?.kind], [[], 'orphan-event']);
   assert.match(orphan.problem?.message ?? '', /^fallback refers to .* \(run nobody\)$/);
 });
+
+test('a cancelled sub-call (by Stop, or a batch item the provider cancelled) is not counted as an error; a failed one is', () => {
+  const b = new TreeBuilder();
+  b.apply(rec(started('C')));
+  b.apply(rec({ type: 'turn.started', runId: 'C', turn: 1 }));
+  b.apply(rec({ type: 'cell.started', runId: 'C', turn: 1, cellId: 'c1', code: 'x' }));
+  const kinds = ['cancelled', 'batch_canceled', 'server'] as const;
+  kinds.forEach((kind, i) => {
+    b.apply(rec({ type: 'subcall.started', runId: 'C', callId: `s${i}`, cellId: 'c1', kind: 'llm_query', depth: 1, model: syntheticConfig.sub, prompt: 'p' }));
+    b.apply(rec({ type: 'subcall.finished', runId: 'C', callId: `s${i}`, error: { kind, message: kind }, usage: usage(0, 0, 0), latencyMs: 1 }));
+  });
+  const cell = b.tree!.turns[0]!.cells[0]!;
+  assert.deepEqual(cell.subCalls.map((c) => c.totals.errors), [0, 0, 1]);
+  assert.equal(b.tree!.totals.errors, 1);
+});
