@@ -7,23 +7,17 @@ import { ReplClosedError, ReplCrashedError } from './replErrors';
 import type { NestedDone } from './replProtocol';
 import type { BridgeReplySender } from './bridgeDispatcher';
 import { NestedReplSession } from './nestedSession';
-import type { NestedHost } from './nestedSession';
-import type { BridgeHandler, CellResult, ReplCall, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
+import type { NestedHost, NestedSettings } from './nestedSession';
+import type { BridgeHandler, CellResult, ReplCall, ReplSession } from './replTypes';
 
 type LostReason = NonNullable<CellResult['restarted']>;
 
 /** What nesting a child needs from the parent session: its process now, and what the child inherits. */
-export interface NestingParent {
+export interface NestingParent extends NestedSettings {
   /** The parent's REPL process now; another one (or none) once the one a child shares is lost. */
   currentChild(): ReplChild | undefined;
   /** Why the parent's process was lost, when it was. */
   lostReason(): LostReason['reason'] | undefined;
-  readonly protections: SandboxProtections;
-  readonly startup?: ReplStartupInfo;
-  readonly captureMaxChars: number;
-  readonly contextLimitBytes: number;
-  readonly defaultTimeoutMs: number;
-  readonly hardTimeoutGraceMs: number;
 }
 
 export class NestedChildren {

@@ -18,14 +18,18 @@ import type { BridgeHandler, CellResult, ExecuteOptions, ReplCall, ReplSession, 
 
 type LostReason = NonNullable<CellResult['restarted']>;
 
-/** What the parent's session lends a nested child: its process, limits and timers' settings. */
-export interface NestedHost {
+/** What a nested child inherits from its parent's session: its sandbox, limits and timers' settings. */
+export interface NestedSettings {
   readonly protections: SandboxProtections;
   readonly startup?: ReplStartupInfo;
   readonly captureMaxChars: number;
   readonly contextLimitBytes: number;
   readonly defaultTimeoutMs: number;
   readonly hardTimeoutGraceMs: number;
+}
+
+/** What the parent's session lends a nested child: its process, and the settings it inherits. */
+export interface NestedHost extends NestedSettings {
   /** Runs one op in the worker; rejects when it cannot be sent or the process is lost meanwhile. */
   op(op: NestedOp, output: (stream: 'stdout' | 'stderr', text: string) => void): Promise<NestedDone>;
   /** Interrupts the child's running cell and cancels only the sub-calls that cell made. */
