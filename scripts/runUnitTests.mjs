@@ -20,6 +20,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { compiledSourcesDir, compileTestSources, stopCompiler } from './compileTestSources.mjs';
 import { judgeTestRun } from './testRunReporter.mjs';
 import { testTier, UNIT_TIER_GUARD } from './testTier.mjs';
@@ -33,7 +34,7 @@ function unitProcessEntries(testFiles, count) {
   mkdirSync(claimsDir);
   const planFile = join(summaryDir, 'plan.json');
   writeFileSync(planFile, JSON.stringify({ files: testFiles, processes: count, claimsDir }));
-  const shard = new URL('./unitTestShard.cjs', import.meta.url).pathname;
+  const shard = fileURLToPath(new URL('./unitTestShard.cjs', import.meta.url));
   return Array.from({ length: count }, (_, i) => {
     const entry = join(summaryDir, `unit-process-${i + 1}.cjs`);
     writeFileSync(entry, `require(${JSON.stringify(shard)}).runShard(${JSON.stringify(planFile)}, ${i});\n`);
