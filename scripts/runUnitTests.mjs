@@ -8,7 +8,7 @@
 // Starting a TypeScript loader in every test process cost more than most tests take. The node tier keeps
 // tsx: its tests start programs of their own through it.
 // Processes: the node tier runs each file in its own process (its tests start programs and servers);
-// the unit tier shares a few processes, one per core, between all its files (scripts/unitTestShard.cjs),
+// the unit tier shares a few processes (one per core, and one more) between all its files (scripts/unitTestShard.cjs),
 // each file in a suite of its own, so that ~150 files do not each pay a process start and the loading
 // of the same big dependencies. Node's runner still runs them (`node --test` over those processes).
 // The unit tier starts no process and no worker: unless every file lies under test/node/ (testTier.mjs),
