@@ -7,18 +7,40 @@
 // JavaScript under the .ts paths (scripts/compiledTsRequire.cjs), with source maps for stack traces.
 // Starting a TypeScript loader in every test process cost more than most tests take. The node tier keeps
 // tsx: its tests start programs of their own through it.
+// Processes: the node tier runs each file in its own process (its tests start programs and servers);
+// the unit tier shares a few processes (one per core, and one more) between all its files (scripts/unitTestShard.cjs),
+// each file in a suite of its own, so that ~150 files do not each pay a process start and the loading
+// of the same big dependencies. Node's runner still runs them (`node --test` over those processes).
 // The unit tier starts no process and no worker: unless every file lies under test/node/ (testTier.mjs),
 // each test file runs with scripts/unitTierGuard.cjs preloaded, which fails any child process or worker
 // it starts. A run that cannot prove it tested something fails even when Node calls it green: an empty list, a file that registers no
 // test, a skipped or todo test (see testRunReporter.mjs). RLM_ALLOW_SKIPS=1 lets skips through on a
 // local run (a platform a test does not apply to); CI ignores it.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { compiledSourcesDir, compileTestSources, stopCompiler } from './compileTestSources.mjs';
 import { judgeTestRun } from './testRunReporter.mjs';
 import { testTier, UNIT_TIER_GUARD } from './testTier.mjs';
+
+/**
+ * The unit tier's test processes: `count` small entry files in the run's folder, each running
+ * scripts/unitTestShard.cjs over the whole list, from which each process claims the next file when free.
+ */
+function unitProcessEntries(testFiles, count) {
+  const claimsDir = join(summaryDir, 'claims');
+  mkdirSync(claimsDir);
+  const planFile = join(summaryDir, 'plan.json');
+  writeFileSync(planFile, JSON.stringify({ files: testFiles, processes: count, claimsDir }));
+  const shard = fileURLToPath(new URL('./unitTestShard.cjs', import.meta.url));
+  return Array.from({ length: count }, (_, i) => {
+    const entry = join(summaryDir, `unit-process-${i + 1}.cjs`);
+    writeFileSync(entry, `require(${JSON.stringify(shard)}).runShard(${JSON.stringify(planFile)}, ${i});\n`);
+    return entry;
+  });
+}
 
 function findTests(dir) {
   const out = [];
@@ -44,6 +66,12 @@ const reporter = new URL('./testRunReporter.mjs', import.meta.url).href;
 const root = resolve(new URL('..', import.meta.url).pathname);
 let typeScript = ['--import', 'tsx'];
 const env = { ...process.env, RLM_TEST_TIER: tier };
+// RLM_UNIT_PROCESSES sets how many processes a unit run shares its files between (one, to put every
+// file in one process); else one per core and one more: several tests wait in real time on servers of
+// their own, and a process that waits leaves its core to the extra one (measured on 2 cores: 3 processes
+// beat 2 and 4).
+const processes = Number(process.env.RLM_UNIT_PROCESSES) || Math.min(availableParallelism(), 8) + 1;
+let entries = files;
 if (tier === 'unit') {
   const compiledDir = compiledSourcesDir(root);
   const started = Date.now();
@@ -53,10 +81,11 @@ if (tier === 'unit') {
   console.log(`Compiled ${compiled} of ${sources} TypeScript files (the others were unchanged) in ${Date.now() - started} ms`);
   typeScript = ['--require', './scripts/compiledTsRequire.cjs', '--enable-source-maps'];
   env.RLM_COMPILED_TS_DIR = compiledDir;
+  entries = unitProcessEntries(files.map((f) => resolve(f)), Math.min(processes, files.length));
 }
 const result = spawnSync(
   process.execPath,
-  ['--require', './scripts/pyTextRequire.cjs', ...(tier === 'unit' ? ['--require', UNIT_TIER_GUARD] : []), ...typeScript, '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${summaryFile}`, ...files],
+  ['--require', './scripts/pyTextRequire.cjs', ...(tier === 'unit' ? ['--require', UNIT_TIER_GUARD] : []), ...typeScript, '--test', `--test-concurrency=${processes}`, '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${summaryFile}`, ...entries],
   { stdio: 'inherit', env },
 );
 let summary = '';

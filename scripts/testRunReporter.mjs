@@ -4,7 +4,12 @@
 // because Node counts a skipped test, a todo, or a file that registers no test at all as passing.
 //
 // Node reports each file as a test named by the file's path, and the file's own tests beside it with
-// the same `file`; a file whose only event is its own registered no test.
+// the same `file`; a file whose only event is its own registered no test. A unit run shares processes
+// between files and reports each file as a suite named by its path (scripts/unitTestShard.cjs).
+import { fileURLToPath } from 'node:url';
+
+/** Where the unit tier's suites, one per test file, are declared (see unitTestShard.cjs). */
+const SHARD_DRIVER = fileURLToPath(new URL('./unitTestShard.cjs', import.meta.url));
 
 /** Summary of one run: per file (absolute path), the tests that ran and those skipped or todo. */
 function summarize(events) {
@@ -12,12 +17,14 @@ function summarize(events) {
   const entry = (file) => (files[file] ??= { tests: 0, failed: 0, skipped: [], todo: [], loadFailed: false });
   for (const { type, data } of events) {
     if ((type !== 'test:pass' && type !== 'test:fail') || !data.file) continue;
-    const file = entry(data.file);
-    if (data.name === data.file) {
+    if (data.name === data.file || data.file === SHARD_DRIVER) {
+      // In a unit run the file is the suite scripts/unitTestShard.cjs names by the file's path.
+      const file = entry(data.name);
       // The file itself: it fails when it could not be loaded or exited badly.
       if (type === 'test:fail') file.loadFailed = true;
       continue;
     }
+    const file = entry(data.file);
     file.tests += 1;
     if (type === 'test:fail') file.failed += 1;
     if (data.skip !== undefined && data.skip !== false) file.skipped.push(`${data.name}${typeof data.skip === 'string' ? ` (${data.skip})` : ''}`);

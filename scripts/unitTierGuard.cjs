@@ -12,6 +12,8 @@ const workerThreads = require('node:worker_threads');
 const { syncBuiltinESMExports } = require('node:module');
 
 const TOOLCHAIN = /[\\/]node_modules[\\/](esbuild|@esbuild|tsx)[\\/]/;
+/** A stack frame's file when it lies under the repository's test/ folder. */
+const TEST_FILE = /[( ]((?:[A-Za-z]:)?[^ ()]*[\\/]test[\\/][^ ():]+\.ts):\d+/;
 
 class ProcessStartInUnitTest extends Error {
   constructor(what) {
@@ -29,7 +31,9 @@ class ProcessStartInUnitTest extends Error {
 const refused = [];
 function refuse(what) {
   const error = new ProcessStartInUnitTest(what);
-  refused.push(what);
+  // Several test files share a process in a unit run (scripts/unitTestShard.cjs): name the one that asked.
+  const file = (error.stack ?? '').split('\n').map((line) => TEST_FILE.exec(line)?.[1]).find(Boolean);
+  refused.push(file ? `${what} from ${file}` : what);
   return error;
 }
 
@@ -62,7 +66,7 @@ if (process.env.NODE_TEST_CONTEXT && process.env.RLM_TEST_TIER === 'unit') {
   syncBuiltinESMExports();
   process.on('exit', () => {
     if (refused.length === 0) return;
-    process.stderr.write(`\nThis unit test file tried to start: ${refused.join('; ')}. Move it to test/node/.\n`);
+    process.stderr.write(`\nA unit test tried to start: ${refused.join('; ')}. Move its file to test/node/.\n`);
     process.exitCode = 1;
   });
 }

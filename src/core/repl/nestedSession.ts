@@ -8,23 +8,28 @@ import type { ContextMetadata, ContextSource } from '../context/contextTypes';
 import { BridgeDispatcher } from './bridgeDispatcher';
 import type { BridgeReplySender } from './bridgeDispatcher';
 import { CellTracker } from './cellTracker';
+import { CellSession } from './cellSession';
 import { TaskQueue } from './taskQueue';
 import { buildMetadata } from './contextEncoding';
 import { streamContext } from './contextStream';
 import { ContextBindError, ReplClosedError } from './replErrors';
 import type { NestedDone, NestedOp } from './replProtocol';
-import type { BridgeHandler, CellResult, ExecuteOptions, ReplCall, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
+import type { BridgeHandler, CellResult, ExecuteOptions, ReplCall, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
 
 type LostReason = NonNullable<CellResult['restarted']>;
 
-/** What the parent's session lends a nested child: its process, limits and timers' settings. */
-export interface NestedHost {
+/** What a nested child inherits from its parent's session: its sandbox, limits and timers' settings. */
+export interface NestedSettings {
   readonly protections: SandboxProtections;
   readonly startup?: ReplStartupInfo;
   readonly captureMaxChars: number;
   readonly contextLimitBytes: number;
   readonly defaultTimeoutMs: number;
   readonly hardTimeoutGraceMs: number;
+}
+
+/** What the parent's session lends a nested child: its process, and the settings it inherits. */
+export interface NestedHost extends NestedSettings {
   /** Runs one op in the worker; rejects when it cannot be sent or the process is lost meanwhile. */
   op(op: NestedOp, output: (stream: 'stdout' | 'stderr', text: string) => void): Promise<NestedDone>;
   /** Interrupts the child's running cell and cancels only the sub-calls that cell made. */
@@ -35,11 +40,9 @@ export interface NestedHost {
   released(session: NestedReplSession): void;
 }
 
-export class NestedReplSession implements ReplSession {
+export class NestedReplSession extends CellSession implements ReplSession {
   private readonly dispatcher: BridgeDispatcher;
-  private readonly listeners = new Set<(event: ReplOutputEvent) => void>();
   private readonly queue = new TaskQueue();
-  private cell?: CellTracker;
   private nextId = 0;
   private closed = false;
   private untouched = true;
@@ -50,6 +53,7 @@ export class NestedReplSession implements ReplSession {
     readonly child: number,
     bridge: BridgeHandler,
   ) {
+    super();
     this.dispatcher = new BridgeDispatcher(bridge);
   }
 
@@ -117,11 +121,7 @@ export class NestedReplSession implements ReplSession {
           cell.lose(why);
         },
       });
-      const output = (stream: 'stdout' | 'stderr', text: string): void => {
-        // Past the capture limit nothing is passed on, whatever the process sends.
-        const kept = cell.addOutput(stream, text);
-        if (kept) for (const listener of this.listeners) listener({ stream, text: kept });
-      };
+      const output = (stream: 'stdout' | 'stderr', text: string): void => this.passOutput(cell, stream, text);
       this.host.op({ child: this.child, op: 'exec', code }, output).then(
         (done) => (done.op === 'exec' ? cell.finish(done.result) : cell.fail(new ContextBindError(`the REPL answered a cell with ${done.op}`, 'ReplError', 0))),
         (error: unknown) => cell.fail(error instanceof Error ? error : new Error(String(error))),
@@ -135,20 +135,9 @@ export class NestedReplSession implements ReplSession {
     });
   }
 
-  private sendInterrupt(why: string): void {
+  protected sendInterrupt(why: string): void {
     this.host.interrupt();
     this.dispatcher.abortAll(why);
-  }
-
-  interrupt(): void {
-    if (!this.cell) return;
-    this.cell.markInterrupted();
-    this.sendInterrupt('the cell was stopped');
-  }
-
-  onOutput(listener: (event: ReplOutputEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Ends the child: its namespace is emptied in the worker (after any cell still running). */

@@ -11,20 +11,21 @@ import { BIND_BASE_MS, ChildRequests } from './childRequests';
 import { DEFAULT_CONTEXT_LIMIT_BYTES, sameContextSource } from './contextEncoding';
 import { ContextTooLargeError } from '../context/contextErrors';
 import { CellTracker } from './cellTracker';
+import { CellSession } from './cellSession';
 import { TaskQueue } from './taskQueue';
 import { ReplChild } from './replChild';
 import { InvalidContextError, ReplClosedError, ReplCrashedError, ReplHungError, ReplStartError, SandboxError } from './replErrors';
 import type { SandboxViolationError } from './replErrors';
 import { defaultLaunchInputs, isFlagRejection, isOsIsolationRejection, planLaunch } from './replLaunch';
 import { SNAPSHOT_FD } from './replProtocol';
-import type { BridgeTransportKind, ChildToHost, NestedDone, WeakenedLayers } from './replProtocol';
+import type { BridgeTransportKind, ChildToHost, WeakenedLayers } from './replProtocol';
 import { sharedCanary } from './sandboxCanary';
 import type { SandboxCanary } from './sandboxCanary';
 import { blockingFailures, emptyProtections, protectionsFrom } from './sandboxProtections';
 import { sandboxStrength, WeakSandboxError } from './sandboxStrength';
-import type { BridgeHandler, CellResult, ExecuteOptions, ReplCall, ReplOutputEvent, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
-import { NestedReplSession } from './nestedSession';
-import type { NestedHost } from './nestedSession';
+import type { BridgeHandler, CellResult, ExecuteOptions, ReplCall, ReplSession, ReplStartupInfo, SandboxProtections } from './replTypes';
+import { NestedChildren } from './nestedChildren';
+import type { NestingParent } from './nestedChildren';
 import { distStamp, SnapshotCache } from './snapshotCache';
 import { LazyContextHost } from './lazyContextHost';
 
@@ -86,13 +87,12 @@ export async function createReplSession(options: ReplSessionOptions): Promise<Re
   return session;
 }
 
-class PyodideReplSession implements ReplSession {
+class PyodideReplSession extends CellSession implements ReplSession, NestingParent {
   private readonly distDir: string;
   private readonly cache?: SnapshotCache;
   /** This REPL build's name in the snapshot cache's index (distStamp). */
   private readonly build?: string;
   private readonly dispatcher: BridgeDispatcher;
-  private readonly listeners = new Set<(event: ReplOutputEvent) => void>();
   private readonly requests = new ChildRequests();
   private child?: ReplChild;
   private generation = 0;
@@ -109,16 +109,10 @@ class PyodideReplSession implements ReplSession {
   private bound?: { source: ContextSource; metadata: ContextMetadata };
   /** Serves the bound folder's files when it was bound lazily. */
   private lazy?: LazyContextHost;
-  private cell?: CellTracker;
   /** The run's sub-call the worker is blocked on now, if any (one at a time at depth 0). */
   private rootCall?: { callId: number; call: ReplCall };
-  /** The child run nested in this session's interpreter now (at most one), and its instance count. */
-  private nested?: NestedReplSession;
-  private nextChild = 0;
-  /** Fails the nested op in flight, if any, when the process is lost. */
-  private nestedOpFailed?: (error: Error) => void;
-  /** Why this session killed its process for a nested child (reported instead of "the process died"). */
-  private killedFor?: LostReason;
+  /** The child runs nested in this session's interpreter (one at a time). */
+  private readonly nesting = new NestedChildren(this);
   /** The REPL process broke the protocol: the session refuses everything from then on. */
   private violation?: SandboxViolationError;
   /** No cell has run in this session yet. */
@@ -127,6 +121,7 @@ class PyodideReplSession implements ReplSession {
   startup?: ReplStartupInfo;
 
   constructor(private readonly options: ReplSessionOptions) {
+    super();
     this.distDir = options.distDir ?? (typeof __dirname === 'string' ? __dirname : process.cwd());
     this.cache = options.snapshotCacheDir ? new SnapshotCache(options.snapshotCacheDir) : undefined;
     this.build = this.cache ? distStamp(this.distDir) : undefined;
@@ -141,6 +136,26 @@ class PyodideReplSession implements ReplSession {
 
   get captureMaxChars(): number {
     return this.options.captureMaxChars ?? 200_000;
+  }
+
+  get contextLimitBytes(): number {
+    return this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES;
+  }
+
+  get defaultTimeoutMs(): number {
+    return this.options.defaultTimeoutMs ?? 60_000;
+  }
+
+  get hardTimeoutGraceMs(): number {
+    return this.options.hardTimeoutGraceMs ?? 5_000;
+  }
+
+  currentChild(): ReplChild | undefined {
+    return this.child;
+  }
+
+  lostReason(): LostReason['reason'] | undefined {
+    return this.lost?.reason;
   }
 
   async start(): Promise<void> {
@@ -234,7 +249,7 @@ class PyodideReplSession implements ReplSession {
             // Python calls out only while a cell runs; a call at any other time was not made by a cell.
             if (!this.cell) return 'a sub-call made while no cell was running';
             // One level deeper: a call from the cell of a child run nested in this run's rlm_query.
-            if (depth > 0) return this.nested ? this.nested.dispatchCall(callId, call, reply) : 'a nested sub-call while no child run was nested';
+            if (depth > 0) return this.nesting.dispatchCall(callId, call, reply);
             this.rootCall = { callId, call };
             this.dispatcher.dispatch(callId, call, (answer) => {
               if (this.rootCall?.callId === callId) this.rootCall = undefined;
@@ -287,12 +302,10 @@ class PyodideReplSession implements ReplSession {
   private onMessage(message: ChildToHost): void {
     if (this.requests.handle(message)) return;
     switch (message.type) {
-      case 'output': {
-        // Past the capture limit (or outside a cell) nothing is passed on, whatever the process sends.
-        const kept = this.cell?.addOutput(message.stream, message.text);
-        if (kept) for (const listener of this.listeners) listener({ stream: message.stream, text: kept });
+      case 'output':
+        // Outside a cell nothing is passed on.
+        this.passOutput(this.cell, message.stream, message.text);
         break;
-      }
       case 'result':
         if (this.cell?.id === message.id) this.cell.finish(message.result);
         break;
@@ -319,8 +332,7 @@ class PyodideReplSession implements ReplSession {
    */
   private onViolation(error: SandboxViolationError): void {
     this.log(error.message);
-    this.nestedOpFailed?.(error);
-    this.nested?.lost(error);
+    this.nesting.lost(error);
     this.violation = error;
     this.generation++; // the killed child's exit is this, not a crash
     this.child = undefined;
@@ -333,11 +345,9 @@ class PyodideReplSession implements ReplSession {
   private onExit(detail: string): void {
     if (!this.child) return; // died during start-up: start() reports that itself
     this.child = undefined;
-    const reason: LostReason = this.killedFor ?? { reason: this.fatal?.reason ?? 'crash', detail: this.fatal?.message ?? `the REPL process died (${detail})` };
-    this.killedFor = undefined;
+    const reason: LostReason = this.nesting.takeKillReason() ?? { reason: this.fatal?.reason ?? 'crash', detail: this.fatal?.message ?? `the REPL process died (${detail})` };
     const lostError = new ReplCrashedError(reason.reason, reason.detail);
-    this.nestedOpFailed?.(lostError);
-    this.nested?.lost(lostError);
+    this.nesting.lost(lostError);
     this.dispatcher.abortAll('the REPL process exited');
     this.requests.failAll(lostError);
     if (this.cell) this.cell.lose(reason);
@@ -365,7 +375,7 @@ class PyodideReplSession implements ReplSession {
     if (!child) throw new ReplCrashedError(this.lost?.reason ?? 'crash', 'no REPL process to bind context in');
     this.lazy = undefined;
     try {
-      const metadata = await this.requests.bind(child, source, this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES, this.options.bindTimeoutMs ?? BIND_BASE_MS);
+      const metadata = await this.requests.bind(child, source, this.contextLimitBytes, this.options.bindTimeoutMs ?? BIND_BASE_MS);
       if (metadata.mode === 'lazy' && source.kind === 'plan') this.lazy = new LazyContextHost(source.plan, this.options.ripgrepPath ? { ripgrepPath: this.options.ripgrepPath } : {});
       return metadata;
     } catch (error) {
@@ -401,12 +411,12 @@ class PyodideReplSession implements ReplSession {
       this.lost = undefined;
       const child = this.child;
       if (!child) throw new ReplCrashedError('crash', 'the REPL process could not be restarted');
-      const softMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
+      const softMs = options.timeoutMs ?? this.defaultTimeoutMs;
       const cell = new CellTracker(++this.nextId, this.captureMaxChars, softMs);
       this.cell = cell;
       const stopTimers = cell.arm({
         softMs,
-        hardMs: softMs + (this.options.hardTimeoutGraceMs ?? 5_000),
+        hardMs: softMs + this.hardTimeoutGraceMs,
         signal: options.signal,
         interrupt: () => this.sendInterrupt(options.signal?.aborted ? 'the cell was stopped' : `the cell ran past its ${softMs} ms time limit and was interrupted`),
         hardTimeout: () => {
@@ -448,7 +458,7 @@ class PyodideReplSession implements ReplSession {
   }
 
   /** `why` reaches sub-calls and child runs in flight: they say they were stopped by it, not by the user. */
-  private sendInterrupt(why: string): void {
+  protected sendInterrupt(why: string): void {
     this.child?.interrupt(0);
     this.dispatcher.abortAll(why);
   }
@@ -462,44 +472,8 @@ class PyodideReplSession implements ReplSession {
   openNested(bridge: BridgeHandler): ReplSession | undefined {
     const child = this.child;
     const call = this.rootCall;
-    if (this.closed || this.violation || !child || !this.cell || this.nested || call?.call.kind !== 'rlm_query' || this.startup?.bridgeTransport !== 'pipe') return undefined;
-    const callId = call.callId;
-    const host: NestedHost = {
-      protections: this.protections,
-      startup: this.startup,
-      captureMaxChars: this.captureMaxChars,
-      contextLimitBytes: this.options.contextLimitBytes ?? DEFAULT_CONTEXT_LIMIT_BYTES,
-      defaultTimeoutMs: this.options.defaultTimeoutMs ?? 60_000,
-      hardTimeoutGraceMs: this.options.hardTimeoutGraceMs ?? 5_000,
-      op: (op, output) =>
-        new Promise<NestedDone>((resolve, reject) => {
-          if (this.child !== child) return reject(new ReplCrashedError(this.lost?.reason ?? 'crash', 'the REPL process the child run shared with its parent is gone'));
-          if (!child.nestedOp(callId, op, { output, done: resolve })) return reject(new ReplClosedError(`${op.op} in a child run: the parent's rlm_query is no longer waiting`));
-          this.nestedOpFailed = reject;
-        }),
-      interrupt: () => child.interrupt(1),
-      kill: (why) => {
-        this.killedFor = why;
-        child.kill();
-      },
-      released: (session) => {
-        if (this.nested === session) this.nested = undefined;
-      },
-    };
-    const session = new NestedReplSession(host, ++this.nextChild, bridge);
-    this.nested = session;
-    return session;
-  }
-
-  interrupt(): void {
-    if (!this.cell) return;
-    this.cell.markInterrupted();
-    this.sendInterrupt('the cell was stopped');
-  }
-
-  onOutput(listener: (event: ReplOutputEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (this.closed || this.violation || !child || !this.cell || call?.call.kind !== 'rlm_query' || this.startup?.bridgeTransport !== 'pipe') return undefined;
+    return this.nesting.open(child, call.callId, bridge);
   }
 
   async close(): Promise<void> {

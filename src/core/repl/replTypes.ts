@@ -1,6 +1,10 @@
 // The REPL session as the loop sees it. The implementation (a forked, hardened child process with a
 // Pyodide worker thread) lives beside this file; the loop depends only on these types.
 import type { ContextMetadata, ContextSource } from '../context/contextTypes';
+import type { CellResult } from './cellResultSchema';
+
+// A cell's result is declared once, as a schema (the trajectory checks recorded cells against it).
+export type { CellError, CellResult, ContextReads } from './cellResultSchema';
 
 /** One check made when the REPL started: an attack tried for real, and whether the layer held. */
 export interface SandboxProbe {
@@ -72,75 +76,11 @@ export type ContextCall =
 /** Any call Python makes over the bridge. */
 export type ReplCall = BridgeCall | ContextCall;
 
-/** What a cell read of a lazy `context`: counted whole, paths kept up to a bound. */
-export interface ContextReads {
-  files: number;
-  bytes: number;
-  /** The first files read, in order (at most 200). */
-  paths: string[];
-  searches: number;
-  /** Bytes of the files the searches covered (on disk). */
-  searchedBytes: number;
-}
-
 /** One string per prompt, in input order. A failed item is a string starting with "[ERROR] ". */
 export type BridgeResult = string[];
 
 export interface BridgeHandler {
   (call: BridgeCall, signal: AbortSignal): Promise<BridgeResult>;
-}
-
-export interface CellError {
-  /** Python exception type, e.g. "NameError", or "Interrupted" / "Timeout". */
-  type: string;
-  message: string;
-  /** Traceback trimmed to the cell's own frames. */
-  traceback: string;
-}
-
-interface FinalAnswer {
-  value: string;
-  via: 'FINAL' | 'FINAL_VAR' | 'answer';
-}
-
-export interface CellResult {
-  /**
-   * Captured output, at most the capture limit. A longer output keeps its real head and real tail:
-   * `stdoutCutAt` is where the one ends and the other begins (docs/rlm-contract.md).
-   */
-  stdout: string;
-  stderr: string;
-  /** True lengths in characters, including what was not kept. */
-  stdoutChars: number;
-  stderrChars: number;
-  stdoutCutAt?: number;
-  stderrCutAt?: number;
-  /**
-   * Set when even `_out[outIndex]` could not keep the whole output (over _OUT_CELL_CHARS): how many
-   * characters it holds and the [start, end) ranges of the true output they are.
-   */
-  outKept?: { chars: number; ranges: Array<[number, number]> };
-  /** answer["content"] when this cell changed it to a non-empty text: the answer being assembled. */
-  answerDraft?: string;
-  error?: CellError;
-  /** Names bound by this cell that were not bound before. */
-  newVariables: string[];
-  durationMs: number;
-  /** Set when the cell ended the run through FINAL, FINAL_VAR or answer["ready"]. */
-  final?: FinalAnswer;
-  /** Files of a lazy `context` this cell read over the bridge, and its host-side searches. */
-  contextReads?: ContextReads;
-  /** Index n such that `_out[n]` holds this cell's full captured output in Python. */
-  outIndex: number;
-  /** The soft timeout interrupted the cell (state kept). */
-  timedOut?: boolean;
-  /** interrupt() or the AbortSignal stopped the cell (state kept). */
-  interrupted?: boolean;
-  /**
-   * The REPL process was killed and replaced (hard timeout, crash, out of memory):
-   * `context` was rebound but every variable was lost. The next observation must say so.
-   */
-  restarted?: { reason: 'hard-timeout' | 'crash' | 'out-of-memory'; detail: string };
 }
 
 export interface ExecuteOptions {

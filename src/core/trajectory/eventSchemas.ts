@@ -12,31 +12,10 @@ import { ERROR_KINDS } from '../errorKind';
 import { num, olderFiles } from '../recordFields';
 import type { ProviderKind } from '../models/modelTypes';
 import { tokenUsageSchema } from '../models/tokenUsageSchema';
-import type { CellResult, SandboxProtections } from '../repl/replTypes';
+import { cellResultSchema } from '../repl/cellResultSchema';
+import type { SandboxProtections } from '../repl/replTypes';
 
 // ---- Shapes declared elsewhere in core (their modules own the types; these check them) ----------------
-
-const finalAnswerSchema = z.object({ value: z.string(), via: z.enum(['FINAL', 'FINAL_VAR', 'answer']) });
-
-const cellResultSchema = z.object({
-  stdout: z.string(),
-  stderr: z.string(),
-  stdoutChars: olderFiles(num()),
-  stderrChars: olderFiles(num()),
-  stdoutCutAt: num().optional(),
-  stderrCutAt: num().optional(),
-  outKept: z.object({ chars: num(), ranges: z.array(z.tuple([num(), num()])) }).optional(),
-  answerDraft: z.string().optional(),
-  error: z.object({ type: z.string(), message: z.string(), traceback: olderFiles(z.string()) }).optional(),
-  newVariables: olderFiles(z.array(z.string())),
-  durationMs: olderFiles(num()),
-  final: finalAnswerSchema.optional(),
-  contextReads: z.object({ files: num(), bytes: num(), paths: z.array(z.string()), searches: num(), searchedBytes: num() }).optional(),
-  outIndex: olderFiles(num()),
-  timedOut: z.boolean().optional(),
-  interrupted: z.boolean().optional(),
-  restarted: z.object({ reason: z.enum(['hard-timeout', 'crash', 'out-of-memory']), detail: z.string() }).optional(),
-});
 
 /**
  * Two versions exist (version 2's probed layers, version 1's flat booleans); readProtections reads
@@ -361,6 +340,5 @@ export const headerShape = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Agree<T extends true> = T;
 type _SchemasAgree = [
-  Agree<Same<z.infer<typeof cellResultSchema>, CellResult>>,
   Agree<Same<(typeof PROVIDER_KINDS)[number], ProviderKind>>,
 ];

@@ -7,8 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ESLint } from 'eslint';
 
+// One ESLint for every case: each instance loads and resolves the whole config again.
+let shared: ESLint | undefined;
+
 async function lintAs(path: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: process.cwd() });
+  const eslint = (shared ??= new ESLint({ cwd: process.cwd() }));
   const [result] = await eslint.lintText(code, { filePath: path });
   return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
 }

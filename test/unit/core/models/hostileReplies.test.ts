@@ -9,7 +9,7 @@ import type { ChatMessage, CompleteOptions, ModelConfig, ProviderKind } from '..
 import { errorKindOf } from '../../../../src/core/errorKind';
 import { startHostileServer } from '../../../fakes/fakeHostileServer';
 import type { HostileBehaviour, HostileServer } from '../../../fakes/fakeHostileServer';
-import { PROVIDERS, rejection } from './modelTestSupport';
+import { forEachProviderAtOnce, rejection } from './modelTestSupport';
 
 const ask: ChatMessage[] = [{ role: 'user', content: 'question' }];
 /** Unguarded, the cases below spin or wait far longer than this. */
@@ -42,7 +42,7 @@ function assertTooLarge(error: unknown, limit: number): asserts error is ModelRe
   assert.match(error.message, /limit .*--max-response-mb \/ rlm\.maxResponseMb/);
 }
 
-for (const provider of PROVIDERS) {
+forEachProviderAtOnce((provider) => {
   for (const stream of [false, true]) {
     const how = stream ? 'streamed' : 'plain';
     const options = (): CompleteOptions => (stream ? { onDelta: () => undefined } : {});
@@ -98,4 +98,4 @@ for (const provider of PROVIDERS) {
       assert.throws(() => createModelClient({ provider, baseUrl: 'http://127.0.0.1:9/v1', model: 'm', responseTimeoutMs: bad }), /responseTimeoutMs must be a positive number/);
     }
   });
-}
+});

@@ -1,4 +1,5 @@
 // Shared set-up for the model client tests: a fake server of either protocol and a real client on it.
+import { describe } from 'node:test';
 import { createModelClient } from '../../../../src/core/models/createModelClient';
 import type { ModelClientDeps } from '../../../../src/core/models/createModelClient';
 import type { ModelClient, ModelConfig, ProviderKind } from '../../../../src/core/models/modelTypes';
@@ -6,6 +7,18 @@ import { startFakeModelServer } from '../../../../src/eval/fakeServers/fakeModel
 import type { FakeModelServer, FakeServerOptions } from '../../../../src/eval/fakeServers/fakeServerTypes';
 
 export const PROVIDERS: Array<Exclude<ProviderKind, 'vscode' | 'mcp'>> = ['openai', 'anthropic'];
+
+/**
+ * Declares `tests(provider)` for each provider, in a suite per provider, the two suites running at once.
+ * Their tests wait in real time (stalls, trickles, timeouts) on servers of their own: side by side,
+ * the waits overlap instead of adding up. Within a provider the tests still run one at a time.
+ */
+export function forEachProviderAtOnce(tests: (provider: Exclude<ProviderKind, 'vscode' | 'mcp'>) => void): void {
+  describe('both providers at once', { concurrency: true }, () => {
+    // A suite takes its parent's concurrency unless told: within a provider, one test at a time.
+    for (const provider of PROVIDERS) describe(provider, { concurrency: 1 }, () => tests(provider));
+  });
+}
 
 export async function withClient(
   provider: Exclude<ProviderKind, 'vscode' | 'mcp'>,

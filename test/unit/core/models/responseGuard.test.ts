@@ -10,7 +10,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from '../../../../src/core/models/response
 import { errorKindOf } from '../../../../src/core/errorKind';
 import { startHostileServer } from '../../../fakes/fakeHostileServer';
 import type { HostileBehaviour, HostileServer } from '../../../fakes/fakeHostileServer';
-import { PROVIDERS, rejection, withClient } from './modelTestSupport';
+import { forEachProviderAtOnce, rejection, withClient } from './modelTestSupport';
 
 const ask: ChatMessage[] = [{ role: 'user', content: 'question' }];
 /** Unguarded, several of these never end; this makes them fail instead. */
@@ -46,7 +46,7 @@ async function clientLeft(server: HostileServer, index = 0): Promise<boolean> {
   return server.requests[index]?.clientLeft ?? false;
 }
 
-for (const provider of PROVIDERS) {
+forEachProviderAtOnce((provider) => {
   for (const stream of [false, true]) {
     const how = stream ? 'streamed' : 'plain';
     const deltas: string[] = [];
@@ -75,7 +75,7 @@ for (const provider of PROVIDERS) {
 
     test(`${provider} ${how}: an endless answer is cut at the size limit with ModelResponseTooLargeError, not retried`, { timeout: LIMIT }, async () => {
       const limit = 128 * 1024;
-      await withHostile(provider, { kind: 'endless', intervalMs: 50, deltaChars: 8192 }, { maxResponseBytes: limit, maxRetries: 2 }, async (client, server) => {
+      await withHostile(provider, { kind: 'endless', intervalMs: 10, deltaChars: 8192 }, { maxResponseBytes: limit, maxRetries: 2 }, async (client, server) => {
         const { error, ms } = await timedFailure(client.complete(ask, options()));
         assert.ok(error instanceof ModelResponseTooLargeError, String(error));
         assert.equal(error.kind, 'bad_response');
@@ -107,12 +107,12 @@ for (const provider of PROVIDERS) {
 
     test(`${provider} ${how}: a slow but living server (a byte every 200 ms, stall limit 1 s) is not cut`, { timeout: LIMIT }, async () => {
       deltas.length = 0;
-      const behaviour: HostileBehaviour = { kind: 'dribble', intervalMs: 200, fillerBytes: 8, text: 'worth the wait' };
+      const behaviour: HostileBehaviour = { kind: 'dribble', intervalMs: 200, fillerBytes: 6, text: 'worth the wait' };
       await withHostile(provider, behaviour, { stallTimeoutMs: 1000 }, async (client) => {
         const started = Date.now();
         const result = await client.complete(ask, options());
         assert.equal(result.text, 'worth the wait');
-        assert.ok(Date.now() - started >= 1500, 'the dribble lasted longer than the stall limit');
+        assert.ok(Date.now() - started >= 1150, 'the dribble lasted longer than the stall limit');
         if (stream) assert.deepEqual(deltas, ['worth the wait']);
       });
     });
@@ -133,14 +133,14 @@ for (const provider of PROVIDERS) {
   });
 
   test(`${provider} plain: the wait for headers is the answer being written, so it is the SDK's timeout, not a stall`, { timeout: LIMIT }, async () => {
-    await withHostile(provider, { kind: 'no-headers' }, { stallTimeoutMs: 300, timeoutMs: 1200 }, async (client, server) => {
+    await withHostile(provider, { kind: 'no-headers' }, { stallTimeoutMs: 300, timeoutMs: 800 }, async (client, server) => {
       const { error, ms } = await timedFailure(client.complete(ask));
       assert.ok(error instanceof ModelTimeoutError && !(error instanceof ModelStallError), String(error));
-      assert.ok(ms >= 1100, `failed after ${ms} ms, before the 1.2 s request timeout`);
+      assert.ok(ms >= 750, `failed after ${ms} ms, before the 0.8 s request timeout`);
       assert.equal(server.requests.length, 1);
     });
-    // And a slow plain answer (headers after 1 s) passes a 300 ms stall limit.
-    await withClient(provider, { respond: ['slowly written'], latencyMs: 1000 }, { stallTimeoutMs: 300 }, async (client) => {
+    // And a slow plain answer (headers after 0.7 s) passes a 300 ms stall limit.
+    await withClient(provider, { respond: ['slowly written'], latencyMs: 700 }, { stallTimeoutMs: 300 }, async (client) => {
       assert.equal((await client.complete(ask)).text, 'slowly written');
     });
   });
@@ -185,4 +185,4 @@ for (const provider of PROVIDERS) {
       assert.throws(() => createModelClient({ provider, baseUrl: 'http://127.0.0.1:9/v1', model: 'm', ...bad }), (e: unknown) => e instanceof ModelConfigError && e instanceof ModelError);
     }
   });
-}
+});

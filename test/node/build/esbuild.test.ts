@@ -1,5 +1,6 @@
 // The build produces every bundle the extension needs and ships the Pyodide runtime offline, and no
 // bundle carries a file of bench/ or test/ (the source maps list every input a bundle holds).
+// A whole build in esbuild's own process, several seconds of CPU: a node-tier test, not a unit test.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, stat, readFile } from 'node:fs/promises';
