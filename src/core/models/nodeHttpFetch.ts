@@ -9,14 +9,31 @@
 // else (a Request object, a form upload of the batch APIs, a stream) goes to the global fetch, and so
 // does a redirect, so the behaviour callers see is fetch's: the same errors (`fetch failed` with the
 // socket error as the cause, the signal's reason on an abort), decompressed bodies, followed redirects.
-import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as http from 'node:http';
 import { Readable } from 'node:stream';
-import * as zlib from 'node:zlib';
+import type * as zlib from 'node:zlib';
 
-/** Kept-alive connections, as the global fetch keeps them (idle sockets do not hold the process open). */
-const HTTP_AGENT = new http.Agent({ keepAlive: true });
-const HTTPS_AGENT = new https.Agent({ keepAlive: true });
+interface Transport {
+  request: typeof http.request;
+  /** Kept-alive connections, as the global fetch keeps them (idle sockets do not hold the process open). */
+  agent: http.Agent;
+}
+
+// Loaded on the first request of each kind, not when the engine loads: a process that never sends one
+// (or only to a local http server) does not pay for the TLS stack before its first request.
+let plain: Transport | undefined;
+let secure: Transport | undefined;
+
+function transport(tls: boolean): Transport {
+  if (tls) {
+    const https = process.getBuiltinModule('node:https');
+    return (secure ??= { request: https.request, agent: new https.Agent({ keepAlive: true }) });
+  }
+  const httpModule = process.getBuiltinModule('node:http');
+  return (plain ??= { request: httpModule.request, agent: new httpModule.Agent({ keepAlive: true }) });
+}
+
+const zlibModule = (): typeof zlib => process.getBuiltinModule('node:zlib');
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose Response may not have a body. */
@@ -24,10 +41,10 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 type Decoder = () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
 const DECODERS: Readonly<Record<string, Decoder>> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
+  gzip: () => zlibModule().createGunzip(),
+  'x-gzip': () => zlibModule().createGunzip(),
+  deflate: () => zlibModule().createInflate(),
+  br: () => zlibModule().createBrotliDecompress(),
 };
 
 export function nodeHttpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
@@ -43,14 +60,14 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     if (body !== undefined) headers['content-length'] = String(body.byteLength);
     const method = (init.method ?? 'GET').toUpperCase();
-    const secure = url.protocol === 'https:';
+    const { request: send, agent } = transport(url.protocol === 'https:');
     let settled = false;
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
     };
-    const request = (secure ? https : http).request(url, { method, headers, agent: secure ? HTTPS_AGENT : HTTP_AGENT }, (response) => {
+    const request = send(url, { method, headers, agent }, (response) => {
       settled = true;
       const status = response.statusCode ?? 0;
       if (REDIRECTS.has(status) && response.headers.location) {
@@ -91,7 +108,8 @@ function toResponse(response: http.IncomingMessage, url: URL, method: string, si
   }
   let bodyStream: Readable = response;
   const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = DECODERS[encoding];
+  // Own keys only: the server names the encoding, and `constructor` is not a decoder.
+  const decoder = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
   if (decoder && method !== 'HEAD' && !NULL_BODY.has(status)) {
     const decoded = decoder();
     response.on('error', (error) => decoded.destroy(error));
