@@ -72,12 +72,19 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
       const status = response.statusCode ?? 0;
       if (REDIRECTS.has(status) && response.headers.location) {
         // Rare for a model API: the global fetch follows it, with its own rules for method and body.
-        response.resume();
+        drain(response);
         signal?.removeEventListener('abort', onAbort);
         resolve(fetch(input, init));
         return;
       }
-      resolve(toResponse(response, url, method, signal, onAbort));
+      try {
+        resolve(toResponse(response, url, method, signal, onAbort));
+      } catch (error) {
+        // A reply fetch cannot represent (a status outside 200-599 from a broken or hostile server).
+        drain(response);
+        signal?.removeEventListener('abort', onAbort);
+        reject(new TypeError('fetch failed', { cause: error }));
+      }
     });
     const onAbort = (): void => {
       request.destroy(abortReason(signal!));
@@ -118,10 +125,16 @@ function toResponse(response: http.IncomingMessage, url: URL, method: string, si
     headers.delete('content-length');
   }
   const noBody = method === 'HEAD' || NULL_BODY.has(status);
-  if (noBody) response.resume();
+  if (noBody) drain(response);
   const result = new Response(noBody ? null : (Readable.toWeb(bodyStream) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? '', headers });
   Object.defineProperty(result, 'url', { value: url.href });
   return result;
+}
+
+/** Reads and drops a body nobody will read; a socket error then has a listener and cannot crash the process. */
+function drain(response: http.IncomingMessage): void {
+  response.on('error', () => undefined);
+  response.resume();
 }
 
 /** The body as bytes, undefined for none, false for a kind this client leaves to the global fetch. */

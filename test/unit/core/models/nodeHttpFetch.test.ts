@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { nodeHttpFetch } from '../../../../src/core/models/nodeHttpFetch';
@@ -116,4 +117,15 @@ test('a refused connection fails as fetch fails: `fetch failed`, with the socket
   const port = (server.address() as AddressInfo).port;
   await new Promise((r) => server.close(r));
   await assert.rejects(nodeHttpFetch(`http://127.0.0.1:${port}/`), (error: unknown) => error instanceof TypeError && error.message === 'fetch failed' && (error.cause as { code?: string }).code === 'ECONNREFUSED');
+});
+
+test('a status fetch cannot represent fails the request as `fetch failed`, without crashing the process', async () => {
+  const server = createTcpServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 999 Odd\r\ncontent-length: 2\r\n\r\nhi')));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    await assert.rejects(nodeHttpFetch(`http://127.0.0.1:${port}/`), (error: unknown) => error instanceof TypeError && error.message === 'fetch failed' && error.cause instanceof RangeError);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });
