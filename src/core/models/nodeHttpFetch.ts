@@ -80,7 +80,8 @@ export function nodeHttpFetch(input: string | URL | Request, init: RequestInit =
       try {
         resolve(toResponse(response, url, method, signal, onAbort));
       } catch (error) {
-        // A reply fetch cannot represent (a status outside 200-599 from a broken or hostile server).
+        // A status outside 200-599 (a broken or hostile server), which `new Response` refuses. The global
+        // fetch hands such a reply on as an HTTP error; here it is a network error, and never a crash.
         drain(response);
         signal?.removeEventListener('abort', onAbort);
         reject(new TypeError('fetch failed', { cause: error }));

@@ -119,7 +119,7 @@ test('a refused connection fails as fetch fails: `fetch failed`, with the socket
   await assert.rejects(nodeHttpFetch(`http://127.0.0.1:${port}/`), (error: unknown) => error instanceof TypeError && error.message === 'fetch failed' && (error.cause as { code?: string }).code === 'ECONNREFUSED');
 });
 
-test('a status fetch cannot represent fails the request as `fetch failed`, without crashing the process', async () => {
+test('a status outside 200-599 fails the request as `fetch failed`, without crashing the process', async () => {
   const server = createTcpServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 999 Odd\r\ncontent-length: 2\r\n\r\nhi')));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
