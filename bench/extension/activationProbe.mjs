@@ -2,6 +2,7 @@
 // against a stand-in `vscode` that answers every call with another stand-in. It measures our own
 // load + activation cost (the part we control); VS Code's own extension-host overhead is not included.
 import Module, { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -36,7 +37,19 @@ Module._load = function (request, ...rest) {
   return originalLoad.call(this, request, ...rest);
 };
 
+// CPU of the main thread (Linux: the scheduler's own count, in ns) and of the whole process (V8's helper
+// threads too): on a shared machine wall time mostly measures the other processes.
+function mainThreadCpuMs() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 const bundle = process.argv[2];
+const threadStarted = mainThreadCpuMs();
+const cpuStarted = process.cpuUsage();
 const started = performance.now();
 const ext = require(bundle);
 const loaded = performance.now();
@@ -44,5 +57,10 @@ const context = standIn('context');
 const subscriptions = [];
 const api = ext.activate(new Proxy(context, { get: (t, k) => (k === 'subscriptions' ? subscriptions : k === 'extensionPath' ? join(bundle, '..', '..') : t[k]) }));
 const ended = performance.now();
+const cpu = process.cpuUsage(cpuStarted);
+const threadEnded = mainThreadCpuMs();
 const heavy = Object.keys(require.cache).filter((p) => /node_modules[\\/](openai|@anthropic-ai|pyodide)[\\/]/.test(p) || /engine\.js$/.test(p));
-process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: ended - loaded, totalMs: ended - started, reportedMs: api.activationMs, heavy }));
+// zod is bundled, so it is not in require.cache: its own global config shows that its code ran. The
+// schemas (trajectory events, webview messages) are built when a file is read or a view posts, not here.
+if ('__zod_globalConfig' in globalThis) heavy.push('zod (schemas built at activation)');
+process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: ended - loaded, totalMs: ended - started, reportedMs: api.activationMs, cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: threadEnded === undefined ? undefined : threadEnded - threadStarted, heavy }));

@@ -24,8 +24,12 @@ export async function boundedMap<T, R>(
   return results;
 }
 
-/** A signal that fires when any input fires, or after `timeoutMs` with `timeoutReason`. */
-export function linkSignals(signals: AbortSignal[], timeoutMs?: number, timeoutReason?: unknown): { signal: AbortSignal; dispose: () => void } {
+/**
+ * A signal that fires when any input fires, or after `timeoutMs` with the reason `timeoutReason()`
+ * builds. The reason is built only when the timer fires: an error captures a stack trace, and a
+ * fan-out links one signal per sub-call, nearly all of which end long before their timeout.
+ */
+export function linkSignals(signals: AbortSignal[], timeoutMs?: number, timeoutReason?: () => unknown): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   // A batch links every in-flight item to the same run signal: many listeners are expected here.
   setMaxListeners(0, controller.signal);
@@ -40,7 +44,7 @@ export function linkSignals(signals: AbortSignal[], timeoutMs?: number, timeoutR
     cleanups.push(() => input.removeEventListener('abort', onAbort));
   }
   if (timeoutMs !== undefined && !controller.signal.aborted) {
-    const timer = setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+    const timer = setTimeout(() => controller.abort(timeoutReason?.()), timeoutMs);
     cleanups.push(() => clearTimeout(timer));
   }
   return {

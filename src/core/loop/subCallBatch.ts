@@ -196,7 +196,7 @@ async function waitForBatch(scope: SubCallScope, api: BatchApi, batchId: string,
     said = key;
     tree.events.emit({ type: 'batch.progress', runId: scope.runId, batchId, providerBatchId: s.id, status: s.status, counts: s.counts, elapsedMs: tree.now() - started });
   };
-  const deadline = linkSignals([signal], maxWait, new BatchItemError('timeout', `the provider batch did not end within ${Math.round(maxWait / 60_000)} minutes`));
+  const deadline = linkSignals([signal], maxWait, () => new BatchItemError('timeout', `the provider batch did not end within ${Math.round(maxWait / 60_000)} minutes`));
   try {
     progress(snapshot);
     while (!snapshot.ended) {

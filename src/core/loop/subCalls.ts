@@ -160,8 +160,7 @@ export async function runLlmQuery(
 /** Sends one open llm_query as an ordinary request, under the sub-call timeout. */
 export async function sendLlmQuery(scope: SubCallScope, open: OpenLlmQuery, signal: AbortSignal, client: ModelClient, cache?: PromptCacheHints): Promise<string> {
   const { tree } = scope;
-  const timeout = new SubCallTimeoutError(tree.limits.subCallTimeoutMs);
-  const timed = linkSignals([signal], tree.limits.subCallTimeoutMs, timeout);
+  const timed = linkSignals([signal], tree.limits.subCallTimeoutMs, () => new SubCallTimeoutError(tree.limits.subCallTimeoutMs));
   try {
     const completion = await client.complete(open.request.messages, {
       signal: timed.signal,
@@ -174,7 +173,7 @@ export async function sendLlmQuery(scope: SubCallScope, open: OpenLlmQuery, sign
   } catch (error) {
     // The SDK reports an abort as its own error type; say why the call was aborted instead.
     const why = timed.signal.reason as unknown;
-    const reason = timed.signal.aborted ? (why === timeout || why instanceof Error ? why : new RunCancelledError('sub-call aborted')) : error;
+    const reason = timed.signal.aborted ? (why instanceof Error ? why : new RunCancelledError('sub-call aborted')) : error;
     return open.finish(undefined, reason, ZERO_USAGE);
   } finally {
     timed.dispose();

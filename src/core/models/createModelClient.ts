@@ -12,7 +12,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RESPONSE_TIMEOUT_MS, DEFAULT_STALL_
 export interface ModelClientDeps {
   /** Clock for latency; default Date.now. */
   now?: () => number;
-  /** Passed to the SDK (e.g. a proxy-aware fetch); default the global fetch. */
+  /** Passed to the SDK (e.g. a proxy-aware fetch); default nodeHttpFetch, Node's http client behind fetch's signature. */
   fetch?: typeof fetch;
 }
 

@@ -31,13 +31,31 @@ function readableShape(shape: Readonly<Record<string, z.ZodType>>): Record<strin
   return out;
 }
 
-/** Every event type's fields, as read (`type`, `runId`, `seq` and `ts` are checked by checkEvent). */
-const EVENT_READERS = new Map<string, z.ZodType>(Object.entries(EVENT_SHAPES).map(([type, shape]) => [type, z.object(readableShape(shape as Record<string, z.ZodType>))]));
+/**
+ * Every event type's fields, as read (`type`, `runId`, `seq` and `ts` are checked by checkEvent). Each
+ * reader is derived on first use: a process that loads the reader but reads no file (the extension at
+ * activation) does not pay for building them.
+ */
+const EVENT_READERS = new Map<string, z.ZodType>();
+
+function eventReader(type: EventTypeName): z.ZodType {
+  let reader = EVENT_READERS.get(type);
+  if (!reader) {
+    reader = z.object(readableShape(EVENT_SHAPES[type] as Record<string, z.ZodType>));
+    EVENT_READERS.set(type, reader);
+  }
+  return reader;
+}
 
 export const EVENT_TYPES: readonly EventTypeName[] = Object.keys(EVENT_SHAPES) as EventTypeName[];
 
-/** The file header's fields: each is optional, and a damaged one is dropped, not the file. */
-const HEADER_READERS = new Map<string, z.ZodType>(Object.entries(readableShape(headerShape)).map(([name, schema]) => [name, schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema]));
+/** The file header's fields: each is optional, and a damaged one is dropped, not the file. Built on first use. */
+let headerReaders: ReadonlyMap<string, z.ZodType> | undefined;
+
+function headerReadersOnce(): ReadonlyMap<string, z.ZodType> {
+  headerReaders ??= new Map(Object.entries(readableShape(headerShape)).map(([name, schema]) => [name, schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema]));
+  return headerReaders;
+}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -72,7 +90,7 @@ function firstProblem(error: z.ZodError, value: unknown, path: string): string {
 
 /** Why the fields of an event of a known `type` do not match its schema (naming the path), or undefined. */
 export function checkEventFields(value: Record<string, unknown>, type: EventTypeName): string | undefined {
-  const result = EVENT_READERS.get(type)!.safeParse(value);
+  const result = eventReader(type).safeParse(value);
   return result.success ? undefined : firstProblem(result.error, value, type);
 }
 
@@ -83,7 +101,7 @@ export function checkEventFields(value: Record<string, unknown>, type: EventType
 export function sanitizeHeader(header: Record<string, unknown>): { header: Record<string, unknown>; problems: string[] } {
   const clean: Record<string, unknown> = { ...header };
   const problems: string[] = [];
-  for (const [name, schema] of HEADER_READERS) {
+  for (const [name, schema] of headerReadersOnce()) {
     if (clean[name] === undefined) continue;
     const result = schema.safeParse(clean[name]);
     if (!result.success) {

@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { replayPlanOf } from '../../core/continuation/replayPlan';
 import { describeCurrentModels, describeRecordedModels, replayNoticeLine } from '../../core/continuation/recordedModels';
 import type { ReplayInput } from '../../core/continuation/replayPlan';
-import { readTrajectory } from '../../core/trajectory/trajectoryReader';
 import type { RunNode } from '../../core/trajectory/treeTypes';
 import type { RlmServices } from '../services/rlmServices';
 import type { ActiveRun } from '../run/activeRun';
@@ -79,6 +78,8 @@ async function continueRun(services: RlmServices, arg: unknown, options: Continu
   if (!isModelConfigured(settings)) throw new NoModelConfiguredError();
   const uri = await pickRecord(arg);
   if (!uri) return undefined;
+  // The reader (and the zod schemas it checks records with) is loaded on use, not at activation.
+  const { readTrajectory } = await import('../../core/trajectory/trajectoryReader');
   const run = (await readTrajectory(uri.fsPath)).tree;
   if (!run) throw new Error(`${vscode.workspace.asRelativePath(uri)} holds no run to continue.`);
   let batches: ReturnType<typeof batchContinuation>;

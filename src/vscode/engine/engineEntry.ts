@@ -13,7 +13,10 @@ export const engine: RlmEngine = {
   createRlmRun,
   runUserCell,
   createBridgeRouter,
-  createModelClient: (config) => createModelClient(config),
+  // The global fetch, not the CLI's http client (nodeHttpFetch): inside VS Code the global fetch is the
+  // one VS Code routes through the user's proxy settings and certificates, and Node's own http modules
+  // reached without the extension host's require are not.
+  createModelClient: (config) => createModelClient(config, { fetch: (input, init) => fetch(input, init) }),
   createSubCallCache: (options) => new SubCallCache(options),
   // One spare: started when a question is about to be asked, and again after each acquire.
   createReplPool: (options) =>

@@ -2,7 +2,6 @@
 // can show the first turns while a large file is still being read, and gets the rest as updates.
 // Uses the trajectory reader's scanner and TreeBuilder, as readTrajectory does. No `vscode` import.
 import { TreeBuilder } from '../../core/trajectory/treeBuilder';
-import { scanTrajectory } from '../../core/trajectory/trajectoryScanner';
 import type { ImportedHeader } from '../../core/trajectory/referenceImport';
 import type { TrajectoryFormatKind, TrajectoryHeader } from '../../core/trajectory/trajectoryFormat';
 import type { ReadProblem, RunNode } from '../../core/trajectory/treeTypes';
@@ -48,7 +47,8 @@ export class FileLoad {
       screenFailed = reject;
     });
     const wanted = options.firstScreenTurns ?? 24;
-    this.done = scanTrajectory(path, {
+    // The scanner (and the zod schemas it checks records with) is loaded with the first file, not at activation.
+    this.done = import('../../core/trajectory/trajectoryScanner').then(({ scanTrajectory }) => scanTrajectory(path, {
       onHeader: (header, format) => {
         this.header = header;
         this.format = format;
@@ -62,7 +62,7 @@ export class FileLoad {
       },
       onUnknown: () => undefined,
       onProblem: (problem) => this.problems.push(problem),
-    }).then(
+    })).then(
       () => {
         for (const runId of this.builder.markIncomplete()) {
           this.collector.noteRun(runId);

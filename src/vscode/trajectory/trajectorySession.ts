@@ -14,7 +14,6 @@ import {
   type UserCellState,
   type WebviewToHost,
 } from '../../shared/trajectoryProtocol';
-import { parseWebviewMessage } from '../../shared/trajectoryProtocolGuards';
 import { RunIndex } from './runIndex';
 import { headerView } from './runHeaderProjection';
 import { runModelsAndDepth } from '../../core/trajectory/runModels';
@@ -87,6 +86,8 @@ export class TrajectorySession {
   async handle(raw: unknown): Promise<void> {
     let message: WebviewToHost;
     try {
+      // The guards (zod schemas) are loaded with the first message, not at activation.
+      const { parseWebviewMessage } = await import('../../shared/trajectoryProtocolGuards');
       message = parseWebviewMessage(raw);
     } catch (error) {
       this.options.log?.(String(error instanceof Error ? error.message : error));

@@ -84,7 +84,7 @@ describe('loop pieces', () => {
 
   it('links signals with a timeout reason, and races work against an abort', async () => {
     const reason = new Error('too slow');
-    const linked = linkSignals([new AbortController().signal], 10, reason);
+    const linked = linkSignals([new AbortController().signal], 10, () => reason);
     if (!linked.signal.aborted) await new Promise((r) => linked.signal.addEventListener('abort', r, { once: true }));
     assert.equal(linked.signal.reason, reason);
     linked.dispose();

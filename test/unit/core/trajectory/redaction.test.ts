@@ -47,3 +47,13 @@ test('credential-named keys are replaced whatever their value, other values are 
   });
   assert.equal(createRedactor(['', 'abc', undefined]).secretCount, 0, 'too-short secrets would shred ordinary text');
 });
+
+test('scrubbing never changes its input: a secret deep in an array or object is replaced in the result only', () => {
+  const key = 'gateway-key-7d1e0b';
+  const r = createRedactor([key]);
+  const value = { type: 'cell.finished', kept: { text: 'plain', list: [1, 'x'] }, out: ['ok', { line: `leaked ${key}` }], auth: { apiKey: 'a-long-value-here' } };
+  const before = structuredClone(value);
+  const scrubbed = r.scrubValue(value);
+  assert.deepEqual(value, before, 'the input was modified');
+  assert.deepEqual(scrubbed, { type: 'cell.finished', kept: { text: 'plain', list: [1, 'x'] }, out: ['ok', { line: `leaked ${REDACTED}` }], auth: { apiKey: REDACTED } });
+});
