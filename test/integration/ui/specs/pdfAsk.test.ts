@@ -78,8 +78,8 @@ test('a PDF is asked about from the palette, and its page reference opens the pa
 
   await workbench.openFile('gz.rlm.jsonl');
   const gzView = await workbench.getWebviewFrame('.references .reference-link', 60_000);
-  // The header names the input's original format, as `rlm show` does.
-  await gzView.getByText(/read decompressed from gzip/).first().waitFor({ state: 'attached', timeout: 30_000 });
+  // The header names the input's original format beside what was asked about, as `rlm show` does.
+  await gzView.locator('[data-testid="target"]', { hasText: /^About .* · read decompressed from gzip$/ }).waitFor({ state: 'visible', timeout: 30_000 });
   await workbench.screenshot('gz-run-header');
   await gzView.locator('.reference-link', { hasText: 'logs/app.log.2.gz:3' }).click();
   await page.locator('.tab.active', { hasText: 'app.log.2.gz (decompressed, around line 3)' }).waitFor({ timeout: 60_000 });

@@ -26,7 +26,10 @@ describe('run projection', () => {
     const header = (format: object | undefined, type: 'str' | 'dict', fileCount: number): string | undefined => {
       const context = { type, totalChars: 10, totalBytes: 10, fileCount, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0, ...(format ? { format } : {}) };
       const run = buildRun([r.at({ type: 'run.started', runId: 'F', depth: 0, question: 'q', config: syntheticConfig, context, protections: allLayersOn() })]);
-      return headerView(run, { source: 'x', format: 'rlm', problems: { count: 0, first: [] } }).contextSummary;
+      const view = headerView(run, { source: 'x', format: 'rlm', problems: { count: 0, first: [] } });
+      // The words shown beside the target are the same as in the context's summary.
+      assert.equal(view.inputFormat, view.contextSummary?.match(/ \((.*)\)$/)?.[1]);
+      return view.contextSummary;
     };
     assert.equal(header({ compression: 'gzip' }, 'str', 1), 'str, 10 characters, 1 file (read decompressed from gzip)');
     assert.equal(header({ compressedFiles: 1, logSets: [{ log: 'logs/app.log', parts: 3 }] }, 'dict', 3), 'dict, 10 characters, 3 files (1 file read decompressed; rotated logs read oldest first: logs/app.log (3 parts))');
