@@ -14,6 +14,7 @@ test('each kind of input has its name; plain text, a plain folder and plain rota
   const notebook = { cells: 3, code: 2, markdown: 1, raw: 0, language: 'python', binaryOutputs: 1, truncatedOutputs: 0 };
   assert.deepEqual(replFormatMeta({ notebook }, 'str').notebook, { cells: 3, code: 2, markdown: 1, raw: 0, language: 'python', binary_outputs: 1, truncated_outputs: 0 });
   assert.equal(replFormatMeta({ notebook }, 'str').format, 'notebook');
+  assert.equal(replFormatMeta({ notebook: { ...notebook, cells: 1, code: 1, markdown: 0, language: undefined } }, 'str').format_summary, 'a Jupyter notebook, 1 cell: 1 code');
   assert.deepEqual(replFormatMeta({ pdf: { pages: 40, textlessPages: '3, 7–9', textlessCount: 4 } }, 'dict').pdf, { pages: 40, textless_pages: '3, 7–9', textless_count: 4 });
   assert.equal(replFormatMeta({ pdf: { pages: 40 } }, 'dict').format, 'pdf');
   assert.equal(replFormatMeta({ logSets: [{ log: 'logs/app.log', parts: 2 }] }, 'dict').format, 'text');
