@@ -141,6 +141,8 @@ describe('the input format named in context_meta(), rlm show and the exports (di
       format_summary: 'a PDF of 3 pages, read page by page; pages without text: 2',
       pdf: { pages: 3, textless_pages: '2', textless_count: 1 },
     });
+    // One file was asked about, whatever its pages: the target says so (the view's "About file design.pdf (1 file, …)").
+    assert.match(readFileSync(join(dir, 'pdf.rlm.jsonl'), 'utf8'), /"target":\{"kind":"file","paths":\["design\.pdf"\],"totalBytes":\d+,"fileCount":1,/);
     const { shown, md, ipynb } = await views('pdf');
     assert.match(shown, /^Input: +dict, [\d,]+ characters in 3 pages, a PDF of 3 pages, read page by page; pages without text: 2$/m);
     assert.match(shown, /References: design\.pdf#page=3:2\b/);
