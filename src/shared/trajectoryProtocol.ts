@@ -99,6 +99,8 @@ export interface RunHeaderView {
   target?: string;
   /** e.g. "str, 1.2M chars" */
   contextSummary?: string;
+  /** The input's original format in words, shown beside the target: "read decompressed from gzip", "a PDF of 40 pages, …". */
+  inputFormat?: string;
   /** Where it came from: a file path or "live". */
   source: string;
   format: 'rlm' | 'reference' | 'live';

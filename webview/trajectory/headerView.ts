@@ -133,7 +133,9 @@ export function headerView(ctx: RenderContext, h: RunHeaderView, live: boolean, 
   if (h.outcome.detail) root.appendChild(el('div', { className: `outcome-detail tone-${h.outcome.tone}`, attrs: { role: h.outcome.tone === 'error' ? 'alert' : 'note' }, text: h.outcome.detail }));
   root.appendChild(el('div', { className: 'question' }, [el('span', { className: 'stat-label', text: 'Question' }), textBlock(ctx, h.question, { kind: 'question', runId: h.runId }, { className: 'question-text' })]));
   // What was asked about, in sight from the first moment (a starting view knows it before its run records it).
-  if (h.target && h.depth === 0) root.appendChild(el('div', { className: 'target-line muted small', attrs: { 'data-testid': 'target' }, text: `About ${h.target}` }));
+  // With the input's original format beside it (a .gz read decompressed, a notebook's cells, a PDF's pages).
+  const about = [h.target ? `About ${h.target}` : '', h.inputFormat ?? ''].filter(Boolean).join(' · ');
+  if (about && h.depth === 0) root.appendChild(el('div', { className: 'target-line muted small', attrs: { 'data-testid': 'target' }, text: about }));
   const answer = answerSection(ctx, h);
   if (answer) root.appendChild(answer);
   if (h.answer) {

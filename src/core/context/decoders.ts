@@ -125,6 +125,22 @@ async function decodeXz(input: AsyncIterable<Uint8Array>, emit: Emit): Promise<'
   }
 }
 
+/**
+ * seek-bzip allocates with the deprecated `new Buffer(n)` (sizes it computed itself, filled before
+ * read). Bundled, it counts as our code, so Node printed a DeprecationWarning on the user's terminal
+ * for every `rlm ask app.log.bz2`. Its decode is synchronous, so muting deprecations around it mutes
+ * only its own.
+ */
+function decodeQuietly(decode: () => void): void {
+  const before = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    decode();
+  } finally {
+    process.noDeprecation = before;
+  }
+}
+
 async function decodeBzip2(input: AsyncIterable<Uint8Array>, emit: Emit): Promise<'end' | 'stopped'> {
   const parts: Uint8Array[] = [];
   for await (const chunk of input) parts.push(Uint8Array.from(chunk));
@@ -152,7 +168,7 @@ async function decodeBzip2(input: AsyncIterable<Uint8Array>, emit: Emit): Promis
     },
     flush(): void {},
   };
-  Bunzip.decode(whole, sink, true);
+  decodeQuietly(() => Bunzip.decode(whole, sink, true));
   if (used > 0) hand(out.subarray(0, used));
   return (await Promise.all(waits)).every(Boolean) ? 'end' : 'stopped';
 }

@@ -33,7 +33,7 @@ export function describeNotebookFormat(format: InputFormat): string[] {
   if (nb && typeof nb === 'object' && count(nb.cells) !== undefined) {
     const kinds = (['code', 'markdown', 'raw'] as const).map((k) => (count(nb[k]) ? `${formatCount(count(nb[k])!)} ${k}` : '')).filter(Boolean);
     const language = typeof nb.language === 'string' ? ` (${nb.language.slice(0, 40)})` : '';
-    parts.push(`a Jupyter notebook${language}, ${formatCount(count(nb.cells)!)} cells${kinds.length ? `: ${kinds.join(', ')}` : ''}`);
+    parts.push(`a Jupyter notebook${language}, ${formatCount(count(nb.cells)!)} cell${count(nb.cells) === 1 ? '' : 's'}${kinds.length ? `: ${kinds.join(', ')}` : ''}`);
   }
   const notebooks = count(format.notebooks);
   if (notebooks) parts.push(`${formatCount(notebooks)} Jupyter notebook${notebooks === 1 ? '' : 's'} read as text`);

@@ -99,14 +99,15 @@ class PdfWorkerDocument {
       execArgv: [],
       // No environment: the host's holds API keys, and the thread runs a parser of hostile files.
       env: {},
-      // pdf.js warns on stdout about what it does not need here (a canvas): kept away from the user's terminal.
+      // Kept away from the user's terminal, and never read: the thread writes nothing (pdfWorkerGlobals.ts),
+      // and a stream being read would hold the host's event loop, so the unref'd thread kept `rlm` from exiting.
       stdout: true,
       stderr: true,
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
-    worker.unref();
     const checked = checkMessages(worker, shown, limits.maxPageChars);
+    // After the `message` listener: adding one to a Worker refs it again, and a ref'd thread kept
+    // `rlm ask design.pdf` alive after its answer until the idle close, 30 s later.
+    worker.unref();
     const opened = await answerOf(worker, checked, { ms: limits.openMs, heapMb: limits.heapMb, hostGrowthMb: limits.hostGrowthMb }, shown, undefined, (m) => (m.kind === 'opened' || m.kind === 'open-failed' ? m : undefined));
     if (opened.kind === 'open-failed') {
       void worker.terminate();

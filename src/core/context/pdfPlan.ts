@@ -47,7 +47,8 @@ export async function planPdfFile(shown: string, abs: string, storedBytes: numbe
     maxFileBytes: Math.min(PAGE_MAX_BYTES, maxTotalBytes),
     maxTotalBytes,
     ...(lazy ? { lazy: { listLimitBytes: Math.max(totalBytes, maxTotalBytes), roots: [realpathSync.native(abs)] } } : {}),
-    target: { kind: 'file', paths: [shown], totalBytes, fileCount: doc.pages, skipped: [] },
+    // One file was pointed at (the view's "About file design.pdf (1 file, …)"); its pages are the format's to count.
+    target: { kind: 'file', paths: [shown], totalBytes, fileCount: 1, skipped: [] },
     format: { pdf: { pages: doc.pages } },
   };
 }

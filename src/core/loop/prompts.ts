@@ -41,7 +41,7 @@ export function systemPrompt(facts: PromptFacts): string {
     '',
     'Available in the REPL:',
     '- `context` (also `ctx`, the same object): a str, or a dict mapping file path to file text for several files.',
-    '- `context_meta()`: sizes and file list. `peek(start, end, path=None)`: a bounded slice (a str; printed, it shows its path and line numbers).',
+    '- `context_meta()`: sizes, file list and the input\'s format. `peek(start, end, path=None)`: a bounded slice (a str; printed, it shows its path and line numbers).',
     '- `search(pattern, max_hits=100, path=None, paths=None)`: regex hits as dicts with path, line, start, text.',
     '- `llm_query(prompt)`: asks a sub model and returns its reply as a str. `sub_query(prompt, slice)`: the same, about a slice (a str, a peek, or search hits).',
     `- \`llm_query_batched(prompts)\`: many prompts at once (${facts.subCallConcurrency} run in parallel), replies in the same order.`,

@@ -169,3 +169,45 @@ function describeProblem(problem: string, value: unknown): string {
   const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
   return typeof type === 'string' ? `${problem} (in a ${excerpt(type)} message)` : problem;
 }
+
+// Host -> REPL. The context stream (contextFrames.ts) ends, before its 'E' frame, with one 'M' frame:
+// what the input is, as JSON, which Python adds to `context_meta()` (binding.py). It is the root's
+// `format` metadata (contextSchemas.ts) in Python's key style, constant size like it, and checked
+// here before it is sent: the REPL trusts what the host sends, so the host holds itself to this shape.
+
+/** The input's kind in one word: `text` for plain text (a file, a selection, a folder of text files). */
+export type ReplFormatName = 'text' | 'gzip' | 'bzip2' | 'xz' | 'zstd' | 'notebook' | 'pdf' | 'mixed';
+
+/** The 'M' frame's data: the keys `context_meta()` gains. */
+export interface ReplFormatMeta {
+  format: ReplFormatName;
+  /** The format in words, as `rlm show` says it ("read decompressed from gzip"); absent for plain text. */
+  format_summary?: string;
+  compression?: 'gzip' | 'bzip2' | 'xz' | 'zstd';
+  compressed_files?: number;
+  log_sets?: Array<{ log: string; parts: number }>;
+  log_sets_omitted?: number;
+  notebook?: { cells: number; code: number; markdown: number; raw: number; language?: string; binary_outputs: number; truncated_outputs: number };
+  notebooks?: number;
+  pdf?: { pages: number; textless_pages?: string; textless_count?: number };
+  pdfs?: { files: number; read: number; pages: number; textless_pages: number };
+}
+
+/** Largest 'M' frame: 20 log sets with paths of a few KB each, and the words. */
+export const MAX_FORMAT_FRAME_BYTES = 256 * 1024;
+const LOG_SETS_MAX = 20;
+
+export const REPL_FORMAT_META: Check = obj(
+  { format: literal('text', 'gzip', 'bzip2', 'xz', 'zstd', 'notebook', 'pdf', 'mixed') },
+  {
+    format_summary: str(8192),
+    compression: literal('gzip', 'bzip2', 'xz', 'zstd'),
+    compressed_files: COUNT,
+    log_sets: arr(obj({ log: SHORT, parts: COUNT }), LOG_SETS_MAX),
+    log_sets_omitted: COUNT,
+    notebook: obj({ cells: COUNT, code: COUNT, markdown: COUNT, raw: COUNT, binary_outputs: COUNT, truncated_outputs: COUNT }, { language: SHORT }),
+    notebooks: COUNT,
+    pdf: obj({ pages: COUNT }, { textless_pages: str(4096), textless_count: COUNT }),
+    pdfs: obj({ files: COUNT, read: COUNT, pages: COUNT, textless_pages: COUNT }),
+  },
+);

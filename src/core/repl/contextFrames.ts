@@ -9,7 +9,8 @@ const MAX_FRAME_DATA_BYTES = 0xffff_ffff;
 
 // 'Z' opens a lazy bind (data: JSON settings) and each 'L' lists one file of it (data: its planned size,
 // 4 bytes little-endian): the texts are fetched over the bridge when read (lazyContextHost.ts).
-type FrameKind = 'T' | 'F' | 'E' | 'A' | 'L' | 'Z';
+// 'M' (data: JSON, childMessages.ts ReplFormatMeta) comes last before 'E': what the input is, for context_meta().
+type FrameKind = 'T' | 'F' | 'E' | 'A' | 'L' | 'Z' | 'M';
 
 export function frameHead(kind: FrameKind, dataLength: number, path?: string): Buffer {
   if (!Number.isInteger(dataLength) || dataLength < 0 || dataLength > MAX_FRAME_DATA_BYTES) throw new RangeError(`a context frame cannot carry ${dataLength} bytes`);

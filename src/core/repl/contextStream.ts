@@ -17,6 +17,7 @@ import { isPdfDocument, withFolderPdfFacts } from '../context/pdfInFolder';
 import { TimeSlicer } from '../context/timeSlicer';
 import { InvalidContextError } from './replErrors';
 import { FRAME_HEAD_BYTES, frameHead, writeFrameHead } from './contextFrames';
+import { formatFrame } from './contextFormatFrame';
 
 /** The most of one entry sent in one write: the unit of memory on the way into the REPL. */
 export const STREAM_CHUNK_BYTES = 1024 * 1024;
@@ -81,7 +82,15 @@ export function checkContext(source: ContextSource, limitBytes: number): void {
 
 export async function streamContext(source: ContextSource, sink: ContextSink, limitBytes: number, signal?: AbortSignal): Promise<StreamedContext> {
   checkContext(source, limitBytes);
-  if (source.kind === 'plan') return streamPlan(source.plan, sink, limitBytes, signal);
+  const out = source.kind === 'plan' ? await streamPlan(source.plan, sink, limitBytes, signal) : await streamGiven(source, sink, signal);
+  // The end of every bind: what the input is (known only now for a PDF's pages without text), which
+  // Python adds to context_meta(), then the end frame. A constant few hundred bytes.
+  await sink.write(Buffer.concat([formatFrame(out.format, out.shape), frameHead('E', 0)]));
+  return out;
+}
+
+/** Texts the caller holds: one text, or files one frame each. */
+async function streamGiven(source: Exclude<ContextSource, { kind: 'plan' }>, sink: ContextSink, signal?: AbortSignal): Promise<StreamedContext> {
   const entries = source.kind === 'text' ? [{ path: source.label ?? '', content: source.text }] : source.files;
   const out = newStreamed(source.kind === 'text' ? 'str' : 'dict');
   for (const entry of entries) {
@@ -92,7 +101,6 @@ export async function streamContext(source: ContextSource, sink: ContextSink, li
     out.entries.push({ path: entry.path, bytes });
     out.byteLength += bytes;
   }
-  await sink.write(frameHead('E', 0));
   if (source.kind === 'text' && source.notebook) out.format = { notebook: source.notebook.summary };
   if (source.kind === 'files' && source.format) out.format = source.format;
   return out;
@@ -179,7 +187,6 @@ async function streamPlanEntries(plan: ContextPlan, sink: ContextSink, limitByte
     if (inPlace) batch.commitFile(file.path, bytes);
     else await batch.add(frameHead('F', bytes, file.path), data);
   }
-  await batch.add(frameHead('E', 0));
   await batch.flush();
   return out;
 }
@@ -206,7 +213,6 @@ async function streamListing(plan: ContextPlan, sink: ContextSink, budgetBytes: 
     out.byteLength += file.bytes;
   }
   out.prefixBytes = plan.head.subarray(0, PREFIX_BYTES);
-  await batch.add(frameHead('E', 0));
   await batch.flush();
   return out;
 }
@@ -297,7 +303,6 @@ async function streamFile(plan: ContextPlan, sink: ContextSink, limit: number, s
   } finally {
     await handle.close();
   }
-  await sink.write(frameHead('E', 0));
   out.entries.push({ path: file.path, bytes: file.bytes });
   out.byteLength = file.bytes;
   return out;
@@ -325,7 +330,6 @@ async function streamCompressedFile(file: PlannedFile & { compression: Compressi
     await sink.write(frameHead('A', 0));
     throw new ContextChangedError(file.path, bytes, sent);
   }
-  await sink.write(frameHead('E', 0));
   out.entries.push({ path: file.path, bytes });
   out.byteLength = bytes;
   return out;
@@ -342,7 +346,6 @@ async function streamNotebookFile(file: PlannedFile, sink: ContextSink, limit: n
   if (text.byteLength > limit) throw new ContextTooLargeError(text.byteLength, limit, [{ path: file.path, bytes: text.byteLength }]);
   await sink.write(frameHead('T', text.byteLength));
   await writeContent(sink, text, (piece) => keepPrefix(out, piece));
-  await sink.write(frameHead('E', 0));
   out.entries.push({ path: file.path, bytes: text.byteLength });
   out.byteLength = text.byteLength;
   return out;

@@ -15,6 +15,7 @@ import { formatDuration, formatTokenPair, plural } from '../../shared/text/forma
 import { runIsNoCharge } from '../models/pricing';
 import { completedTurns } from './turnCount';
 import { referenceListLines } from './exportReferences';
+import { describeInputFormat } from '../context/inputFormatText';
 import { markdownText, visibleControls } from '../../shared/text/untrustedText';
 import { markOmission, reasoningText } from './exportText';
 import { describeSession } from './conversationText';
@@ -255,12 +256,15 @@ function turnMetadata(turn: TurnNode): Record<string, unknown> {
 function summaryMarkdown(run: RunNode, label?: { index: number; count: number }): string {
   const title = markdownText(oneLine(run.question)) || '(question not recorded)';
   const session = label ? describeSession(run.session, label.index) : undefined;
+  const input = describeInputFormat(run.context?.format);
   return [
     label ? `## Question ${label.index + 1} of ${label.count}: ${title}` : `# RLM run: ${title}`,
     '',
     ...(session ? [`**Session:** ${markdownText(session)}`, ''] : []),
     `**Status:** ${markdownText(statusWord(run.status))}${run.forced && run.status !== 'forced' ? ' (forced answer)' : ''}`,
     '',
+    // The input's original format (a .gz, a rotated set, a notebook, a PDF), as `rlm show` and the Markdown export say it.
+    ...(input ? [`**Input:** ${markdownText(input)}`, ''] : []),
     run.answer !== undefined ? `**Answer:**\n\n${markdownText(run.answer)}` : run.partial !== undefined ? `**Answer:** none. Partial findings (the last output, not an answer):\n\n${markdownText(run.partial)}` : '**Answer:** none',
     '',
     ...(run.references?.length ? ['**References:**', '', ...referenceListLines(run), ''] : []),

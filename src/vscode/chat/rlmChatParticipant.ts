@@ -13,13 +13,16 @@ import { Conversation } from '../run/conversation';
 import type { GatheredContext } from '../run/runLauncher';
 import { whenFree } from '../run/busyTarget';
 import { readSettings } from '../settings/readSettings';
-import { referenceLocation } from '../trajectory/referenceOpener';
+import { mentionLocation, referenceLocation } from '../trajectory/referenceOpener';
 import type { Reference } from '../../core/trajectory/events';
 import { NEXT_STEP_LABELS } from '../../shared/nextStep';
 import type { UserMessage } from '../errors/describeError';
 import { stepCommand } from '../errors/userMessages';
 import { footerMarkdown, stoppedMarkdown } from './chatEnding';
-import { citationKey, contextPaths, splitAnswer } from './answerAnchors';
+import { citationKey, contextPaths, mentionReference, splitAnswer } from './answerAnchors';
+import type { AnswerPart } from './answerAnchors';
+import { parsePdfPageKey } from '../../core/context/pdfPages';
+import { referenceLabel as labelOfReference } from '../../shared/text/referenceLabel';
 import { activeFileUri } from '../context/activeTarget';
 import { chatContextFor, referenceLabel, uriForContextPath } from './chatContext';
 import { ChatProgressLines } from './chatProgress';
@@ -132,7 +135,8 @@ async function handleChatRequest(
     if (result.answer !== undefined) {
       if (result.status === 'forced' || result.status === 'limit') stream.markdown('_The run reached a limit; this is its best answer so far._\n\n');
       const cited = await citedLocations(run, gathered);
-      streamAnswer(stream, result.answer, gathered, cited);
+      const parts = splitAnswer(result.answer, contextPaths(gathered).known);
+      streamAnswer(stream, parts, gathered, cited, await anchoredLocations(parts, gathered, cited));
       // The answer's resolved path:line citations, also listed as the response's references.
       for (const location of new Set(cited.values())) stream.reference(location);
     } else if (result.error) {
@@ -217,20 +221,54 @@ async function citedLocations(run: ActiveRun, gathered: GatheredContext | undefi
   const { single } = contextPaths(gathered);
   const singleUri = single && gathered ? activeOrOnly(gathered) : undefined;
   for (const reference of references) {
-    const uri = singleUri ?? uriForContextPath(reference.path);
+    // A PDF's page is cited by its page key (`design.pdf#page=2`): the file is the PDF.
+    const uri = singleUri ?? uriForContextPath(parsePdfPageKey(reference.path)?.file ?? reference.path);
     if (!uri || uri.scheme !== 'file') continue;
     const location = await referenceLocation(reference, run.trajectoryPath, uri.fsPath);
-    if (location) out.set(citationKey(single, reference.path, reference.line, reference.endLine), location);
+    if (!location) continue;
+    out.set(citationKey(single, reference.path, reference.line, reference.endLine), location);
+    // Also by how the answer writes it in the input's terms (`analysis.ipynb#cell=3:2`, `design.pdf#page=18:3`).
+    out.set(anchorKey(reference), location);
   }
   return out;
 }
 
-function streamAnswer(stream: vscode.ChatResponseStream, answer: string, gathered: GatheredContext | undefined, cited: ReadonlyMap<string, vscode.Location>): void {
-  const { single, known } = contextPaths(gathered);
+/** The key of a citation written in its input's terms: its label, as every view shows it. */
+function anchorKey(reference: Pick<Reference, 'path' | 'line' | 'endLine' | 'notebookCell'>): string {
+  return `anchor:${labelOfReference(reference)}`;
+}
+
+/**
+ * Where each mention of a notebook cell or a PDF page in the answer opens: the loop's citation of the
+ * same cell or page when it resolved one, else the cell or page itself. The mention is the model's text
+ * (hostile): a file outside the workspace, one not found, or a notebook without that cell gets none, and
+ * the mention stays plain text.
+ */
+async function anchoredLocations(parts: readonly AnswerPart[], gathered: GatheredContext | undefined, cited: ReadonlyMap<string, vscode.Location>): Promise<Map<AnswerPart, vscode.Location>> {
+  const out = new Map<AnswerPart, vscode.Location>();
+  const { single } = contextPaths(gathered);
   const singleFile = single && gathered ? activeOrOnly(gathered) : undefined;
-  for (const part of splitAnswer(answer, known)) {
+  for (const part of parts) {
+    if (part.kind !== 'file' || !part.anchor) continue;
+    const reference = mentionReference(part.path, part.anchor);
+    const location = cited.get(anchorKey(reference)) ?? (await mentionLocation(reference, singleFile?.scheme === 'file' ? singleFile.fsPath : undefined));
+    if (location) out.set(part, location);
+  }
+  return out;
+}
+
+function streamAnswer(stream: vscode.ChatResponseStream, parts: readonly AnswerPart[], gathered: GatheredContext | undefined, cited: ReadonlyMap<string, vscode.Location>, anchored: ReadonlyMap<AnswerPart, vscode.Location>): void {
+  const { single } = contextPaths(gathered);
+  const singleFile = single && gathered ? activeOrOnly(gathered) : undefined;
+  for (const part of parts) {
     if (part.kind === 'markdown') {
       stream.markdown(answerMarkdown(part.text));
+      continue;
+    }
+    if (part.anchor) {
+      const location = anchored.get(part);
+      if (location) stream.anchor(location, part.text);
+      else stream.markdown(answerMarkdown(part.text));
       continue;
     }
     const resolved = part.line !== undefined ? cited.get(citationKey(single, part.path, part.line, part.endLine)) : undefined;

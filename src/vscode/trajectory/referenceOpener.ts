@@ -12,6 +12,7 @@ import { readLineWindow } from '../../core/citations/fileLineWindow';
 import type { Reference } from '../../core/trajectory/events';
 import { isNotebookPath } from '../../core/context/notebookJson';
 import { cellAnchor } from '../../shared/text/referenceLabel';
+import type { ReferenceLike } from '../../shared/text/referenceLabel';
 import { referenceTarget } from '../../core/citations/referenceContainment';
 import { compressionOf } from '../../core/context/compressedFormats';
 import { parsePdfPageKey } from '../../core/context/pdfPages';
@@ -81,6 +82,25 @@ export async function referenceLocation(reference: Reference, recordPath: string
   // The slice starts with one header line, then the file's lines from the window's first line on.
   const at = reference.line - Math.max(1, reference.line - SLICE_RADIUS_LINES) + 1;
   return new vscode.Location(uri, new vscode.Range(at, 0, at + (last - reference.line), Number.MAX_SAFE_INTEGER));
+}
+
+/**
+ * Where an answer's mention of a notebook cell or a PDF page opens, looked for in the workspace only (the
+ * mention is the model's text): undefined for a file outside it or not found, and for a notebook without
+ * that cell (never a line of its JSON instead). `abs`: the file, when the run asked about it alone.
+ */
+export async function mentionLocation(reference: ReferenceLike & { line: number }, abs?: string): Promise<vscode.Location | undefined> {
+  const full: Reference = { ...reference, text: '' };
+  try {
+    if (full.notebookCell && cellAnchor(full) && isNotebookPath(full.path)) {
+      const found = abs !== undefined ? await sized(abs) : await locate(full.path, undefined);
+      return found ? await notebookCellLocation(found.abs, full.notebookCell) : undefined;
+    }
+    return await referenceLocation(full, undefined, abs);
+  } catch (error) {
+    if (error instanceof ReferenceOutsideError) return undefined;
+    throw error;
+  }
 }
 
 async function sized(abs: string): Promise<{ abs: string; size: number } | undefined> {

@@ -34,6 +34,17 @@ function formatNote(format: InputFormat | undefined): string {
   return text ? ` (${text})` : '';
 }
 
+/** The format in words for the header's target line, when the input was more than plain text. */
+function inputFormatField(run: RunNode): { inputFormat?: string } {
+  const text = describeInputFormat(run.context?.format);
+  return text ? { inputFormat: text } : {};
+}
+
+/** What the entries of `context` are: a PDF asked about alone is bound as its pages, one entry each. */
+function entryWord(format: InputFormat | undefined): string {
+  return format?.pdf && typeof format.pdf === 'object' ? 'page' : 'file';
+}
+
 function describeTarget(run: RunNode): string | undefined {
   return run.target ? targetText(run.target) : undefined;
 }
@@ -79,7 +90,8 @@ export function headerView(run: RunNode, info: RunSourceInfo, modelsAndDepth = r
     protectionNotes: run.protections?.notes ?? [],
     observationMaxChars: run.config?.observationMaxChars,
     target: describeTarget(run) ?? (run.depth === 0 ? info.target : undefined),
-    contextSummary: run.context ? `${run.context.type}, ${plural(run.context.totalChars, 'character')}, ${plural(run.context.fileCount, 'file')}${formatNote(run.context.format)}` : undefined,
+    ...inputFormatField(run),
+    contextSummary: run.context ? `${run.context.type}, ${plural(run.context.totalChars, 'character')}, ${plural(run.context.fileCount, entryWord(run.context.format))}${formatNote(run.context.format)}` : undefined,
     source: info.source,
     format: info.format,
     problems: info.problems,

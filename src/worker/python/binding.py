@@ -1,7 +1,8 @@
 # Binding the input: the host streams `context` as frames (src/core/repl/contextFrames.ts): a 9-byte
 # head (kind, meta length, data length, little-endian), the meta (a file's path) and the data. 'T' is
 # the one text, 'F' one file of a dict, 'L' one file of a lazy folder (its size only), 'Z' the lazy
-# folder's settings, 'E' the end, 'A' an abort (the host could not read what it announced). The bytes
+# folder's settings, 'M' what the input is (JSON: format, and parts, pages or cells; added to
+# context_meta()), 'E' the end, 'A' an abort (the host could not read what it announced). The bytes
 # come in chunks of at most a few MB, so no side ever holds the input twice in full: each entry is
 # decoded the moment its last byte arrives, and its bytes are dropped.
 # An entry of TEXT_TARGET_MIN bytes or more that spans chunks is written by the worker straight into
@@ -87,6 +88,7 @@ class Binder:
         self.shape = None
         self.files = Files()
         self.lazy = None
+        self.format = None
         self.adopting = None
 
     def begin(self):
@@ -146,9 +148,10 @@ class Binder:
                     return self._finish()
                 if kind == 'A':
                     self.files = Files()
+                    self.format = None
                     self.entry = None
                     return json.dumps({'aborted': True})
-                if kind not in ('T', 'F', 'L', 'Z'):
+                if kind not in ('T', 'F', 'L', 'Z', 'M'):
                     raise ValueError('unknown context frame %r' % kind)
                 pos = self._open_entry(kind, path if kind in ('F', 'L') else None, size, view, pos)
             return None
@@ -159,6 +162,8 @@ class Binder:
     def _decode_entry(self, path, view, kind):
         if kind == 'Z':
             self.lazy = json.loads(bytes(view).decode('utf-8'))
+        elif kind == 'M':
+            self.format = json.loads(bytes(view).decode('utf-8'))
         elif kind == 'L':
             self.files.add_planned(path, int.from_bytes(bytes(view[:4]), 'little'))
         else:
@@ -167,7 +172,7 @@ class Binder:
 
     def _open_entry(self, kind, path, size, view, pos):
         """Starts an entry; one that lies whole in this chunk is decoded from it without a copy."""
-        if self.shape is None:
+        if self.shape is None and kind != 'M':
             self.shape = 'str' if kind == 'T' else 'dict'
         if len(view) - pos >= size:
             self._decode_entry(path, view[pos:pos + size], kind)
@@ -230,6 +235,13 @@ class Binder:
             raise ValueError('no text target to adopt')
         self.files.add(entry.path, text, 0)
 
+    def _format_meta(self):
+        """What the input is (the 'M' frame): 'format' ('text' for plain text), and its parts, pages or cells."""
+        sent, self.format = self.format, None
+        if not isinstance(sent, dict) or 'format' not in sent:
+            return {'format': 'text'}
+        return sent
+
     def _finish(self):
         files, self.files = self.files, Files()
         if self.lazy is not None:
@@ -245,6 +257,7 @@ class Binder:
             meta = {'type': 'dict', 'mode': 'eager', 'total_chars': sum(chars), 'file_count': len(ctx),
                     'files': listed[:META_FILES_MAX], 'files_omitted': max(0, len(listed) - META_FILES_MAX)}
         meta['invalid_utf8_replacements'] = sum(files.repl)
+        meta.update(self._format_meta())
         self.session.meta = meta
         files.texts = texts = None
         self.session.set_context(ctx)
@@ -259,6 +272,7 @@ class Binder:
                 'files': listed, 'files_omitted': max(0, len(names) - META_FILES_MAX),
                 'cache_budget_bytes': ctx.budget, 'approximate_chars': True}
         meta['invalid_utf8_replacements'] = 0
+        meta.update(self._format_meta())
         self.session.meta = meta
         self.session.set_context(ctx)
         return json.dumps({'chars': [], 'invalidUtf8Replacements': [], 'lazy': True})

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isImplicitReference, planChatRequest, questionText } from '../../../src/vscode/chat/chatRequestPlan';
-import { citationKey, contextPaths, splitAnswer } from '../../../src/vscode/chat/answerAnchors';
+import { citationKey, contextPaths, mentionReference, splitAnswer } from '../../../src/vscode/chat/answerAnchors';
 import type { GatheredContext } from '../../../src/vscode/run/runLauncher';
 import { ChatThreads, threadKeyFromHistory } from '../../../src/vscode/chat/chatThreads';
 import { ChatProgressLines } from '../../../src/vscode/chat/chatProgress';
@@ -61,6 +61,35 @@ describe('splitAnswer', () => {
   it('leaves unknown files, ambiguous names and code blocks alone', () => {
     const answer = 'util.ts and other.ts\n```\nsrc/core/loop.ts:1\n```\nend';
     assert.deepEqual(splitAnswer(answer, known), [{ kind: 'markdown', text: answer }]);
+  });
+
+  it("turns mentions of a notebook's cells and a PDF's pages into anchors in those terms", () => {
+    const files = ['work/analysis.ipynb', 'docs/design.pdf', 'notes.txt'];
+    const parts = splitAnswer('Loaded in `analysis.ipynb#cell=3:2`, plotted in work/analysis.ipynb#cell=4-6, tested at analysis.ipynb#cell=5:1-3; the budget is on design.pdf#page=18:3 (see docs/design.pdf#page=2).', files);
+    assert.deepEqual(
+      parts.filter((p) => p.kind === 'file'),
+      [
+        { kind: 'file', path: 'work/analysis.ipynb', text: 'analysis.ipynb#cell=3:2', anchor: { kind: 'cell', cell: 3, line: 2 } },
+        { kind: 'file', path: 'work/analysis.ipynb', text: 'work/analysis.ipynb#cell=4-6', anchor: { kind: 'cell', cell: 4, endCell: 6 } },
+        { kind: 'file', path: 'work/analysis.ipynb', text: 'analysis.ipynb#cell=5:1-3', anchor: { kind: 'cell', cell: 5, line: 1, endLine: 3 } },
+        { kind: 'file', path: 'docs/design.pdf', text: 'design.pdf#page=18:3', anchor: { kind: 'page', page: 18, line: 3 } },
+        { kind: 'file', path: 'docs/design.pdf', text: 'docs/design.pdf#page=2', anchor: { kind: 'page', page: 2 } },
+      ],
+    );
+    assert.equal(parts.map((p) => p.text).join(''), 'Loaded in analysis.ipynb#cell=3:2, plotted in work/analysis.ipynb#cell=4-6, tested at analysis.ipynb#cell=5:1-3; the budget is on design.pdf#page=18:3 (see docs/design.pdf#page=2).');
+    // As the loop records them: a page by its page key, the page as a whole at its line 1.
+    assert.deepEqual(mentionReference('docs/design.pdf', { kind: 'page', page: 2 }), { path: 'docs/design.pdf#page=2', line: 1 });
+    assert.deepEqual(mentionReference('docs/design.pdf', { kind: 'page', page: 18, line: 3, endLine: 5 }), { path: 'docs/design.pdf#page=18', line: 3, endLine: 5 });
+    assert.deepEqual(mentionReference('work/analysis.ipynb', { kind: 'cell', cell: 3, line: 2 }), { path: 'work/analysis.ipynb', line: 1, notebookCell: { cell: 3, line: 2 } });
+  });
+
+  it('a PDF asked about alone is known by its pages; a cell of a PDF, a page of a notebook and unknown files stay text', () => {
+    const pages = ['design.pdf#page=1', 'design.pdf#page=2'];
+    assert.deepEqual(splitAnswer('see design.pdf#page=2:4', pages)[1], { kind: 'file', path: 'design.pdf', text: 'design.pdf#page=2:4', anchor: { kind: 'page', page: 2, line: 4 } });
+    const files = ['analysis.ipynb', 'design.pdf'];
+    for (const answer of ['design.pdf#cell=2', 'analysis.ipynb#page=3', 'other.ipynb#cell=1:1', '../../etc/x.pdf#page=1', '```\nanalysis.ipynb#cell=1\n```']) {
+      assert.deepEqual(splitAnswer(answer, files), [{ kind: 'markdown', text: answer }], answer);
+    }
   });
 });
 

@@ -6,7 +6,10 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { referenceLocation } from '../../../../src/vscode/trajectory/referenceOpener';
+import { mentionLocation, referenceLocation } from '../../../../src/vscode/trajectory/referenceOpener';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { relative } from 'node:path';
 import { activatedExtension } from './suiteHelpers';
 
 const NOTEBOOK = JSON.stringify({
@@ -40,5 +43,29 @@ describe('@rlm references to a notebook cell', function () {
     // A plain line reference of the same file still points at the file.
     const plain = await referenceLocation({ path: 'chatnb/analysis.ipynb', line: 1, text: '' }, undefined, abs);
     assert.equal(plain?.uri.scheme, 'file');
+  });
+
+  it("an answer's mention of a cell or a page opens there; outside the workspace, missing, or no such cell: no link", async () => {
+    await activatedExtension();
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root, 'a workspace folder');
+    mkdirSync(join(root, 'chatnb'), { recursive: true });
+    writeFileSync(join(root, 'chatnb', 'mentioned.ipynb'), NOTEBOOK);
+    writeFileSync(join(root, 'chatnb', 'design.pdf'), '%PDF-1.4 (opened as its page text view; not parsed here)');
+    const cell = await mentionLocation({ path: 'chatnb/mentioned.ipynb', line: 1, notebookCell: { cell: 2, line: 2 } });
+    assert.equal(cell?.uri.scheme, 'vscode-notebook-cell');
+    assert.equal(cell?.uri.fsPath, join(root, 'chatnb', 'mentioned.ipynb'));
+    assert.deepEqual([cell?.range.start.line, cell?.range.end.line], [1, 1], 'line 2 of the cell');
+    assert.equal(await mentionLocation({ path: 'chatnb/mentioned.ipynb', line: 1, notebookCell: { cell: 9 } }), undefined, 'no cell 9: no link, not a line of the JSON');
+    assert.equal(await mentionLocation({ path: 'chatnb/missing.ipynb', line: 1, notebookCell: { cell: 1 } }), undefined, 'a file not found');
+    const outside = mkdtempSync(join(tmpdir(), 'rlm-outside-'));
+    writeFileSync(join(outside, 'secret.ipynb'), NOTEBOOK);
+    writeFileSync(join(outside, 'x.pdf'), '%PDF-1.4');
+    assert.equal(await mentionLocation({ path: relative(root, join(outside, 'secret.ipynb')), line: 1, notebookCell: { cell: 1 } }), undefined, 'a notebook outside the workspace');
+    const page = await mentionLocation({ path: 'chatnb/design.pdf#page=18', line: 3 });
+    assert.equal(page?.uri.scheme, 'rlm-pdf-page');
+    assert.match(page?.uri.path ?? '', /chatnb\/design\.pdf \(page 18, extracted text\)$/);
+    assert.equal(page?.range.start.line, 3, 'line 3 of the page, after its header line');
+    assert.equal(await mentionLocation({ path: relative(root, join(outside, 'x.pdf')) + '#page=1', line: 1 }), undefined, 'a PDF outside the workspace');
   });
 });

@@ -72,8 +72,8 @@ test('a notebook with an unsaved edit is asked about from the palette, and its r
   const view = await workbench.getWebviewFrame('.references .reference-link', 120_000);
   assert.deepEqual(await view.locator('.references .reference-list:not(.unresolved) .reference-link').allInnerTexts(), ['analysis.ipynb#cell=2:2']);
   assert.match(await view.locator('.reference-text').first().innerText(), /sales = pd\.read_csv\('sales-march\.csv'\)/);
-  // The header names the input's format.
-  await view.getByText(/a Jupyter notebook \(python\), 3 cells: 2 code, 1 markdown/).first().waitFor({ state: 'attached', timeout: 30_000 });
+  // The header names the input's format, in sight beside what was asked about.
+  await view.locator('[data-testid="target"]', { hasText: /^About .*analysis\.ipynb.* · a Jupyter notebook \(python\), 3 cells: 2 code, 1 markdown$/ }).waitFor({ state: 'visible', timeout: 30_000 });
   await workbench.screenshot('notebook-reference-under-answer');
 
   await view.locator('.references .reference-link', { hasText: 'analysis.ipynb#cell=2:2' }).first().click();

@@ -25,7 +25,8 @@ function respond(request: FakeModelRequest): string {
 function writeCompressedRun(workspace: string): void {
   mkdirSync(join(workspace, 'logs'), { recursive: true });
   writeFileSync(join(workspace, 'logs', 'app.log.2.gz'), gzipSync('boot ok\nlistening on 8080\nERROR disk full on /var (the cited line)\nrecovered\n'));
-  const events = [...syntheticEvents({ cells: 1, runId: 'gz-run' })];
+  // Asked about the .gz alone: the run records that its text was read decompressed from gzip.
+  const events = [...syntheticEvents({ cells: 1, runId: 'gz-run' })].map((e) => (e.type === 'run.started' && e.context ? { ...e, context: { ...e.context, format: { compression: 'gzip' as const } } } : e));
   const finished = events.findIndex((e) => e.type === 'run.finished');
   const last = events[finished]!;
   const references: EventRecord = { type: 'references', runId: 'gz-run', seq: last.seq, ts: last.ts, references: [{ path: 'logs/app.log.2.gz', line: 3, text: 'ERROR disk full on /var (the cited line)' }], unresolved: [] };
@@ -77,6 +78,9 @@ test('a PDF is asked about from the palette, and its page reference opens the pa
 
   await workbench.openFile('gz.rlm.jsonl');
   const gzView = await workbench.getWebviewFrame('.references .reference-link', 60_000);
+  // The header names the input's original format beside what was asked about, as `rlm show` does.
+  await gzView.locator('[data-testid="target"]', { hasText: /^About .* · read decompressed from gzip$/ }).waitFor({ state: 'visible', timeout: 30_000 });
+  await workbench.screenshot('gz-run-header');
   await gzView.locator('.reference-link', { hasText: 'logs/app.log.2.gz:3' }).click();
   await page.locator('.tab.active', { hasText: 'app.log.2.gz (decompressed, around line 3)' }).waitFor({ timeout: 60_000 });
   await activeLine('ERROR disk full on /var (the cited line)').waitFor({ timeout: 30_000 });

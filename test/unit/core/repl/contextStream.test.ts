@@ -43,14 +43,15 @@ function collector(): { sink: { write(chunk: Uint8Array): Promise<void> }; piece
   };
 }
 
-test('a text is one T frame then E, sent in pieces of at most 1 MB, and a string is encoded a piece at a time', async () => {
+test('a text is one T frame, then M (what the input is) and E, sent in pieces of at most 1 MB, and a string is encoded a piece at a time', async () => {
   // Surrogate pairs straddle every cut, so a cut that split one would corrupt the text.
   const text = `${'a'.repeat(STREAM_CHUNK_BYTES / 4 - 1)}😀${'é'.repeat(300_000)}😀${'z'.repeat(1000)}`;
   const out = collector();
   const streamed = await streamContext({ kind: 'text', text, label: 'x.txt' }, out.sink, 100 * 1024 * 1024);
   const frames = out.frames();
-  assert.deepEqual(frames.map((f) => f.kind), ['T', 'E']);
+  assert.deepEqual(frames.map((f) => f.kind), ['T', 'M', 'E']);
   assert.equal(frames[0]!.data.toString('utf8'), text);
+  assert.deepEqual(JSON.parse(frames[1]!.data.toString('utf8')), { format: 'text' });
   assert.ok(out.pieces.every((p) => p.byteLength <= STREAM_CHUNK_BYTES), 'no piece over 1 MB');
   assert.equal(streamed.byteLength, Buffer.byteLength(text));
   const meta = buildMetadata(streamed, { chars: [text.length], invalidUtf8Replacements: [0] });
@@ -63,7 +64,8 @@ test('files are F frames in order; the metadata lists 100 and counts the rest', 
   const out = collector();
   const streamed = await streamContext({ kind: 'files', files }, out.sink, 10_000);
   const frames = out.frames();
-  assert.equal(frames.length, 151);
+  assert.equal(frames.length, 152);
+  assert.deepEqual(frames.slice(-2).map((f) => f.kind), ['M', 'E']);
   assert.deepEqual(frames.slice(0, 3).map((f) => [f.kind, f.path, f.data.toString()]), [['F', 'f0.txt', 'ab'], ['F', 'f1.txt', 'n1'], ['F', 'f2.txt', 'ab']]);
   const meta = buildMetadata(streamed, { chars: files.map(() => 2), invalidUtf8Replacements: files.map((_, i) => (i === 3 ? 2 : 0)) });
   assert.deepEqual([meta.fileCount, meta.files.length, meta.filesOmitted, meta.totalChars, meta.invalidUtf8Replacements, meta.prefix], [150, 100, 50, 300, 2, 'ab']);

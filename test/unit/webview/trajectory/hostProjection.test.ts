@@ -21,6 +21,23 @@ function call(id: string, extra: Partial<SubCallNode> = {}): SubCallNode {
 }
 
 describe('run projection', () => {
+  it("names the input's original format in the header: a .gz, a rotated set, a notebook, a PDF (counted in pages)", () => {
+    const r = recorder();
+    const header = (format: object | undefined, type: 'str' | 'dict', fileCount: number): string | undefined => {
+      const context = { type, totalChars: 10, totalBytes: 10, fileCount, prefix: '', files: [], filesOmitted: 0, invalidUtf8Replacements: 0, ...(format ? { format } : {}) };
+      const run = buildRun([r.at({ type: 'run.started', runId: 'F', depth: 0, question: 'q', config: syntheticConfig, context, protections: allLayersOn() })]);
+      const view = headerView(run, { source: 'x', format: 'rlm', problems: { count: 0, first: [] } });
+      // The words shown beside the target are the same as in the context's summary.
+      assert.equal(view.inputFormat, view.contextSummary?.match(/ \((.*)\)$/)?.[1]);
+      return view.contextSummary;
+    };
+    assert.equal(header({ compression: 'gzip' }, 'str', 1), 'str, 10 characters, 1 file (read decompressed from gzip)');
+    assert.equal(header({ compressedFiles: 1, logSets: [{ log: 'logs/app.log', parts: 3 }] }, 'dict', 3), 'dict, 10 characters, 3 files (1 file read decompressed; rotated logs read oldest first: logs/app.log (3 parts))');
+    assert.equal(header({ notebook: { cells: 3, code: 2, markdown: 1, raw: 0, language: 'python', binaryOutputs: 0, truncatedOutputs: 0 } }, 'str', 1), 'str, 10 characters, 1 file (a Jupyter notebook (python), 3 cells: 2 code, 1 markdown)');
+    assert.equal(header({ pdf: { pages: 4, textlessPages: '3', textlessCount: 1 } }, 'dict', 4), 'dict, 10 characters, 4 pages (a PDF of 4 pages, read page by page; pages without text: 3)');
+    assert.equal(header(undefined, 'str', 1), 'str, 10 characters, 1 file');
+  });
+
   it('groups batch items under one entry with count, errors and rolled-up cost, in batch order', () => {
     const entries = groupSubCalls([
       call('a'),
