@@ -51,8 +51,14 @@ test('a notebook with an unsaved edit is asked about from the palette, and its r
   const lastCell = page.locator('.notebook-editor .monaco-list-row').filter({ hasText: 'totals by month go here' }).first();
   await lastCell.waitFor({ state: 'visible', timeout: 60_000 });
   // An edit not saved: the file on disk does not hold it, the editor's cell does.
-  await lastCell.locator('.view-lines').first().click();
-  await lastCell.locator('.monaco-editor.focused').waitFor({ timeout: 15_000 });
+  // The cell's editor can still be laying out when the row shows, and a click then selects the cell
+  // without focusing its editor: click again until the editor has the focus.
+  for (let attempt = 1; ; attempt++) {
+    await lastCell.locator('.view-lines').first().click();
+    const focused = await lastCell.locator('.monaco-editor.focused').waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    if (focused) break;
+    if (attempt === 4) throw new Error("the notebook cell's editor did not take the focus after 4 clicks");
+  }
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Enter');
   await page.keyboard.type('unsaved_total = 42');
