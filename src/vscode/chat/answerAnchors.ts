@@ -13,9 +13,12 @@ type Anchor = { kind: 'cell'; cell: number; endCell?: number; line?: number; end
 
 export type AnswerPart = { kind: 'markdown'; text: string } | { kind: 'file'; path: string; line?: number; endLine?: number; anchor?: Anchor; text: string };
 
+// A mention starts where a run of path characters starts: tried at every position inside a long run
+// (a model's answer of 40,000 letters), the path's backtracking made this quadratic and held the
+// extension host for seconds, for minutes on a megabyte.
 // 1: a backtick, 2: the path; then 3-7: `#cell=`/`#page=` with its number, a later cell, a line and an
 // end line; or 8-9: `:line` / `#Lline` and an end line.
-const MENTION = /(`?)((?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[A-Za-z0-9]+)(?:#(cell|page)=(\d{1,7})(?:-(\d{1,7}))?(?::(\d{1,9})(?:-(\d{1,9}))?)?|(?::|#L)(\d+)(?:(?:-|-L|:)(\d+))?)?\1/g;
+const MENTION = /(`?)(?<![\w.@/-])((?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[A-Za-z0-9]+)(?:#(cell|page)=(\d{1,7})(?:-(\d{1,7}))?(?::(\d{1,9})(?:-(\d{1,9}))?)?|(?::|#L)(\d+)(?:(?:-|-L|:)(\d+))?)?\1/g;
 
 /**
  * `knownPaths` are the paths the run's context had (workspace-relative, POSIX): only these become

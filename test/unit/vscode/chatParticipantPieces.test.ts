@@ -43,6 +43,14 @@ describe('planChatRequest', () => {
 });
 
 describe('splitAnswer', () => {
+  it('a hostile answer of one long run of path characters is split at once, not tried at every position (it held the host for minutes)', { timeout: 20_000 }, () => {
+    for (const text of ['a'.repeat(2_000_000), 'a/'.repeat(1_000_000), `${'b-'.repeat(500_000)} see src/a.ts:3`]) {
+      const parts = splitAnswer(text, ['src/a.ts']);
+      assert.equal(parts.map((p) => p.text).join(''), text, 'the answer is kept whole');
+    }
+    assert.deepEqual(splitAnswer(`${'b-'.repeat(500_000)} see src/a.ts:3`, ['src/a.ts']).filter((p) => p.kind === 'file').map((p) => p.text), ['src/a.ts:3']);
+  });
+
   const known = ['src/core/loop.ts', 'src/cli/main.ts', 'a/util.ts', 'b/util.ts'];
 
   it('turns mentions of the run files into anchors with lines, by full path or unique suffix', () => {
