@@ -141,7 +141,7 @@ async function openNotebookCell(abs: string, cell: NonNullable<Reference['notebo
   const index = cell.cell - 1;
   if (index < 0 || index >= document.cellCount) return false;
   const range = new vscode.NotebookRange(index, index + 1);
-  const editor = await vscode.window.showNotebookDocument(document, { selections: [range], preview: true });
+  const editor = await vscode.window.showNotebookDocument(document, { selections: [range], preview: true, viewColumn: shownNotebookColumn(document) });
   editor.revealRange(range, vscode.NotebookEditorRevealType.InCenterIfOutsideViewport);
   if (cell.line !== undefined) {
     const source = document.cellAt(index).document;
@@ -202,7 +202,21 @@ async function openReferenceInside(reference: Reference, recordPath: string | un
     return;
   }
   const document = await vscode.workspace.openTextDocument(location.uri);
-  await vscode.window.showTextDocument(document, { selection: location.range, preview: true });
+  await vscode.window.showTextDocument(document, { selection: location.range, preview: true, viewColumn: shownTextColumn(document) });
+}
+
+/*
+ * A reference is clicked in RLM's view, which opens beside the file asked about. Opening into the
+ * active group would put a second tab of that file under the view and hide the answer; the file's
+ * own editor, already in sight in the next group, is where the user looks. Undefined (the active
+ * group) when no visible editor shows it.
+ */
+function shownTextColumn(document: vscode.TextDocument): vscode.ViewColumn | undefined {
+  return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === document.uri.toString())?.viewColumn;
+}
+
+function shownNotebookColumn(document: vscode.NotebookDocument): vscode.ViewColumn | undefined {
+  return vscode.window.visibleNotebookEditors.find((e) => e.notebook.uri.toString() === document.uri.toString())?.viewColumn;
 }
 
 /** Serves the read-only slices (a content provider's documents cannot be edited or saved over the file). */

@@ -83,10 +83,13 @@ test('a notebook with an unsaved edit is asked about from the palette, and its r
   await workbench.screenshot('notebook-reference-under-answer');
 
   await view.locator('.references .reference-link', { hasText: 'analysis.ipynb#cell=2:2' }).first().click();
-  await page.locator('.tab.active', { hasText: 'analysis.ipynb' }).waitFor({ timeout: 30_000 });
+  await page.locator('.tab.active', { hasText: 'analysis.ipynb' }).first().waitFor({ timeout: 30_000 });
   // Cell 2 is the selected cell and its second line is selected in its editor.
   const selectedCell = page.locator('.notebook-editor .monaco-list-row.selected, .notebook-editor .monaco-list-row.focused').filter({ hasText: 'read_csv' });
   await selectedCell.first().waitFor({ timeout: 30_000 });
   await selectedCell.first().locator('.selected-text').first().waitFor({ timeout: 15_000 });
+  // The notebook's own editor, in sight beside the view, is where the cell opened: not a second tab
+  // of it under the view (which would hide the answer).
+  assert.equal(await page.locator('.tab', { hasText: 'analysis.ipynb' }).count(), 1, 'the notebook opened once, in its own editor');
   await workbench.screenshot('notebook-opened-at-cell-2-line-2');
 });
