@@ -7,10 +7,14 @@
 // bind of any size allocates nothing per MB: freed chunks would stay in the malloc heap as RSS. Pieces
 // are 256 KB: with 1 MB ones, glibc's adaptive mmap threshold moved them into the heap, which kept
 // about 40 MB more per 100 MB bound.
+// Backpressure counts pieces, not bytes: a pipe that trickles (a compressed input decoded as it is
+// sent) makes each flush hand over a piece that is mostly empty, and a byte count let some hundred
+// such 256 KB pieces wait for the worker at once (about 26 MB more for a 200 MB .gz).
 
 const CHUNK_BYTES = 256 * 1024;
-const HIGH_WATER = 2 * 1024 * 1024;
-const LOW_WATER = 512 * 1024;
+/** Pieces handed to the worker and not yet handed back: past HIGH_WATER the pipe pauses, below LOW_WATER it resumes. */
+const HIGH_WATER = 8;
+const LOW_WATER = 2;
 
 /** The pipe as the relay needs it: data is pushed to `take`; pause() and resume() apply backpressure. */
 interface RelaySource {
@@ -23,14 +27,14 @@ interface ContextRelay {
   take(chunk: Uint8Array): void;
   /** A bind started: forwarding may begin. */
   begin(): void;
-  /** The worker took `bytes` (its bindAck), and handed the piece back for reuse. */
+  /** The worker took a piece of `bytes` (its bindAck), and handed it back for reuse. */
   acknowledged(bytes: number, buffer?: ArrayBuffer): void;
 }
 
 export function relayContext(pipe: RelaySource, forward: (buffer: ArrayBuffer, length: number) => void): ContextRelay {
   let piece: Uint8Array | undefined;
   let filled = 0;
-  let inFlight = 0;
+  let piecesOut = 0;
   let paused = false;
   let open = false;
   const early: Uint8Array[] = [];
@@ -46,9 +50,9 @@ export function relayContext(pipe: RelaySource, forward: (buffer: ArrayBuffer, l
     const length = filled;
     piece = undefined;
     filled = 0;
-    inFlight += length;
+    piecesOut += 1;
     forward(out.buffer as ArrayBuffer, length);
-    if (inFlight > HIGH_WATER && !paused) {
+    if (piecesOut >= HIGH_WATER && !paused) {
       paused = true;
       pipe.pause();
     }
@@ -83,10 +87,10 @@ export function relayContext(pipe: RelaySource, forward: (buffer: ArrayBuffer, l
       open = true;
       for (const chunk of early.splice(0)) take(chunk);
     },
-    acknowledged(bytes: number, buffer?: ArrayBuffer) {
-      inFlight -= bytes;
-      if (buffer?.byteLength === CHUNK_BYTES && free.length < HIGH_WATER / CHUNK_BYTES + 2) free.push(new Uint8Array(buffer));
-      if (paused && inFlight < LOW_WATER) {
+    acknowledged(_bytes: number, buffer?: ArrayBuffer) {
+      piecesOut = Math.max(0, piecesOut - 1);
+      if (buffer?.byteLength === CHUNK_BYTES && free.length < HIGH_WATER + 2) free.push(new Uint8Array(buffer));
+      if (paused && piecesOut <= LOW_WATER) {
         paused = false;
         pipe.resume();
       }

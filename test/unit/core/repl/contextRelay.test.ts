@@ -54,3 +54,23 @@ test('the pipe is paused while the worker is behind, and resumed when it catches
   }
   assert.equal(total, 12 * 1024 * 1024, 'the rest followed as the worker caught up');
 });
+
+test('a pipe that trickles (each flush a nearly empty piece) is paused after a few pieces, so idle 256 KB pieces do not pile up', async () => {
+  const pipe = new PassThrough();
+  const pieces: Uint8Array[] = [];
+  const relay = relayFrom(pipe, (b, length) => pieces.push(new Uint8Array(b, 0, length)));
+  relay.begin();
+  // 4 KB at a time with a turn of the event loop between: every flush hands over a piece with 4 KB in it.
+  for (let i = 0; i < 40 && !pipe.isPaused(); i++) {
+    pipe.write(Buffer.alloc(4096, i));
+    await tick();
+    await tick();
+  }
+  assert.equal(pipe.isPaused(), true, 'paused while the worker holds its pieces');
+  assert.ok(pieces.length <= 8, `${pieces.length} pieces (each a 256 KB buffer) waited for the worker at once`);
+  const held = new Set(pieces.map((p) => p.buffer)).size;
+  assert.equal(held, pieces.length, 'each waiting piece is its own buffer');
+  for (const piece of pieces.splice(0)) relay.acknowledged(piece.byteLength, piece.buffer as ArrayBuffer);
+  await tick();
+  assert.equal(pipe.isPaused(), false, 'resumed once the worker handed its pieces back');
+});
