@@ -92,7 +92,8 @@ function referenceList(entry: ChatEntry, host: HostChannel): HTMLElement {
       event.preventDefault();
       host.post({ type: 'chat.openReference', entryId: entry.id, index });
     });
-    list.append(el('li', {}, [link, el('span', { className: 'reference-text', text: reference.text.length > 120 ? `${reference.text.slice(0, 119)}…` : reference.text })]));
+    const quote = reference.text.length > 120 ? `${reference.text.slice(0, 119)}…` : reference.text;
+    list.append(el('li', {}, quote.trim() ? [link, el('span', { className: 'reference-text', text: quote })] : [link]));
   });
   return list;
 }

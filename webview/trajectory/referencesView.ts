@@ -24,7 +24,8 @@ export function referencesView(ctx: RenderContext, h: RunHeaderView): HTMLElemen
         ctx.bridge.post({ type: 'openReference', runId: h.runId, index });
       });
       const text = ref.text.length > SHOWN_TEXT_CHARS ? `${ref.text.slice(0, SHOWN_TEXT_CHARS)}…` : ref.text;
-      list.appendChild(el('li', {}, [link, el('code', { className: 'reference-text', text })]));
+      // A blank line or a page without text has nothing to quote: no empty chip beside its link.
+      list.appendChild(el('li', {}, text.trim() ? [link, el('code', { className: 'reference-text', text })] : [link]));
     });
     section.appendChild(list);
   }

@@ -127,4 +127,23 @@ describe('a window of lines from text that arrives in pieces', () => {
     assert.equal(short.push(new TextEncoder().encode('a\nb\nc')), false);
     assert.deepEqual(short.result(), { firstLine: 1, lastLine: 3, text: 'a\nb\nc' });
   });
+
+  it('resolves a page without text cited as a whole (a scan), but not a line of it', async () => {
+    const source = {
+      kind: 'files' as const,
+      files: [
+        { path: 'design.pdf#page=1', content: 'Design overview' },
+        { path: 'design.pdf#page=2', content: '' },
+      ],
+    };
+    const { references, unresolved } = await resolveCitations('The diagram is on design.pdf#page=2. Its caption design.pdf#page=2:3 is not text.', lookupForSource(source));
+    assert.deepEqual(
+      references.map((r) => [r.path, r.line, r.text]),
+      [['design.pdf#page=2', 1, '']],
+    );
+    assert.deepEqual(
+      unresolved.map((u) => [u.path, u.line, u.reason]),
+      [['design.pdf#page=2', 3, 'line-out-of-range']],
+    );
+  });
 });
