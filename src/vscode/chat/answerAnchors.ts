@@ -1,24 +1,17 @@
 // Splits an answer's Markdown so that mentions of the run's files (`src/a.ts`, `src/a.ts:12`,
 // `a.ts#L3-L9`), of a notebook's cells (`analysis.ipynb#cell=3:2`) and of a PDF's pages
-// (`design.pdf#page=18:3`) can be shown as anchors that open the file at that line, cell or page. Code
-// blocks are left alone. No `vscode` import: the participant turns `file` parts into
-// ChatResponseStream.anchor calls.
+// (`design.pdf#page=18:3`) can be shown as anchors that open the file at that line, cell or page. The
+// mentions are found by the grammar every surface uses (shared/text/mentionGrammar.ts); here any of the
+// run's files may be named, with or without a line. Code blocks are left alone. No `vscode` import: the
+// participant turns `file` parts into ChatResponseStream.anchor calls.
 import type { GatheredContext } from '../run/runLauncher';
 import { isNotebookPath } from '../../core/context/notebookJson';
 import { isPdfPath, parsePdfPageKey, pdfPageKey } from '../../core/context/pdfPages';
 import type { ReferenceLike } from '../../shared/text/referenceLabel';
+import { findMentions, mentionPath } from '../../shared/text/mentionGrammar';
+import type { MentionAnchor } from '../../shared/text/mentionGrammar';
 
-/** A notebook's cell (`#cell=3:2`, `#cell=3:2-4`, `#cell=3`, `#cell=3-5`) or a PDF's page (`#page=18`, `#page=18:3`). */
-type Anchor = { kind: 'cell'; cell: number; endCell?: number; line?: number; endLine?: number } | { kind: 'page'; page: number; line?: number; endLine?: number };
-
-export type AnswerPart = { kind: 'markdown'; text: string } | { kind: 'file'; path: string; line?: number; endLine?: number; anchor?: Anchor; text: string };
-
-// A mention starts where a run of path characters starts: tried at every position inside a long run
-// (a model's answer of 40,000 letters), the path's backtracking made this quadratic and held the
-// extension host for seconds, for minutes on a megabyte.
-// 1: a backtick, 2: the path; then 3-7: `#cell=`/`#page=` with its number, a later cell, a line and an
-// end line; or 8-9: `:line` / `#Lline` and an end line.
-const MENTION = /(`?)(?<![\w.@/-])((?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[A-Za-z0-9]+)(?:#(cell|page)=(\d{1,7})(?:-(\d{1,7}))?(?::(\d{1,9})(?:-(\d{1,9}))?)?|(?::|#L)(\d+)(?:(?:-|-L|:)(\d+))?)?\1/g;
+export type AnswerPart = { kind: 'markdown'; text: string } | { kind: 'file'; path: string; line?: number; endLine?: number; anchor?: MentionAnchor; text: string };
 
 /**
  * `knownPaths` are the paths the run's context had (workspace-relative, POSIX): only these become
@@ -41,40 +34,19 @@ export function splitAnswer(markdown: string, knownPaths: readonly string[]): An
       return;
     }
     let at = 0;
-    for (const match of segment.matchAll(MENTION)) {
-      const path = resolve(match[2] ?? '');
+    for (const mention of findMentions(segment)) {
+      const path = resolve(mention.path);
       if (path === undefined) continue;
-      const text = match[0].replace(/^`|`$/g, '');
-      let part: AnswerPart;
-      if (match[3] !== undefined) {
-        // A cell of something not a notebook, or a page of something not a PDF, is no place to open.
-        const anchor = anchorOf(match[3], match.slice(4, 8));
-        if (!(anchor.kind === 'cell' ? isNotebookPath(path) : isPdfPath(path))) continue;
-        part = { kind: 'file', path, text, anchor };
-      } else {
-        const line = match[8] !== undefined ? Number(match[8]) : undefined;
-        const endLine = match[9] !== undefined ? Number(match[9]) : undefined;
-        part = { kind: 'file', path, text, ...(line ? { line } : {}), ...(endLine && line && endLine >= line ? { endLine } : {}) };
-      }
-      pushMarkdown(segment.slice(at, match.index));
-      parts.push(part);
-      at = (match.index ?? 0) + match[0].length;
+      const { anchor, line, endLine, text } = mention;
+      // A cell of something not a notebook, or a page of something not a PDF, is no place to open.
+      if (anchor && !(anchor.kind === 'cell' ? isNotebookPath(path) : isPdfPath(path))) continue;
+      pushMarkdown(segment.slice(at, mention.start));
+      parts.push({ kind: 'file', path, text, ...(anchor ? { anchor } : { ...(line !== undefined ? { line } : {}), ...(endLine !== undefined ? { endLine } : {}) }) });
+      at = mention.end;
     }
     pushMarkdown(segment.slice(at));
   });
   return parts;
-}
-
-/** The cell or page of a mention; numbers of 0 and ends before their starts are dropped, not guessed at. */
-function anchorOf(kind: string, [n, endN, line, endLine]: Array<string | undefined>): Anchor {
-  const whole = (v: string | undefined): number | undefined => (v !== undefined && Number(v) >= 1 ? Number(v) : undefined);
-  const first = whole(n) ?? 1;
-  const at = whole(line);
-  const to = at !== undefined ? whole(endLine) : undefined;
-  const lines = { ...(at !== undefined ? { line: at } : {}), ...(to !== undefined && at !== undefined && to > at ? { endLine: to } : {}) };
-  if (kind === 'page') return { kind: 'page', page: first, ...lines };
-  const last = whole(endN);
-  return { kind: 'cell', cell: first, ...(last !== undefined && last > first ? { endCell: last } : {}), ...lines };
 }
 
 function pathResolver(knownPaths: readonly string[]): (mention: string) => string | undefined {
@@ -91,7 +63,7 @@ function pathResolver(knownPaths: readonly string[]): (mention: string) => strin
     }
   }
   return (mention) => {
-    const clean = mention.replace(/^\.\//, '');
+    const clean = mentionPath(mention);
     if (exact.has(clean)) return clean;
     return bySuffix.get(clean) ?? undefined;
   };
@@ -119,7 +91,7 @@ export function citationKey(single: boolean, path: string, line: number, endLine
  * A mention of a cell or page as the reference it would be: a page's path is its page key and its line
  * the line within the page (1 for the page as a whole), as the loop records a cited page.
  */
-export function mentionReference(path: string, anchor: Anchor): ReferenceLike & { line: number } {
+export function mentionReference(path: string, anchor: MentionAnchor): ReferenceLike & { line: number } {
   if (anchor.kind === 'page') return { path: pdfPageKey(path, anchor.page), line: anchor.line ?? 1, ...(anchor.endLine !== undefined ? { endLine: anchor.endLine } : {}) };
   const { kind: _kind, ...cell } = anchor;
   return { path, line: 1, notebookCell: cell };
