@@ -144,6 +144,39 @@ describe('trajectory view in Chromium', { timeout: 240_000 }, () => {
     });
   });
 
+  test("the answer's mentions of its references are links: a line, a PDF page, a range of cells; a mention not resolved stays text", async () => {
+    const records = [...syntheticEvents({ cells: 1 })];
+    const finished = records.findIndex((e) => e.type === 'run.finished');
+    const done = records[finished]!;
+    const text = 'The budget is on design.pdf#page=18:3, plotted in analysis.ipynb#cell=4-6; retries at src/retry.ts:12 (not src/retry.ts:13).';
+    const answered = records.map((e) => (e.type === 'answer' ? { ...e, text } : e.type === 'run.finished' ? { ...e, answer: text } : e));
+    const references: EventRecord = {
+      type: 'references',
+      runId: done.runId,
+      seq: done.seq,
+      ts: done.ts,
+      references: [
+        { path: 'src/retry.ts', line: 12, text: 'const RETRIES = 3;' },
+        { path: 'docs/design.pdf#page=18', line: 3, text: 'Error budget: 3 percent' },
+        { path: 'analysis.ipynb', line: 40, endLine: 90, notebookCell: { cell: 4, endCell: 6 }, text: 'plt.plot(sales)' },
+      ],
+      unresolved: [],
+    };
+    const root = buildRun([...answered.slice(0, finished), references, { ...answered[finished]!, seq: done.seq + 1 }]);
+    await withView({ root: () => root }, async (page, host) => {
+      const mentions = page.locator('#final-answer .mention-link');
+      await mentions.first().waitFor();
+      assert.deepEqual(await mentions.allInnerTexts(), ['design.pdf#page=18:3', 'analysis.ipynb#cell=4-6', 'src/retry.ts:12']);
+      assert.match(await page.locator('#final-answer').innerText(), /not src\/retry\.ts:13/);
+      await mentions.nth(0).click();
+      await mentions.nth(1).click();
+      const opened = (): unknown[] => host.received.filter((m) => (m as { type?: string }).type === 'openReference').map((m) => (m as { index: number }).index);
+      for (let i = 0; i < 50 && opened().length < 2; i++) await page.waitForTimeout(20);
+      assert.deepEqual(opened(), [1, 2], 'each link opens its reference by index');
+      await screenshot(page, 'answer-mentions');
+    });
+  });
+
   test('a reference-format file opens with its nested calls', async () => {
     const read = await readTrajectory(join(repoRoot, 'test', 'fixtures', 'trajectories', 'reference-nested.jsonl'));
     const root = read.tree as RunNode;
