@@ -66,9 +66,11 @@ test('a PDF is asked about from the palette, and its page reference opens the pa
   assert.match(told, /The input is a PDF of 4 pages/);
 
   const view = await workbench.getWebviewFrame('.references .reference-link', 90_000);
-  assert.deepEqual(await view.locator('.reference-link').allInnerTexts(), ['design.pdf#page=2:3']);
+  assert.deepEqual(await view.locator('.references .reference-list:not(.unresolved) .reference-link').allInnerTexts(), ['design.pdf#page=2:3']);
+  // The page named in the answer's prose is a link too, to the same reference.
+  assert.deepEqual(await view.locator('#final-answer .mention-link').allInnerTexts(), ['design.pdf#page=2:3']);
   await workbench.screenshot('pdf-reference-under-answer');
-  await view.locator('.reference-link', { hasText: 'design.pdf#page=2:3' }).click();
+  await view.locator('#final-answer .mention-link', { hasText: 'design.pdf#page=2:3' }).click();
   await page.locator('.tab.active', { hasText: 'design.pdf (page 2, extracted text)' }).waitFor({ timeout: 60_000 });
   await activeLine('ERROR budget is 3 percent').waitFor({ timeout: 30_000 });
   await activeLine('[page 2 of ').waitFor({ timeout: 15_000 });
@@ -81,7 +83,7 @@ test('a PDF is asked about from the palette, and its page reference opens the pa
   // The header names the input's original format beside what was asked about, as `rlm show` does.
   await gzView.locator('[data-testid="target"]', { hasText: /^About .* · read decompressed from gzip$/ }).waitFor({ state: 'visible', timeout: 30_000 });
   await workbench.screenshot('gz-run-header');
-  await gzView.locator('.reference-link', { hasText: 'logs/app.log.2.gz:3' }).click();
+  await gzView.locator('.references .reference-list:not(.unresolved) .reference-link', { hasText: 'logs/app.log.2.gz:3' }).click();
   await page.locator('.tab.active', { hasText: 'app.log.2.gz (decompressed, around line 3)' }).waitFor({ timeout: 60_000 });
   await activeLine('ERROR disk full on /var (the cited line)').waitFor({ timeout: 30_000 });
   assert.match(await page.locator('.statusbar-item', { hasText: /Ln \d+, Col/ }).first().innerText(), /Ln 4, Col/);

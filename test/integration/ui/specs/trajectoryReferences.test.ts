@@ -52,7 +52,7 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
 
   await workbench.openFile('cited.rlm.jsonl');
   const view = await workbench.getWebviewFrame('.references .reference-link', 60_000);
-  assert.deepEqual(await view.locator('.reference-link').allInnerTexts(), ['notes/small.txt:120', `big.log:${BIG_LINE}`]);
+  assert.deepEqual(await view.locator('.references .reference-list:not(.unresolved) .reference-link').allInnerTexts(), ['notes/small.txt:120', `big.log:${BIG_LINE}`]);
   assert.match(await view.locator('.reference-list.unresolved').innerText(), /src\/missing\.ts:12 — no file src\/missing\.ts in the context/);
   assert.equal(await view.locator('.coverage-strip .coverage-cell').count(), 120);
   assert.equal(await view.locator('.coverage-strip .coverage-cell.cited').count(), 2);
@@ -64,7 +64,7 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
   assert.equal(await view.locator('.coverage-legend .coverage-swatch').count(), 3, 'a swatch for each state of the strip');
   await workbench.screenshot('references-under-answer');
 
-  await view.locator('.reference-link', { hasText: 'notes/small.txt:120' }).click();
+  await view.locator('.references .reference-list:not(.unresolved) .reference-link', { hasText: 'notes/small.txt:120' }).click();
   await page.locator('.tab.active', { hasText: 'small.txt' }).waitFor({ timeout: 30_000 });
   await page.locator('.statusbar-item', { hasText: /Ln 120, Col/ }).first().waitFor({ timeout: 15_000 });
   await page.locator('.monaco-editor .view-line', { hasText: 'the retry limit is set to 7 here' }).waitFor({ timeout: 15_000 });
@@ -72,7 +72,7 @@ test('a reference in the answer opens its file at the line, and a 20 MB file as 
 
   await workbench.runCommandFromPalette('View: Close Editor');
   const frame = await workbench.getWebviewFrame('.references .reference-link', 30_000);
-  await frame.locator('.reference-link', { hasText: `big.log:${BIG_LINE}` }).click();
+  await frame.locator('.references .reference-list:not(.unresolved) .reference-link', { hasText: `big.log:${BIG_LINE}` }).click();
   await page.locator('.tab.active', { hasText: `big.log (around line ${BIG_LINE})` }).waitFor({ timeout: 60_000 });
   await page.locator('.monaco-editor .view-line', { hasText: 'ERROR payment gateway timeout after 30s (the needle)' }).waitFor({ timeout: 30_000 });
   // The slice says which lines of the file it holds; the selection is on the cited line.
