@@ -8,11 +8,11 @@
 // are 256 KB: with 1 MB ones, glibc's adaptive mmap threshold moved them into the heap, which kept
 // about 40 MB more per 100 MB bound.
 // Backpressure counts pieces, not bytes: a pipe that trickles (a compressed input decoded as it is
-// sent) makes each flush hand over a piece that is mostly empty, and a byte count let some hundred
+// sent) makes each flush hand over a piece that is mostly empty, and a byte count let about a hundred
 // such 256 KB pieces wait for the worker at once (about 26 MB more for a 200 MB .gz).
 
 const CHUNK_BYTES = 256 * 1024;
-/** Pieces handed to the worker and not yet handed back: past HIGH_WATER the pipe pauses, below LOW_WATER it resumes. */
+/** Pieces handed to the worker and not yet handed back: at HIGH_WATER the pipe pauses, at LOW_WATER or fewer it resumes. */
 const HIGH_WATER = 8;
 const LOW_WATER = 2;
 
@@ -27,8 +27,8 @@ interface ContextRelay {
   take(chunk: Uint8Array): void;
   /** A bind started: forwarding may begin. */
   begin(): void;
-  /** The worker took a piece of `bytes` (its bindAck), and handed it back for reuse. */
-  acknowledged(bytes: number, buffer?: ArrayBuffer): void;
+  /** The worker took a piece (its bindAck), and handed it back for reuse. */
+  acknowledged(buffer?: ArrayBuffer): void;
 }
 
 export function relayContext(pipe: RelaySource, forward: (buffer: ArrayBuffer, length: number) => void): ContextRelay {
@@ -87,7 +87,7 @@ export function relayContext(pipe: RelaySource, forward: (buffer: ArrayBuffer, l
       open = true;
       for (const chunk of early.splice(0)) take(chunk);
     },
-    acknowledged(_bytes: number, buffer?: ArrayBuffer) {
+    acknowledged(buffer?: ArrayBuffer) {
       piecesOut = Math.max(0, piecesOut - 1);
       if (buffer?.byteLength === CHUNK_BYTES && free.length < HIGH_WATER + 2) free.push(new Uint8Array(buffer));
       if (paused && piecesOut <= LOW_WATER) {

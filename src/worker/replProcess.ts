@@ -68,7 +68,7 @@ function fromWorker(message: WorkerToChild): void {
   // would come from a process the model's code has touched.
   if ((message.type === 'snapshot' || message.type === 'ready') && readySent) return;
   if (message.type === 'bindAck') {
-    contextRelay.acknowledged(message.bytes, message.buffer);
+    contextRelay.acknowledged(message.buffer);
     return;
   }
   if (message.type === 'bridgeCall') pendingCallId = message.callId;

@@ -358,7 +358,7 @@ async function main(): Promise<void> {
         }
       }
       // The piece goes back to be filled again: the process allocates a handful of them, not one per MB.
-      port.postMessage({ type: 'bindAck', bytes, buffer: message.buffer } satisfies WorkerToChild, [message.buffer]);
+      port.postMessage({ type: 'bindAck', buffer: message.buffer } satisfies WorkerToChild, [message.buffer]);
       return;
     }
     if (message.type === 'snapshotBytes') return; // consumed during start-up

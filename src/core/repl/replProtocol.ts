@@ -167,7 +167,7 @@ export type ChildToWorker =
 /** Worker -> child main thread: the messages of ChildToHost, which the child relays verbatim, and the
  * acknowledgement of context bytes taken (the child's flow control). Bridge calls go out here; their
  * replies come back on the bridge port. */
-export type WorkerToChild = ChildToHost | { type: 'bindAck'; bytes: number; /** The piece, handed back for reuse. */ buffer?: ArrayBuffer };
+export type WorkerToChild = ChildToHost | { type: 'bindAck'; /** The piece, handed back for reuse. */ buffer?: ArrayBuffer };
 
 /** The reply to a bridge call, posted on the dedicated bridge port. */
 export type BridgeReply = { callId: number; ok: true; result: string[] } | { callId: number; ok: false; message: string };

@@ -49,7 +49,7 @@ test('the pipe is paused while the worker is behind, and resumed when it catches
   for (let round = 0; round < 100 && total < 12 * 1024 * 1024; round++) {
     const taken = pieces.splice(0);
     total += bytes(taken);
-    for (const piece of taken) relay.acknowledged(piece.byteLength, piece.buffer as ArrayBuffer);
+    for (const piece of taken) relay.acknowledged(piece.buffer as ArrayBuffer);
     await tick();
   }
   assert.equal(total, 12 * 1024 * 1024, 'the rest followed as the worker caught up');
@@ -70,7 +70,7 @@ test('a pipe that trickles (each flush a nearly empty piece) is paused after a f
   assert.ok(pieces.length <= 8, `${pieces.length} pieces (each a 256 KB buffer) waited for the worker at once`);
   const held = new Set(pieces.map((p) => p.buffer)).size;
   assert.equal(held, pieces.length, 'each waiting piece is its own buffer');
-  for (const piece of pieces.splice(0)) relay.acknowledged(piece.byteLength, piece.buffer as ArrayBuffer);
+  for (const piece of pieces.splice(0)) relay.acknowledged(piece.buffer as ArrayBuffer);
   await tick();
   assert.equal(pipe.isPaused(), false, 'resumed once the worker handed its pieces back');
 });
