@@ -17,6 +17,8 @@ export interface Citation {
    * resolver maps them onto the notebook's text form.
    */
   cell?: { cell: number; line?: number; endLine?: number };
+  /** A PDF page cited alone (`design.pdf#page=5`): `line` is then 1 for the page, not a line written. */
+  wholePage?: true;
 }
 
 /** An answer citing more than this is clipped: the rest are not resolved. */
@@ -51,7 +53,7 @@ export function findCitations(text: string, known: (path: string) => boolean): C
     if (found.length >= MAX_CITATIONS) break;
   }
   // Lines and PDF pages, in the order they are written.
-  const matches = [...text.matchAll(CITATION), ...[...text.matchAll(PAGE_CITATION)].map((m) => Object.assign([m[0], m[1], '1', undefined], { index: m.index }))].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  const matches = [...text.matchAll(CITATION), ...[...text.matchAll(PAGE_CITATION)].map((m) => Object.assign([m[0], m[1], '1', undefined], { index: m.index, wholePage: true as const }))].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   for (const match of matches) {
     if (found.length >= MAX_CITATIONS) break;
     const [raw, rawPath, start, end] = match;
@@ -65,7 +67,7 @@ export function findCitations(text: string, known: (path: string) => boolean): C
     const key = `${path}\n${line}\n${endLine ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    found.push({ at: match.index ?? 0, raw, path, line, ...(endLine !== undefined && endLine !== line ? { endLine } : {}) });
+    found.push({ at: match.index ?? 0, raw, path, line, ...(endLine !== undefined && endLine !== line ? { endLine } : {}), ...('wholePage' in match ? { wholePage: true as const } : {}) });
   }
   // In the order of the answer, whichever form each is written in.
   return found.sort((a, b) => a.at - b.at).map(({ at: _at, ...citation }) => citation);

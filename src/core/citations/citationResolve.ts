@@ -149,7 +149,7 @@ export async function resolveCitations(answer: string, lookup: CitationLookup): 
       const citation = citations[index]!;
       const miss = missOf(citation);
       const text = texts?.[i];
-      if (text?.kind === 'short' && text.lines === 0 && isBarePage(citation, path)) {
+      if (text?.kind === 'short' && text.lines === 0 && citation.wholePage) {
         // A page cited as a whole (`design.pdf#page=5`) that has no text (a scan, a figure) is still
         // that page: it resolves and opens there; it has no line to quote.
         outcomes[index] = { ...(outcomes[index] as Reference), text: '' };
@@ -246,11 +246,6 @@ function onPage(citation: Citation, outcome: Omit<Reference, 'text'>, markerLine
   const line = Math.max(1, outcome.line - marker);
   const last = outcome.endLine !== undefined ? Math.max(line, (next !== undefined ? Math.min(outcome.endLine, next - 1) : outcome.endLine) - marker) : undefined;
   return { path: pdfPageKey(outcome.path, index + 1), line, ...(last !== undefined && last !== line ? { endLine: last } : {}) };
-}
-
-/** The citation names a PDF page alone, with no line within it (`design.pdf#page=5`). */
-function isBarePage(citation: Citation, path: string): boolean {
-  return parsePdfPageKey(path) !== undefined && citation.endLine === undefined && /#page=\d+$/i.test(citation.raw);
 }
 
 const missOf =
