@@ -1,15 +1,33 @@
 // One `rlm ask` as a user runs it, for the benches that time what a user waits for: a fresh process of
-// the built CLI, timed from its spawn, with its whole process tree's memory sampled, its output kept,
+// the CLI as it ships (the production build, made once per bench process), timed from its spawn, with its whole process tree's memory sampled, its output kept,
 // and a non-zero exit turned into an error that carries the CLI's own words.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const MB = 1024 * 1024;
-export const DIST_CLI = join(resolve(import.meta.dirname, '..'), 'dist', 'cli.js');
+
+let shipped: Promise<string> | undefined;
+
+/**
+ * dist/cli.js of the production build, as the npm package ships it (minified, without the test-only
+ * switches), built once per bench process into a scratch folder. The checkout's dist/ is the development
+ * build the tests use: 2.5 times the size for Node to read and compile at every start.
+ */
+export function shippedCli(): Promise<string> {
+  shipped ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rlm-bench-shipped-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const { buildAll } = await import('../esbuild.mjs');
+    await buildAll({ outdir: dir, production: true });
+    return join(dir, 'cli.js');
+  })();
+  return shipped;
+}
 
 interface CliAskOptions {
-  /** The built CLI (dist/cli.js of this checkout unless another build is compared). */
+  /** The built CLI (the production build of this checkout, shippedCli(), unless another build is compared). */
   cli?: string;
   path: string;
   question: string;
@@ -23,6 +41,8 @@ interface CliAskOptions {
   wrapper?: [string, string[]];
   /** More `rlm ask` flags, e.g. ['--max-sub-calls', '1000']. */
   extraArgs?: string[];
+  /** Called with the spawned process's pid (e.g. to sample its tree's CPU). */
+  onSpawn?: (pid: number) => void;
 }
 
 interface CliAskSample {
@@ -47,10 +67,11 @@ class CliAskError extends Error {
 }
 
 export async function runCliAsk(options: CliAskOptions): Promise<CliAskSample> {
-  const args = [options.cli ?? DIST_CLI, 'ask', options.path, '-q', options.question, '--base-url', options.baseUrl, '--model', 'bench', '--quiet', '--trajectory', options.trajectory, ...(options.extraArgs ?? [])];
+  const args = [options.cli ?? (await shippedCli()), 'ask', options.path, '-q', options.question, '--base-url', options.baseUrl, '--model', 'bench', '--quiet', '--trajectory', options.trajectory, ...(options.extraArgs ?? [])];
   const [command, argv] = options.wrapper ? [options.wrapper[0], [...options.wrapper[1], process.execPath, ...args]] : [process.execPath, args];
   const startedAt = performance.now();
   const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: options.home } });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let stdout = '';
   let stderr = '';
   let firstStdoutAt = 0;

@@ -1,15 +1,15 @@
-// A 200 MB log asked about as a .gz, against the same log uncompressed, on the built dist/cli.js against
+// A 200 MB log asked about as a .gz, against the same log uncompressed, on the CLI as it ships (production build) against
 // a fake OpenAI server that answers at once: when the root's first request arrives after the command
 // starts (the .gz is sampled when planned, then counted and streamed decompressed while the request is
 // out), and the summed peak RSS of the whole process tree (decoding must not hold the text twice).
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
-import { DIST_CLI, MB, runCliAsk } from './cliAsk';
+import { MB, runCliAsk } from './cliAsk';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../src/eval/fakeServers/fakeServerTypes';
 
@@ -22,7 +22,6 @@ interface Sample {
 }
 
 export async function run(): Promise<BenchFigure[]> {
-  if (!existsSync(DIST_CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
   const dir = mkdtempSync(join(tmpdir(), 'rlm-compressed-bench-'));
   try {
     const plain = join(dir, 'big.log');

@@ -1,15 +1,15 @@
-// A folder larger than the REPL holds: 100,000 files, over 2 GB, one needle line. `rlm ask` (dist/cli.js,
+// A folder larger than the REPL holds: 100,000 files, over 2 GB, one needle line. `rlm ask` (the production dist/cli.js,
 // a fake OpenAI server that answers at once) binds it lazily and finds the needle with search(): the
 // answer, when the first root request arrives, and the summed peak memory of every process. search() on
 // the host (ripgrep from PATH, as the CLI uses it) against `rg` and `grep -r` over the same tree, warm;
 // the streamed scan used without ripgrep; and a 50 MB folder that must still bind eagerly.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
-import { DIST_CLI, MB, runCliAsk } from './cliAsk';
+import { MB, runCliAsk } from './cliAsk';
 import { planPaths } from '../src/core/context/contextPlan';
 import { hostSearch } from '../src/core/context/hostSearch';
 import { ripgrepOnPath } from '../src/cli/support/ripgrepOnPath';
@@ -26,7 +26,6 @@ const RUNS = 3;
 const SEARCH_RUNS = 7;
 
 export async function run(): Promise<BenchFigure[]> {
-  if (!existsSync(DIST_CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
   const dir = mkdtempSync(join(tmpdir(), 'rlm-lazy-bench-'));
   try {
     const big = makeBigFolder(dir);

@@ -1,13 +1,13 @@
-// Start-up and footprint of `rlm ask`, measured on the built dist/cli.js as a user runs it, against a fake
+// Start-up and footprint of `rlm ask`, measured on the CLI as it ships (production build) as a user runs it, against a fake
 // OpenAI server that answers at once: when the root's first request arrives after the command starts,
 // and when a two-turn run ends, for a 1 KB file, a 200 MB file and a 20,000-file folder; the summed peak
 // RSS of the whole process tree for the 200 MB file; reading the folder against a plain python3 walk of
 // it in the same run; and a whole turn (model request to next model request) through the real SDK.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DIST_CLI, MB, runCliAsk } from './cliAsk';
+import { MB, runCliAsk } from './cliAsk';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
 import { createRlmRun } from '../src/core/loop/rlmRun';
@@ -21,7 +21,6 @@ const repo = resolve(import.meta.dirname, '..');
 const RUNS = 3;
 
 export async function run(): Promise<BenchFigure[]> {
-  if (!existsSync(DIST_CLI)) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
   // The per-turn figure first: writing 300 MB of inputs leaves the kernel flushing them for seconds,
   // and a few milliseconds per turn are easily lost to that.
   const turns = await turnFigures();

@@ -1,10 +1,12 @@
 // What a user of `rlm ask` waits for, timed from outside as the user sees it: each figure is a spawned
-// dist/cli.js against a fake OpenAI server that answers at once, from the command's start (or from the
+// production dist/cli.js against a fake OpenAI server that answers at once, from the command's start (or from the
 // final root reply) to the event, on this machine, as min / median / max over the runs, with the load
-// average beside it. Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder (a worktree of main)
+// average beside it. The build timed is the production build of this checkout, made in a scratch
+// folder (what the npm package ships). Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder
 // to run the same figures for it too, interleaved run by run (A B A B …), so a busy machine slows both
-// alike; RLM_BENCH_DIST measures another build than this checkout's dist/ (a copy, so a rebuild during
-// the bench changes nothing); RLM_BENCH_RUNS sets the runs per figure (default 5); RLM_BENCH_ONLY a subset.
+// alike; RLM_BENCH_DIST measures another build instead (a copy, so a rebuild during the bench changes
+// nothing); RLM_BENCH_RUNS sets the runs per figure (default 5); RLM_BENCH_ONLY a subset.
+//   - where the two-turn run's CPU goes: the host, and each thread of the REPL process (/proc, sampled)
 //   - the first root request after the command starts: 1 KB file, 200 MB file, 20,000-file folder
 //   - the answer on stdout after the final root reply: 200 MB file, 20,000-file folder
 //   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
@@ -12,18 +14,19 @@
 //   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time)
 //   - a fan-out: 1,000 llm_query_batched sub-calls, 16 at once, each answered after 200 ms, whole process
 //   - a 50 MB needle: a regex over `context` finds a code in the middle of a 50 MB file, whole process
-import { runCliAsk } from './cliAsk';
+import { runCliAsk, shippedCli } from './cliAsk';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { median } from './benchTypes';
 import type { BenchFigure } from './benchTypes';
 import { makeInputs } from './startupBench';
+import { watchTreeCpu } from './treeCpu';
+import type { ThreadCpu } from './treeCpu';
 import { startFakeModelServer } from '../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest, FakeResponse } from '../src/eval/fakeServers/fakeServerTypes';
 
 const GROUP = 'What the user waits for (rlm ask, spawned, from outside)';
-const repo = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.RLM_BENCH_RUNS ?? 5);
 const TIME = '/usr/bin/time';
 /** RLM_BENCH_ONLY=small,big,folder,cpu,children,fanout,needle: a subset of the figures (a busy machine, a 20-minute module limit). */
@@ -41,7 +44,22 @@ interface Sample {
   answerAfterFinalMs?: number;
   children?: Array<{ firstCellMs: number; wallMs: number }>;
   cpuS?: number;
+  /** Where the CPU went, by process and thread (sampled runs only). */
+  split?: CpuSplit;
   wallMs: number;
+}
+
+interface CpuSplit {
+  host: number;
+  replMain: number;
+  /** The REPL process's busiest thread: the Pyodide worker, which runs Python. */
+  replWorker: number;
+  /** Every other thread of the REPL process: V8's helpers (its optimizing compiler, GC), the import() loader. */
+  replHelpers: number;
+  /** The busiest of those. */
+  replBusiestHelper: number;
+  /** Processes of the operating-system sandbox that are not the REPL (mount). */
+  wrapper: number;
 }
 
 type Scenario = 'twoTurns' | 'children' | 'fanout' | 'needle';
@@ -72,7 +90,7 @@ export async function run(): Promise<BenchFigure[]> {
     mkdirSync(home);
     builds.push({ label, cli, home });
   };
-  addBuild('new', resolve(process.env.RLM_BENCH_DIST ?? join(repo, 'dist')));
+  addBuild('new', resolve(process.env.RLM_BENCH_DIST ?? dirname(await shippedCli())));
   if (process.env.RLM_BENCH_BASELINE_DIST) addBuild('old', resolve(process.env.RLM_BENCH_BASELINE_DIST));
   let scenario: Scenario = 'twoTurns';
   let firstAt = 0;
@@ -90,13 +108,26 @@ export async function run(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
   try {
     const inputs = makeInputs(dir, false);
-    const askOnce = async (build: Build, path: string, how: { scenario: Scenario; cpu?: boolean; expect?: string }): Promise<Sample> => {
+    const askOnce = async (build: Build, path: string, how: { scenario: Scenario; cpu?: boolean; split?: boolean; expect?: string }): Promise<Sample> => {
       scenario = how.scenario;
       firstAt = 0;
       finalAt = 0;
       const trajectory = join(dir, `t-${Date.now()}-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
       const cpuFile = join(dir, 'cpu.txt');
-      const run = await runCliAsk({ cli: build.cli, path, question: 'How long is it?', baseUrl: server.baseUrl, home: build.home, trajectory, ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}), ...(how.scenario === 'fanout' ? { extraArgs: ['--max-sub-calls', String(FANOUT.prompts), '--no-cache'] } : {}) });
+      let watch: ReturnType<typeof watchTreeCpu> | undefined;
+      let hostPid = 0;
+      const run = await runCliAsk({
+        cli: build.cli,
+        path,
+        question: 'How long is it?',
+        baseUrl: server.baseUrl,
+        home: build.home,
+        trajectory,
+        ...(how.cpu ? { wrapper: [TIME, ['-f', '%U %S', '-o', cpuFile]] as [string, string[]] } : {}),
+        ...(how.scenario === 'fanout' ? { extraArgs: ['--max-sub-calls', String(FANOUT.prompts), '--no-cache'] } : {}),
+        ...(how.split ? { onSpawn: (pid: number) => ((hostPid = pid), (watch = watchTreeCpu(pid))) } : {}),
+      });
+      const threads = watch?.stop();
       // A fast wrong answer would be no figure at all.
       if (how.expect !== undefined && run.stdout.trim() !== how.expect) throw new Error(`${how.scenario}: expected the answer ${how.expect}, got ${JSON.stringify(run.stdout.trim().slice(0, 200))}`);
       const { wallMs, startedAt: started, firstStdoutAt: stdoutAt } = run;
@@ -104,10 +135,11 @@ export async function run(): Promise<BenchFigure[]> {
       if (finalAt && stdoutAt) sample.answerAfterFinalMs = stdoutAt - finalAt;
       if (how.cpu) sample.cpuS = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number).reduce((a, b) => a + b, 0);
       if (how.scenario === 'children') sample.children = childTimes(trajectory);
+      if (threads) sample.split = splitCpu(threads, hostPid);
       return sample;
     };
     // Interleaved: each round runs every build once, in alternating order.
-    const rounds = async (path: string, how: { scenario: Scenario; cpu?: boolean; expect?: string }): Promise<Map<Build['label'], Sample[]>> => {
+    const rounds = async (path: string, how: { scenario: Scenario; cpu?: boolean; split?: boolean; expect?: string }): Promise<Map<Build['label'], Sample[]>> => {
       const samples = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
       for (let i = 0; i < RUNS; i++) {
         const order = i % 2 ? [...builds].reverse() : builds;
@@ -149,6 +181,15 @@ export async function run(): Promise<BenchFigure[]> {
       const cpu = await rounds(inputs.small, { scenario: 'twoTurns', cpu: true });
       add('CPU of a whole two-turn run, 1 KB file, all processes', 's', pick(cpu, (s) => s.cpuS), { max: 1.2, text: '≤ 1.2 s' }, 'user + system seconds of rlm and its REPL process tree (/usr/bin/time)');
       add('a whole two-turn run, 1 KB file, command start to exit', 'ms', pick(cpu, (s) => s.wallMs), { max: Infinity, text: '—' }, 'wall time, instant model');
+      // Separate runs: sampling /proc every 5 ms takes CPU of its own, which the timed runs must not share.
+      const split = await rounds(inputs.small, { scenario: 'twoTurns', split: true });
+      const part = (name: string, of: (s: CpuSplit) => number, note: string): void => add(`CPU of the two-turn run, split: ${name}`, 's', pick(split, (s) => (s.split ? of(s.split) : undefined)), { max: Infinity, text: '—' }, `${note}; /proc sampled every 5 ms, in runs apart from the timed ones`);
+      part('rlm (the host process)', (s) => s.host, 'Node start, the bundle, the SDK, the loop');
+      part('REPL process, main thread', (s) => s.replMain, 'Node start under the permission model, the relay');
+      part('REPL process, Pyodide worker thread', (s) => s.replWorker, 'its busiest thread: the worker start, the lockdown, Pyodide restored from its snapshot, the probes, the cells');
+      part('REPL process, other threads', (s) => s.replHelpers, 'V8 compiling the hottest WebAssembly (the Python interpreter) with its optimizing compiler, GC, the import() loader thread');
+      part('REPL process, its busiest other thread', (s) => s.replBusiestHelper, 'on this machine, perf shows V8 optimizing hot WebAssembly here');
+      part('the sandbox wrapper (mount)', (s) => s.wrapper, 'the tmpfs mounts of layer 3, apart from the REPL process');
     }
     if (wanted('children')) {
       const children = await rounds(inputs.small, { scenario: 'children' });
@@ -179,6 +220,25 @@ export async function run(): Promise<BenchFigure[]> {
   const loadEnd = loadavg()[0]!;
   for (const figure of figures) figure.note = `${figure.note}; load average ${loadStart.toFixed(1)} → ${loadEnd.toFixed(1)}`;
   return figures;
+}
+
+/** The threads of one `rlm ask` by what they are: the host, the REPL process's threads, the sandbox's mounts. */
+function splitCpu(threads: ThreadCpu[], hostPid: number): CpuSplit {
+  const split: CpuSplit = { host: 0, replMain: 0, replWorker: 0, replHelpers: 0, replBusiestHelper: 0, wrapper: 0 };
+  const repl = new Map<number, ThreadCpu[]>();
+  for (const thread of threads) {
+    if (thread.pid === hostPid) split.host += thread.cpuS;
+    else if (thread.commands.some((c) => c.includes('replProcess.js'))) repl.set(thread.pid, [...(repl.get(thread.pid) ?? []), thread]);
+    else split.wrapper += thread.cpuS;
+  }
+  for (const [pid, list] of repl) {
+    const others = list.filter((t) => t.tid !== pid).sort((a, b) => b.cpuS - a.cpuS);
+    split.replMain += list.find((t) => t.tid === pid)?.cpuS ?? 0;
+    split.replWorker += others[0]?.cpuS ?? 0;
+    split.replBusiestHelper = Math.max(split.replBusiestHelper, others[1]?.cpuS ?? 0);
+    split.replHelpers += others.slice(1).reduce((sum, t) => sum + t.cpuS, 0);
+  }
+  return split;
 }
 
 /** A file of plain ledger lines with the secret in the middle, written in blocks (no 50 MB string). */
