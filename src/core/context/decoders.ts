@@ -9,12 +9,11 @@
 //   without a turn of the event loop between blocks (see the closing note of issue 35).
 // `emit` returns false to stop early (enough was read), or a promise of that when the consumer must be
 // waited for (a pipe); a throw from it stops decoding too.
+// Each decoder's library is loaded on its first use: this module is in the extension's activation graph
+// (reading a .gz reference) and in every `rlm ask`, and zlib, xz-decompress (with Node's web streams)
+// and the others cost their load time to everyone, most of whom never open a compressed file.
 import { Readable } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
-import { createGunzip } from 'node:zlib';
-import { Decompress as ZstdDecompress } from 'fzstd';
-import Bunzip from 'seek-bzip';
-import { XzReadableStream } from 'xz-decompress';
 import type { Compression } from './compressedFormats';
 
 type Emit = (piece: Uint8Array) => boolean | Promise<boolean>;
@@ -57,6 +56,7 @@ export async function decode(format: Compression, input: AsyncIterable<Uint8Arra
 }
 
 async function decodeGzip(input: AsyncIterable<Uint8Array>, emit: Emit): Promise<'end' | 'stopped'> {
+  const { createGunzip } = await import('node:zlib');
   // Concatenated members (what `cat a.gz b.gz` or some log shippers make) are one text, as gunzip reads them.
   const gunzip = createGunzip({ chunkSize: 256 * 1024 });
   const source = Readable.from(input, { objectMode: false });
@@ -78,6 +78,7 @@ async function decodeZstd(input: AsyncIterable<Uint8Array>, emit: Emit): Promise
   // fzstd hands blocks over inside push(), where nothing can be awaited: they are kept (copied: the
   // decoder reuses its window) and handed on after each push. A piece of input is small so that what
   // one push yields stays bounded; the callers' limits stop a bomb between pushes.
+  const { Decompress: ZstdDecompress } = await import('fzstd');
   let pending: Uint8Array[] = [];
   const decoder = new ZstdDecompress((block) => {
     if (block.byteLength > 0) pending.push(block.slice());
@@ -101,6 +102,7 @@ async function decodeZstd(input: AsyncIterable<Uint8Array>, emit: Emit): Promise
 }
 
 async function decodeXz(input: AsyncIterable<Uint8Array>, emit: Emit): Promise<'end' | 'stopped'> {
+  const { XzReadableStream } = await import('xz-decompress');
   const pieces = input[Symbol.asyncIterator]();
   const compressed = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -142,6 +144,7 @@ function decodeQuietly(decode: () => void): void {
 }
 
 async function decodeBzip2(input: AsyncIterable<Uint8Array>, emit: Emit): Promise<'end' | 'stopped'> {
+  const { default: Bunzip } = await import('seek-bzip');
   const parts: Uint8Array[] = [];
   for await (const chunk of input) parts.push(Uint8Array.from(chunk));
   const whole = Buffer.concat(parts);

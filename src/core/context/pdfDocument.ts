@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+// A type only: worker_threads is loaded when the first PDF is opened, not with the extension or every `rlm ask`.
+import type { Worker } from 'node:worker_threads';
 import { readLocalFile } from './localFileRead';
 import { PdfReadError } from './pdfErrors';
 import { watchHostMemory } from './pdfMemoryWatch';
@@ -91,6 +92,7 @@ class PdfWorkerDocument {
   static async start(shown: string, data: Uint8Array, limits: PdfLimits, workerPath: string, onClose: (reason?: PdfReadError) => void): Promise<PdfWorkerDocument> {
     const cMapDir = join(workerPath, '..', 'pdf-cmaps');
     const workerData: PdfWorkerData = { data, maxPageChars: limits.maxPageChars, ...(existsSync(cMapDir) ? { cMapDir } : {}) };
+    const { Worker } = await import('node:worker_threads');
     const worker = new Worker(workerPath, {
       workerData,
       transferList: [data.buffer as ArrayBuffer],
