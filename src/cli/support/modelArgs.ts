@@ -4,7 +4,7 @@
 // line, exit code 2) is every command's.
 import type { RunLimits } from '../../core/loop/loopTypes';
 import { isLocalBaseUrl } from '../../core/models/endpoint';
-import { VSCODE_PROVIDER_OUTSIDE_EDITOR } from '../../core/models/createModelClient';
+import { VSCODE_PROVIDER_OUTSIDE_EDITOR } from '../../core/models/modelErrors';
 import type { ModelConfig, ProviderKind } from '../../core/models/modelTypes';
 
 export class UsageError extends Error {

@@ -3,7 +3,7 @@
 import { AnthropicModelClient } from './anthropicClient';
 import type { ClientSetup } from './clientSetup';
 import { OFFICIAL_BASE_URLS, resolveEndpoint } from './endpoint';
-import { ModelConfigError } from './modelErrors';
+import { ModelConfigError, VSCODE_PROVIDER_OUTSIDE_EDITOR } from './modelErrors';
 import type { ModelClient, ModelConfig } from './modelTypes';
 import { OpenAIModelClient } from './openaiClient';
 import { resolvePricing } from './pricing';
@@ -24,9 +24,6 @@ const LOCAL_PLACEHOLDER_KEY = 'local-no-key';
 
 const KEY_HINTS: Record<'openai' | 'anthropic', string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
-/** Why the "vscode" provider cannot be built here: the sentence the CLI and the core both give. */
-export const VSCODE_PROVIDER_OUTSIDE_EDITOR =
-  'the "vscode" provider uses the models VS Code offers (GitHub Copilot\'s or another extension\'s) and works only inside the VS Code extension. Outside it, use "openai" (also for Ollama, LM Studio, vLLM, OpenRouter) or "anthropic" with an API key or a local server.';
 
 export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {}): ModelClient {
   if (!config || typeof config !== 'object') throw new TypeError('createModelClient needs a ModelConfig object');

@@ -4,6 +4,13 @@
 import type { ErrorKind, KindedError } from '../errorKind';
 import type { ProviderKind } from './modelTypes';
 
+/**
+ * Why the "vscode" provider cannot be built here: the sentence the CLI and the core both give. Here, in
+ * a module without the SDKs, so that the CLI's argument checks do not load them.
+ */
+export const VSCODE_PROVIDER_OUTSIDE_EDITOR =
+  'the "vscode" provider uses the models VS Code offers (GitHub Copilot\'s or another extension\'s) and works only inside the VS Code extension. Outside it, use "openai" (also for Ollama, LM Studio, vLLM, OpenRouter) or "anthropic" with an API key or a local server.';
+
 /** The stable kinds (src/core/errorKind.ts) a model call can fail with. */
 export type ModelErrorKind = Extract<ErrorKind, 'auth' | 'rate_limit' | 'timeout' | 'context_too_long' | 'server' | 'connection' | 'cancelled' | 'bad_request' | 'bad_response' | 'config' | 'internal'>;
 
