@@ -32,8 +32,13 @@ function standIn(path) {
 const NAMESPACES = ['window', 'workspace', 'commands', 'env', 'extensions', 'languages', 'l10n', 'Uri', 'EventEmitter', 'Disposable', 'StatusBarAlignment', 'ProgressLocation', 'ConfigurationTarget', 'ViewColumn', 'FileType', 'CancellationError', 'CancellationTokenSource', 'RelativePattern', 'Position', 'Range', 'Selection', 'ThemeIcon', 'ThemeColor', 'TabInputText', 'TabInputCustom', 'TabInputNotebook', 'TabInputTextDiff', 'TabInputNotebookDiff'];
 const vscodeStandIn = Object.fromEntries(NAMESPACES.map((name) => [name, standIn(name)]));
 const originalLoad = Module._load;
+// Built-ins only reading a compressed file or a PDF needs: loaded when one is read, not at activation.
+const ON_FIRST_USE = new Set(['zlib', 'worker_threads', 'stream/web']);
+const builtinsOnFirstUse = new Set();
 Module._load = function (request, ...rest) {
   if (request === 'vscode') return vscodeStandIn;
+  const name = String(request).replace(/^node:/, '');
+  if (ON_FIRST_USE.has(name)) builtinsOnFirstUse.add(name);
   return originalLoad.call(this, request, ...rest);
 };
 
@@ -63,4 +68,5 @@ const heavy = Object.keys(require.cache).filter((p) => /node_modules[\\/](openai
 // zod is bundled, so it is not in require.cache: its own global config shows that its code ran. The
 // schemas (trajectory events, webview messages) are built when a file is read or a view posts, not here.
 if ('__zod_globalConfig' in globalThis) heavy.push('zod (schemas built at activation)');
+for (const name of builtinsOnFirstUse) heavy.push(`node:${name} (needed only once a compressed file or a PDF is read)`);
 process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: ended - loaded, totalMs: ended - started, reportedMs: api.activationMs, cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: threadEnded === undefined ? undefined : threadEnded - threadStarted, heavy }));
