@@ -24,7 +24,6 @@ const LOCAL_PLACEHOLDER_KEY = 'local-no-key';
 
 const KEY_HINTS: Record<'openai' | 'anthropic', string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
-
 export function createModelClient(config: ModelConfig, deps: ModelClientDeps = {}): ModelClient {
   if (!config || typeof config !== 'object') throw new TypeError('createModelClient needs a ModelConfig object');
   const provider = config.provider;
