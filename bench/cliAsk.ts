@@ -1,6 +1,7 @@
 // One `rlm ask` as a user runs it, for the benches that time what a user waits for: a fresh process of
-// the CLI as it ships (the production build, made once per bench process), timed from its spawn, with its whole process tree's memory sampled, its output kept,
-// and a non-zero exit turned into an error that carries the CLI's own words.
+// the CLI as it ships (the production build, made once per bench process), timed from its spawn, with
+// its whole process tree's memory sampled, its output kept, and a non-zero exit turned into an error
+// that carries the CLI's own words.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

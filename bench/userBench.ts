@@ -1,7 +1,7 @@
 // What a user of `rlm ask` waits for, timed from outside as the user sees it: each figure is a spawned
-// production dist/cli.js against a fake OpenAI server that answers at once, from the command's start (or from the
-// final root reply) to the event, on this machine, as min / median / max over the runs, with the load
-// average beside it. The build timed is the production build of this checkout, made in a scratch
+// production dist/cli.js against a fake OpenAI server that answers at once, from the command's start
+// (or from the final root reply) to the event, on this machine, as min / median / max over the runs,
+// with the load average beside it. The build timed is the production build of this checkout, made in a scratch
 // folder (what the npm package ships). Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder
 // to run the same figures for it too, interleaved run by run (A B A B …), so a busy machine slows both
 // alike; RLM_BENCH_DIST measures another build instead (a copy, so a rebuild during the bench changes
@@ -58,8 +58,6 @@ interface CpuSplit {
   replHelpers: number;
   /** The busiest of those. */
   replBusiestHelper: number;
-  /** Processes of the operating-system sandbox that are not the REPL (mount). */
-  wrapper: number;
 }
 
 type Scenario = 'twoTurns' | 'children' | 'fanout' | 'needle';
@@ -189,7 +187,7 @@ export async function run(): Promise<BenchFigure[]> {
       part('REPL process, Pyodide worker thread', (s) => s.replWorker, 'its busiest thread: the worker start, the lockdown, Pyodide restored from its snapshot, the probes, the cells');
       part('REPL process, other threads', (s) => s.replHelpers, 'V8 compiling the hottest WebAssembly (the Python interpreter) with its optimizing compiler, GC, the import() loader thread');
       part('REPL process, its busiest other thread', (s) => s.replBusiestHelper, 'on this machine, perf shows V8 optimizing hot WebAssembly here');
-      part('the sandbox wrapper (mount)', (s) => s.wrapper, 'the tmpfs mounts of layer 3, apart from the REPL process');
+      // Not a figure: the sandbox's `mount` processes live ~8 ms each, too short for a 5 ms sample to see.
     }
     if (wanted('children')) {
       const children = await rounds(inputs.small, { scenario: 'children' });
@@ -222,14 +220,13 @@ export async function run(): Promise<BenchFigure[]> {
   return figures;
 }
 
-/** The threads of one `rlm ask` by what they are: the host, the REPL process's threads, the sandbox's mounts. */
+/** The threads of one `rlm ask` by what they are: the host and the REPL process's threads (the sandbox's brief mounts are not counted). */
 function splitCpu(threads: ThreadCpu[], hostPid: number): CpuSplit {
-  const split: CpuSplit = { host: 0, replMain: 0, replWorker: 0, replHelpers: 0, replBusiestHelper: 0, wrapper: 0 };
+  const split: CpuSplit = { host: 0, replMain: 0, replWorker: 0, replHelpers: 0, replBusiestHelper: 0 };
   const repl = new Map<number, ThreadCpu[]>();
   for (const thread of threads) {
     if (thread.pid === hostPid) split.host += thread.cpuS;
     else if (thread.commands.some((c) => c.includes('replProcess.js'))) repl.set(thread.pid, [...(repl.get(thread.pid) ?? []), thread]);
-    else split.wrapper += thread.cpuS;
   }
   for (const [pid, list] of repl) {
     const others = list.filter((t) => t.tid !== pid).sort((a, b) => b.cpuS - a.cpuS);
