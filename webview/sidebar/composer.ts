@@ -25,6 +25,12 @@ export class Composer {
   private state: SidebarState | undefined;
   /** The last draft put in the box, so a re-sent state does not overwrite what the user typed since. */
   private draftId = 0;
+  /**
+   * Enter was pressed before the host's first state arrived. The view's focus command puts the caret
+   * here at once, and on a loaded machine a person can type and send before the host has answered;
+   * the question is sent when the state comes, never dropped.
+   */
+  private sendWhenReady = false;
 
   constructor(private readonly host: HostChannel) {
     this.select = el('vscode-single-select', { attrs: { 'aria-label': 'Ask about', 'data-testid': 'target-select' } }) as ValueElement;
@@ -54,13 +60,23 @@ export class Composer {
     }
     if (state.draft && state.draft.id !== this.draftId) {
       this.draftId = state.draft.id;
+      // What the user already typed and sent wins over a draft that was waiting for the view.
+      if (this.sendWhenReady) return this.followBusyAndTrust(state);
       this.textarea.value = state.draft.question;
       // After the render that may have moved focus elsewhere.
       requestAnimationFrame(() => this.focus());
     }
+    this.followBusyAndTrust(state);
+  }
+
+  private followBusyAndTrust(state: SidebarState): void {
     const disabled = state.busy || !state.trusted;
     this.send.toggleAttribute('disabled', disabled);
     this.textarea.title = !state.trusted ? 'Disabled: the workspace is not trusted' : state.busy ? 'Wait for the current question, or stop it' : '';
+    if (!this.sendWhenReady) return;
+    this.sendWhenReady = false;
+    // Busy or untrusted: the question stays in the box, and the title above says why.
+    this.submit();
   }
 
   focus(): void {
@@ -83,7 +99,13 @@ export class Composer {
 
   private submit(): void {
     const question = this.textarea.value.trim();
-    if (!question || !this.state || this.state.busy || !this.state.trusted) return;
+    if (!question) return;
+    if (!this.state) {
+      this.sendWhenReady = true;
+      this.textarea.title = 'Sent as soon as the chat has loaded';
+      return;
+    }
+    if (this.state.busy || !this.state.trusted) return;
     this.host.post({ type: 'chat.ask', question, target: this.state.selectedTarget });
     this.textarea.value = '';
   }
