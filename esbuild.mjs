@@ -22,7 +22,11 @@ export function bundleSpecs(outdir) {
     { name: 'extension', entry: 'src/vscode/extension.ts', outfile: join(outdir, 'extension.js'), ...node, external: ['vscode'] },
     // The loop, model SDKs and REPL host: required by the extension on first use, so activation stays light.
     { name: 'engine', entry: 'src/vscode/engine/engineEntry.ts', outfile: join(outdir, 'engine.js'), ...node },
-    { name: 'cli', entry: 'src/cli/main.ts', outfile: join(outdir, 'cli.js'), ...node, banner: '#!/usr/bin/env node' },
+    // import() compiled to a lazy require(): rlm.js runs this bundle as a vm.Script from V8's code cache,
+    // and Node 20 gives a cached script no loader for import().
+    { name: 'cli', entry: 'src/cli/main.ts', outfile: join(outdir, 'cli.js'), ...node, banner: '#!/usr/bin/env node', supported: { 'dynamic-import': false } },
+    // The `rlm` command: runs cli.js from V8's code cache (src/cli/codeCache.ts).
+    { name: 'launcher', entry: 'src/cli/launcher.ts', outfile: join(outdir, 'rlm.js'), ...node, banner: '#!/usr/bin/env node' },
     { name: 'replProcess', entry: 'src/worker/replProcess.ts', outfile: join(outdir, 'replProcess.js'), ...node },
     // Bundles Pyodide's ESM loader, which reads import.meta.url: give it the bundle's own file URL.
     { name: 'replWorker', entry: 'src/worker/replWorker.ts', outfile: join(outdir, 'replWorker.js'), ...node, importMetaShim: true },
@@ -54,7 +58,8 @@ async function copyStaticAssets(outdir) {
   }
 }
 
-function esbuildOptions(spec, production) {
+/** esbuild's options for one bundle (exported for a test that inspects a bundle's imports). */
+export function esbuildOptions(spec, production) {
   return {
     absWorkingDir: root,
     entryPoints: [spec.entry],
@@ -75,6 +80,7 @@ function esbuildOptions(spec, production) {
     // which the tests run, and are compiled out of the production build that ships (a test checks).
     define: { __RLM_TEST_BUILD__: production ? 'false' : 'true', ...(spec.importMetaShim ? { 'import.meta.url': 'importMetaUrl' } : {}), ...spec.define },
     inject: spec.importMetaShim ? [join(root, 'scripts', 'importMetaUrlShim.js')] : undefined,
+    supported: spec.supported,
   };
 }
 

@@ -1,21 +1,24 @@
 // What a user of `rlm ask` waits for, timed from outside as the user sees it: each figure is a spawned
-// production dist/cli.js against a fake OpenAI server that answers at once, from the command's start
+// production `rlm` (dist/rlm.js) against a fake OpenAI server that answers at once, from the command's start
 // (or from the final root reply) to the event, on this machine, as min / median / max over the runs,
 // with the load average beside it. The build timed is the production build of this checkout, made in a scratch
 // folder (what the npm package ships). Set RLM_BENCH_BASELINE_DIST to another build's dist/ folder
 // to run the same figures for it too, interleaved run by run (A B A B …), so a busy machine slows both
 // alike; RLM_BENCH_DIST measures another build instead (a copy, so a rebuild during the bench changes
 // nothing); RLM_BENCH_RUNS sets the runs per figure (default 5); RLM_BENCH_ONLY a subset.
+//   - `rlm --version`: the start every command pays, with and without V8's code cache
 //   - where the two-turn run's CPU goes: the host, and each thread of the REPL process (/proc, sampled)
 //   - the first root request after the command starts: 1 KB file, 200 MB file, 20,000-file folder
 //   - the answer on stdout after the final root reply: 200 MB file, 20,000-file folder
 //   - child runs: four sequential rlm_query calls with an instant model, each child's wall time and
 //     the time from rlm_query to the child's first cell (from the trajectory the command wrote)
-//   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time)
+//   - the CPU of a whole two-turn run on a 1 KB file, all processes (user + system, /usr/bin/time), and
+//     beside it Pyodide's own floor: a bare Node process restoring the same snapshot (bench/pyodideFloor.mjs)
 //   - a fan-out: 1,000 llm_query_batched sub-calls, 16 at once, each answered after 200 ms, whole process
 //   - a 50 MB needle: a regex over `context` finds a code in the middle of a 50 MB file, whole process
-import { runCliAsk, shippedCli } from './cliAsk';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rlmCommand, runCliAsk, shippedCli } from './cliAsk';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { median } from './benchTypes';
@@ -29,7 +32,7 @@ import type { FakeModelRequest, FakeResponse } from '../src/eval/fakeServers/fak
 const GROUP = 'What the user waits for (rlm ask, spawned, from outside)';
 const RUNS = Number(process.env.RLM_BENCH_RUNS ?? 5);
 const TIME = '/usr/bin/time';
-/** RLM_BENCH_ONLY=small,big,folder,cpu,children,fanout,needle: a subset of the figures (a busy machine, a 20-minute module limit). */
+/** RLM_BENCH_ONLY=start,small,big,folder,cpu,children,fanout,needle: a subset of the figures (a busy machine, a 20-minute module limit). */
 const ONLY = process.env.RLM_BENCH_ONLY?.split(',').map((s) => s.trim());
 
 interface Build {
@@ -82,7 +85,7 @@ export async function run(): Promise<BenchFigure[]> {
   const builds: Build[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'rlm-user-bench-'));
   const addBuild = (label: Build['label'], dist: string): void => {
-    const cli = join(dist, 'cli.js');
+    const cli = rlmCommand(dist);
     if (!existsSync(cli)) throw new Error(`${cli} is missing: build it first (npm run build)`);
     const home = join(dir, `home-${label}`);
     mkdirSync(home);
@@ -175,6 +178,19 @@ export async function run(): Promise<BenchFigure[]> {
       add(`first root request after the command starts, ${label}`, 'ms', pick(samples, (s) => s.firstRequestMs), { max: goal, text: `≤ ${goal} ms` }, 'from spawn to the request at the fake server');
       if (label !== '1 KB file') add(`answer on stdout after the final root reply, ${label}`, 'ms', pick(samples, (s) => s.answerAfterFinalMs), { max: 100, text: '≤ 100 ms' }, 'from the fake server handing out the FINAL reply to the first byte on stdout');
     }
+    if (wanted('start')) {
+      // The start every `rlm` command pays, with V8's code cache (as users run it) and without it.
+      const starts = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
+      const uncached = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
+      for (let i = 0; i < RUNS * 2; i++) {
+        for (const build of i % 2 ? [...builds].reverse() : builds) {
+          starts.get(build.label)!.push({ wallMs: timeVersion(build) });
+          uncached.get(build.label)!.push({ wallMs: timeVersion(build, { RLM_NO_CODE_CACHE: '1' }) });
+        }
+      }
+      add('rlm --version, command start to exit', 'ms', pick(starts, (s) => s.wallMs), { max: Infinity, text: '—' }, 'the start every rlm command pays: Node, then the bundle from V8\'s code cache (kept under the user\'s cache folder by the first run)');
+      add('rlm --version without the code cache (RLM_NO_CODE_CACHE=1)', 'ms', pick(uncached, (s) => s.wallMs), { max: Infinity, text: '—' }, 'the same, compiling the 1.4 MB bundle afresh, in runs alternating with the ones above');
+    }
     if (wanted('cpu')) {
       const cpu = await rounds(inputs.small, { scenario: 'twoTurns', cpu: true });
       add('CPU of a whole two-turn run, 1 KB file, all processes', 's', pick(cpu, (s) => s.cpuS), { max: 1.2, text: '≤ 1.2 s' }, 'user + system seconds of rlm and its REPL process tree (/usr/bin/time)');
@@ -188,6 +204,9 @@ export async function run(): Promise<BenchFigure[]> {
       part('REPL process, other threads', (s) => s.replHelpers, 'V8 compiling the hottest WebAssembly (the Python interpreter) with its optimizing compiler, GC, the import() loader thread');
       part('REPL process, its busiest other thread', (s) => s.replBusiestHelper, 'on this machine, perf shows V8 optimizing hot WebAssembly here');
       // Not a figure: the sandbox's `mount` processes live ~8 ms each, too short for a 5 ms sample to see.
+      const floor = await floorRounds(builds);
+      add('CPU of Pyodide alone: a bare Node process restoring the same snapshot, the two cells, exit', 's', pick(floor, (s) => s.cpuS), { max: Infinity, text: '—' }, 'what any fresh Pyodide per run costs at least: no sandbox, worker, lockdown, probes, host or model (bench/pyodideFloor.mjs, /usr/bin/time), in runs of its own');
+      add('wall time of Pyodide alone, process start to the two cells done', 'ms', pick(floor, (s) => s.wallMs), { max: Infinity, text: '—' }, 'the same bare process, timed from its spawn');
     }
     if (wanted('children')) {
       const children = await rounds(inputs.small, { scenario: 'children' });
@@ -218,6 +237,39 @@ export async function run(): Promise<BenchFigure[]> {
   const loadEnd = loadavg()[0]!;
   for (const figure of figures) figure.note = `${figure.note}; load average ${loadStart.toFixed(1)} → ${loadEnd.toFixed(1)}`;
   return figures;
+}
+
+/** `rlm --version` of a build, spawned and timed to its exit, in the build's HOME (where its code cache lives). */
+function timeVersion(build: Build, env: Record<string, string> = {}): number {
+  const started = performance.now();
+  execFileSync(process.execPath, [build.cli, '--version'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: build.home, ...env } });
+  return performance.now() - started;
+}
+
+/** Pyodide alone (bench/pyodideFloor.mjs) on each build's own snapshot and runtime, RUNS times, interleaved as the other figures are. */
+async function floorRounds(builds: Build[]): Promise<Map<Build['label'], Sample[]>> {
+  const script = join(import.meta.dirname, 'pyodideFloor.mjs');
+  const samples = new Map<Build['label'], Sample[]>(builds.map((b) => [b.label, []]));
+  const cpuFile = join(tmpdir(), `rlm-floor-cpu-${process.pid}.txt`);
+  for (let i = 0; i < RUNS; i++) {
+    for (const build of i % 2 ? [...builds].reverse() : builds) {
+      const snapshot = findSnapshot(build.home);
+      const started = performance.now();
+      const out = execFileSync(TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, '--single-threaded', script, join(dirname(build.cli), 'pyodide'), snapshot], { encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH ?? '' } });
+      const wallMs = performance.now() - started;
+      JSON.parse(out.trim().split('\n').at(-1)!);
+      samples.get(build.label)!.push({ wallMs, cpuS: readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number).reduce((a, b) => a + b, 0) });
+    }
+  }
+  rmSync(cpuFile, { force: true });
+  return samples;
+}
+
+/** The snapshot the build's `rlm ask` runs cached under its HOME (the warm-up run made it). */
+function findSnapshot(home: string): string {
+  const found = readdirSync(home, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /^pyodide-.*\.snapshot$/.test(e.name));
+  if (found.length !== 1) throw new Error(`expected one Pyodide snapshot under ${home}, found ${found.length}`);
+  return join(found[0]!.parentPath, found[0]!.name);
 }
 
 /** The threads of one `rlm ask` by what they are: the host and the REPL process's threads (the sandbox's brief mounts are not counted). */

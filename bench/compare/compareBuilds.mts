@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { startFakeModelServer } from '../../src/eval/fakeServers/fakeModelServer';
 import type { FakeModelRequest } from '../../src/eval/fakeServers/fakeServerTypes';
 import { median } from '../benchTypes';
-import { runCliAsk } from '../cliAsk';
+import { rlmCommand, runCliAsk } from '../cliAsk';
 
 const here = resolve(import.meta.dirname);
 const repo = resolve(here, '../..');
@@ -76,7 +76,7 @@ async function askOnce(side: Side, server: { baseUrl: string }, scratch: string,
   // Each side its own HOME: its own snapshot cache, warmed by the first (untimed) run.
   const home = join(scratch, side === sides[0] ? 'a' : 'b');
   const trajectory = join(scratch, `t-${Math.random().toString(36).slice(2)}.rlm.jsonl`);
-  const run = await runCliAsk({ cli: join(side.root, 'dist/cli.js'), path: join(scratch, 'small.txt'), question: 'How long is it?', baseUrl: server.baseUrl, home, trajectory });
+  const run = await runCliAsk({ cli: rlmCommand(join(side.root, 'dist')), path: join(scratch, 'small.txt'), question: 'How long is it?', baseUrl: server.baseUrl, home, trajectory });
   return { first: firstAt.at - run.startedAt, exit: run.wallMs };
 }
 

@@ -25,8 +25,8 @@ before(async () => {
 after(() => rm(outdir, { recursive: true, force: true }));
 
 test('buildAll writes the extension, CLI, REPL and webview bundles and copies Pyodide', async () => {
-  assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory', 'modelSetup', 'pdfWorker']));
-  for (const file of ['extension.js', 'engine.js', 'cli.js', 'replProcess.js', 'replWorker.js', 'pdfWorker.js', 'esmGuardHooks.mjs', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
+  assert.deepEqual(new Set(bundles), new Set(['extension', 'engine', 'cli', 'launcher', 'replProcess', 'replWorker', 'esmGuardHooks', 'sidebar', 'trajectory', 'modelSetup', 'pdfWorker']));
+  for (const file of ['extension.js', 'engine.js', 'cli.js', 'rlm.js', 'replProcess.js', 'replWorker.js', 'pdfWorker.js', 'esmGuardHooks.mjs', 'webview/sidebar.js', 'webview/trajectory.js', 'webview/codicon.css']) {
     assert.ok((await stat(join(outdir, file))).size > 0, `${file} is missing or empty`);
   }
   const pyodide = await readdir(join(outdir, 'pyodide'));
@@ -39,7 +39,8 @@ test('buildAll writes the extension, CLI, REPL and webview bundles and copies Py
   }
   assert.ok(!stdlib.includes(Buffer.from('email/utils.pyc')), 'modules no start imports are left as sources');
   const cli = await readFile(join(outdir, 'cli.js'), 'utf8');
-  assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle needs a shebang to work as `rlm`');
+  assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle needs a shebang to run as a program');
+  assert.ok((await readFile(join(outdir, 'rlm.js'), 'utf8')).startsWith('#!/usr/bin/env node'), 'rlm.js needs a shebang to work as `rlm`');
   const extension = await readFile(join(outdir, 'extension.js'), 'utf8');
   assert.match(extension, /require\("vscode"\)/, 'vscode must stay external to the extension bundle');
 });

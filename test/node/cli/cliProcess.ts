@@ -1,11 +1,13 @@
-// Runs the built dist/cli.js as a user would, in its own process, and collects what it printed.
+// Runs the built `rlm` (dist/rlm.js, which starts dist/cli.js from V8's code cache) as a user would, in
+// its own process, and collects what it printed. The code cache lands under HOME, the test's folder:
+// a test's first run makes it and its later runs start from it, so both paths are exercised.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const CLI = resolve(__dirname, '../../../dist/cli.js');
+const CLI = resolve(__dirname, '../../../dist/rlm.js');
 
 interface CliOutcome {
   code: number | null;
@@ -15,7 +17,7 @@ interface CliOutcome {
 }
 
 export function assertCliBuilt(): void {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` before this test');
+  if (!existsSync(CLI)) throw new Error('dist/rlm.js is missing: run `npm run build` before this test');
 }
 
 /**

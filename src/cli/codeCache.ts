@@ -1,0 +1,87 @@
+// Runs the `rlm` bundle (dist/cli.js) through V8's code cache. Node 20 compiles the 1.4 MB bundle
+// afresh at every start (Node 22's module.enableCompileCache does not exist here), which was a third
+// of `rlm --version` and ~45 ms of every `rlm ask`. The first run keeps V8's compiled code, taken at
+// exit so that it holds every function the command ran, and later runs start from it.
+//
+// The cache is an optimisation only: any failure to read, use or write it runs the bundle as usual.
+// It is keyed by a hash of the bundle's text, Node's version and the architecture, because V8 itself
+// checks only the source's length (and its own version and flags) before trusting cached code. And
+// each file carries a hash of its own bytes, checked before V8 sees them: V8 does not check the code
+// it is given (a cache damaged past its header crashed Node with a segmentation fault).
+// It lives in the user's cache folder, as the Pyodide snapshots do: whoever can write there can
+// already change what this user's shell runs.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+
+const PREFIX = 'cli-';
+const SUFFIX = '.v8cache';
+const MAGIC = Buffer.from('rlm-v8-code-cache 1\n');
+const HASH_BYTES = 32;
+
+/** Where the code cache lives, or undefined when RLM_NO_CODE_CACHE is set. */
+export function codeCacheDir(env: NodeJS.ProcessEnv, home: string = homedir()): string | undefined {
+  if (env.RLM_NO_CODE_CACHE) return undefined;
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'rlm-vscode', 'code-cache');
+}
+
+/** The cache file for this bundle's text on this Node. */
+function codeCacheFile(dir: string, source: string): string {
+  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32);
+  return join(dir, `${PREFIX}${key}${SUFFIX}`);
+}
+
+/** Runs `bundle` (a CommonJS file) in this process as `node bundle` would, using and keeping a code cache in `cacheDir`. */
+export function runWithCodeCache(bundle: string, cacheDir: string | undefined): void {
+  if (!cacheDir) {
+    createRequire(__filename)(bundle);
+    return;
+  }
+  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const file = codeCacheFile(cacheDir, source);
+  const cachedData = readCache(file);
+  // No import() in the bundle (esbuild.mjs turns it into require()): a script from the cache gets no loader for it.
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
+  if (!cachedData || script.cachedDataRejected) process.once('exit', () => store(cacheDir, file, script));
+  const run = script.runInThisContext() as (exports: object, require: NodeRequire, module: Module, filename: string, dirname: string) => void;
+  const module = new Module(bundle);
+  module.filename = bundle;
+  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+}
+
+/** The cached code in `file`, or undefined when there is none or its bytes are not the ones written. */
+function readCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const start = MAGIC.length + HASH_BYTES;
+  if (bytes.length <= start || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const data = bytes.subarray(start);
+  return digest(data).equals(bytes.subarray(MAGIC.length, start)) ? data : undefined;
+}
+
+function digest(data: Uint8Array): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+/** Writes the cache whole or not at all (another `rlm` may be reading it), and drops other builds' caches. */
+function store(dir: string, file: string, script: vm.Script): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    const data = script.createCachedData();
+    writeFileSync(temporary, Buffer.concat([MAGIC, digest(data), data]), { mode: 0o600 });
+    renameSync(temporary, file);
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(PREFIX) && join(dir, name) !== file && !name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
+    }
+  } catch {
+    // Only slower next time.
+  }
+}
