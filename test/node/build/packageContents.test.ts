@@ -1,6 +1,7 @@
 // The packages as vsce and npm make them from package.json's `files` (one list for both: vsce refuses a
-// .vscodeignore beside it): the same files in the VSIX and the npm package, every one the extension
-// and the CLI load, no source map, source, test or bench. And the npm package works on its own: once
+// .vscodeignore beside it, so `npm run package` packs the VSIX from a staged copy whose list leaves out
+// the command line): every file the extension and the CLI load, no source map, source, test or bench;
+// the npm package holds the VSIX's files and `rlm`. And the npm package works on its own: once
 // installed into an empty folder, with nothing else beside it, `rlm` starts, and a scripted evaluation
 // starts the REPL from the package's own files and answers. A file missing from the list would only
 // show up when a user asks a question.
@@ -20,9 +21,16 @@ interface BuildModule {
   PYODIDE_FILES: string[];
 }
 
-function vsixFiles(): string[] {
-  const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  return execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter(Boolean);
+/** What vsce packs, staged as `npm run package` stages it. */
+async function vsixFiles(): Promise<string[]> {
+  const { stageVsix, vsce } = await import('../../../scripts/packageVsix.mjs');
+  const stage = mkdtempSync(join(tmpdir(), 'rlm-vsix-list-'));
+  try {
+    stageVsix({ root: repoRoot, stage });
+    return vsce(stage, ['ls']).split('\n').map((l) => l.trim()).filter(Boolean);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
 }
 
 function npmPackFiles(): string[] {
@@ -30,7 +38,7 @@ function npmPackFiles(): string[] {
   return pack!.files.map((f) => f.path);
 }
 
-test('the VSIX and the npm package hold the same files: every bundle, the Pyodide runtime, the icon font and media, and nothing else', async () => {
+test('the VSIX holds every bundle but the command line, the Pyodide runtime, the icon font and media, and nothing else; the npm package the same and `rlm`', async () => {
   if (!existsSync(join(repoRoot, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` before this test');
   const { bundleSpecs, PYODIDE_FILES } = (await import('../../../esbuild.mjs')) as BuildModule;
   const dist = join(repoRoot, 'dist');
@@ -39,10 +47,12 @@ test('the VSIX and the npm package hold the same files: every bundle, the Pyodid
   // pdf.js's character maps for CJK PDFs, copied whole by the build beside the PDF worker.
   const cmaps = readdirSync(join(repoRoot, 'node_modules', 'pdfjs-dist', 'cmaps')).map((f) => `dist/pdf-cmaps/${f}`);
   const expected = [...bundles, ...PYODIDE_FILES.map((f) => `dist/pyodide/${f}`), ...cmaps, 'dist/webview/codicon.css', 'dist/webview/codicon.ttf', ...media, 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json'].sort();
-  const vsix = vsixFiles().sort();
-  assert.deepEqual(vsix, expected);
+  const { CLI_ONLY_FILES } = await import('../../../scripts/packageVsix.mjs');
+  assert.deepEqual([...CLI_ONLY_FILES].sort(), ['dist/cli.js', 'dist/rlm.js']);
+  const vsix = (await vsixFiles()).sort();
+  assert.deepEqual(vsix, expected.filter((f) => !CLI_ONLY_FILES.includes(f)));
   for (const file of REPL_FILES) assert.ok(vsix.includes(`dist/${file}`), `the VSIX would lack dist/${file}, which a REPL start needs`);
-  assert.deepEqual(npmPackFiles().sort(), expected, 'npm pack ships what the VSIX ships');
+  assert.deepEqual(npmPackFiles().sort(), expected, 'npm pack ships every bundle, the command line included');
 });
 
 test('the npm package, installed alone into an empty folder, runs `rlm` and starts its REPL from its own files', () => {
