@@ -9,9 +9,11 @@
 // each file carries a hash of its own bytes, checked before V8 sees them: V8 does not check the code
 // it is given (a cache damaged past its header crashed Node with a segmentation fault).
 // It lives in the user's cache folder, as the Pyodide snapshots do: whoever can write there can
-// already change what this user's shell runs.
+// already change what this user's shell runs. A folder or file that another user could have written
+// (not owned by this user, or writable by group or others, e.g. XDG_CACHE_HOME under /tmp) is not used.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,6 +44,10 @@ export function runWithCodeCache(bundle: string, cacheDir: string | undefined): 
   }
   const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
   const file = codeCacheFile(cacheDir, source);
+  if (!folderIsMine(cacheDir)) {
+    createRequire(__filename)(bundle);
+    return;
+  }
   const cachedData = readCache(file);
   // No import() in the bundle (esbuild.mjs turns it into require()): a script from the cache gets no loader for it.
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
@@ -52,11 +58,32 @@ export function runWithCodeCache(bundle: string, cacheDir: string | undefined): 
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
 }
 
-/** The cached code in `file`, or undefined when there is none or its bytes are not the ones written. */
+/** Written by this user alone: owned by them, and no one else may write it (always so where there are no uids). */
+function onlyMine(stats: Stats): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0);
+}
+
+/** The cache folder is this user's alone, or does not exist yet (store() makes it so). */
+function folderIsMine(dir: string): boolean {
+  try {
+    return onlyMine(statSync(dir));
+  } catch {
+    return true;
+  }
+}
+
+/** The cached code in `file`, or undefined when there is none, another user could have written it, or its bytes are not the ones written. */
 function readCache(file: string): Buffer | undefined {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    const fd = openSync(file, 'r');
+    try {
+      if (!onlyMine(fstatSync(fd))) return undefined;
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
@@ -74,6 +101,7 @@ function digest(data: Uint8Array): Buffer {
 function store(dir: string, file: string, script: vm.Script): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!folderIsMine(dir)) return;
     const temporary = `${file}.${process.pid}.tmp`;
     const data = script.createCachedData();
     writeFileSync(temporary, Buffer.concat([MAGIC, digest(data), data]), { mode: 0o600 });

@@ -7,7 +7,7 @@
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -95,6 +95,23 @@ describe('rlm starts its bundle from V8\'s code cache', () => {
     assert.equal(JSON.parse(out.stdout).text, 'a+b', 'the other build ran its own code');
     assert.equal(cacheFiles(home).length, 1);
     assert.notEqual(cacheFiles(home)[0], old);
+  });
+
+  it('uses no cache file or folder another user could have written, and replaces such a file', () => {
+    const home = mkdtempSync(join(root, 'home-'));
+    run(home);
+    const [file] = cacheFiles(home);
+    const path = join(cacheDir(home), file!);
+    // A good cache, but others may write it (so may have written its hash too): not used, which the
+    // rewrite shows (an accepted cache is never written again), and replaced by the user's own file.
+    chmodSync(path, 0o666);
+    assert.deepEqual(run(home).out, expected());
+    assert.equal(statSync(path).mode & 0o777, 0o600, 'replaced by a file of the user\'s own');
+    // A folder others may write: neither read nor written.
+    chmodSync(cacheDir(home), 0o777);
+    rmSync(path);
+    assert.deepEqual(run(home).out, expected());
+    assert.deepEqual(cacheFiles(home), [], 'nothing written into a folder others may write');
   });
 
   it('runs without a cache when its folder cannot be written, or when RLM_NO_CODE_CACHE is set', () => {
