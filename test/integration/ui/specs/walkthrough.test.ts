@@ -51,23 +51,9 @@ async function pickTheme(workbench: Workbench, label: string): Promise<void> {
   await pickRow(workbench, label);
 }
 
-/**
- * Expands a step as a person would, by clicking it. VS Code disables the button of the step that is
- * already expanded (it expands the first one itself when the walkthrough opens, at a moment of its own),
- * so a click is tried only while the step is not expanded, and again if VS Code got there in between.
- */
-async function expandStep(workbench: Workbench, id: string): Promise<void> {
-  const button = step(workbench, id);
-  for (let i = 0; i < 15; i++) {
-    if ((await button.getAttribute('aria-expanded')) === 'true') return;
-    await button.click({ timeout: 2_000 }).catch(() => undefined);
-  }
-  assert.equal(await button.getAttribute('aria-expanded'), 'true', `the walkthrough step ${id} did not expand`);
-}
-
 /** The step's illustration, once the walkthrough's media webview shows it (its aria-label is the step's). */
 async function illustration(workbench: Workbench, id: string): Promise<FrameLocator> {
-  await expandStep(workbench, id);
+  await step(workbench, id).click();
   const marker = { configureModels: 'Configure models', askAboutFile: 'log', openRecordedRun: 'recorded run' }[id]!;
   return workbench.getWebviewFrame(`svg[role="img"][aria-label*="${marker}"]`, 30_000);
 }
