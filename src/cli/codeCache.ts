@@ -18,22 +18,27 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { userCacheBase } from './support/userCacheBase';
 
 const PREFIX = 'cli-';
 const SUFFIX = '.v8cache';
+/** This Node's caches start so; another Node's (a user switching versions) are kept beside them. */
+const RUNTIME = `${PREFIX}${process.version}-${process.arch}-`;
+/** How many caches of other Node versions are kept, newest first. */
+const OTHER_RUNTIMES_KEPT = 3;
 const MAGIC = Buffer.from('rlm-v8-code-cache 1\n');
 const HASH_BYTES = 32;
 
 /** Where the code cache lives, or undefined when RLM_NO_CODE_CACHE is set. */
 export function codeCacheDir(env: NodeJS.ProcessEnv, home: string = homedir()): string | undefined {
   if (env.RLM_NO_CODE_CACHE) return undefined;
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'rlm-vscode', 'code-cache');
+  return join(userCacheBase(env, home), 'rlm-vscode', 'code-cache');
 }
 
 /** The cache file for this bundle's text on this Node. */
 function codeCacheFile(dir: string, source: string): string {
   const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32);
-  return join(dir, `${PREFIX}${key}${SUFFIX}`);
+  return join(dir, `${RUNTIME}${key}${SUFFIX}`);
 }
 
 /** Runs `bundle` (a CommonJS file) in this process as `node bundle` would, using and keeping a code cache in `cacheDir`. */
@@ -97,7 +102,7 @@ function digest(data: Uint8Array): Buffer {
   return createHash('sha256').update(data).digest();
 }
 
-/** Writes the cache whole or not at all (another `rlm` may be reading it), and drops other builds' caches. */
+/** Writes the cache whole or not at all (another `rlm` may be reading it), and drops the caches no run will use. */
 function store(dir: string, file: string, script: vm.Script): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -106,10 +111,24 @@ function store(dir: string, file: string, script: vm.Script): void {
     const data = script.createCachedData();
     writeFileSync(temporary, Buffer.concat([MAGIC, digest(data), data]), { mode: 0o600 });
     renameSync(temporary, file);
-    for (const name of readdirSync(dir)) {
-      if (name.startsWith(PREFIX) && join(dir, name) !== file && !name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
-    }
+    prune(dir, file);
   } catch {
     // Only slower next time.
   }
+}
+
+/**
+ * Drops this Node's caches of other builds (an update replaced them), and keeps the newest few of other
+ * Node versions: a user who switches between two Nodes does not rewrite the cache at every switch.
+ */
+function prune(dir: string, file: string): void {
+  const others: Array<{ path: string; mtimeMs: number }> = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX) || path === file) continue;
+    if (name.startsWith(RUNTIME) || !name.startsWith(`${PREFIX}v`)) rmSync(path, { force: true });
+    else others.push({ path, mtimeMs: statSync(path).mtimeMs });
+  }
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const old of others.slice(OTHER_RUNTIMES_KEPT)) rmSync(old.path, { force: true });
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createBridgeRouter } from '../../core/repl/replFactory';
 import { ReplPool } from '../../core/repl/replPool';
 import { createReplSession } from '../../core/repl/replSession';
+import { userCacheBase } from './userCacheBase';
 
 interface CliReplOptions {
   distDir: string;
@@ -51,6 +52,5 @@ export function createCliReplFactory(options: CliReplOptions): ReplPool {
 }
 
 function defaultSnapshotCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'rlm-vscode', 'pyodide-snapshots');
+  return join(userCacheBase(process.env, homedir()), 'rlm-vscode', 'pyodide-snapshots');
 }

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { SubCallCache, workspaceCacheDir } from '../../core/models/subCallCache';
 import type { SubCallCacheUse } from '../../core/loop/loopTypes';
+import { userCacheBase } from './userCacheBase';
 
 export const DEFAULT_CACHE_MAX_MB = 256;
 
@@ -26,7 +27,7 @@ export function defaultCacheRoot({ env, platform, home }: LocationEnv): string {
   if (env.RLM_CACHE_DIR) return env.RLM_CACHE_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Caches', 'rlm');
   if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'rlm', 'Cache');
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'rlm');
+  return join(userCacheBase(env, home), 'rlm');
 }
 
 /** The folder of the working directory's entries (the real path, so a symlinked checkout shares it). */

@@ -1,13 +1,14 @@
 // `rlm` (dist/rlm.js) starts dist/cli.js from V8's code cache: the first run keeps the compiled code in
 // the user's cache folder, later runs use it, and nothing about the cache can change what runs or stop
-// it from running: a damaged cache is replaced, another build's text gets its own cache, an unwritable
+// it from running: a damaged cache is replaced, another build's text gets its own cache (another Node's
+// are kept, a few), an unwritable
 // folder or RLM_NO_CODE_CACHE runs without one. Each case runs a small stand-in for cli.js beside a copy
 // of the built launcher; the last checks the real bundle keeps no import(), which a cached script
 // cannot run.
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -55,7 +56,8 @@ describe('rlm starts its bundle from V8\'s code cache', () => {
     assert.deepEqual(first.out, expected());
     assert.equal(first.stderr, '', 'nothing said about the cache');
     const [file] = cacheFiles(home);
-    assert.match(file ?? '', /^cli-[0-9a-f]{32}\.v8cache$/);
+    assert.equal(file, `cli-${process.version}-${process.arch}-${file?.slice(-40, -8)}.v8cache`);
+    assert.match(file ?? '', /-[0-9a-f]{32}\.v8cache$/);
     assert.equal(statSync(cacheDir(home)).mode & 0o777, 0o700, 'the cache folder is the user\'s alone');
     const kept = readFileSync(join(cacheDir(home), file!));
     const second = run(home);
@@ -95,6 +97,33 @@ describe('rlm starts its bundle from V8\'s code cache', () => {
     assert.equal(JSON.parse(out.stdout).text, 'a+b', 'the other build ran its own code');
     assert.equal(cacheFiles(home).length, 1);
     assert.notEqual(cacheFiles(home)[0], old);
+  });
+
+  it("keeps the newest caches of other Node versions, and drops this Node's older builds and the old names", () => {
+    const home = mkdtempSync(join(root, 'home-'));
+    execFileSync('mkdir', ['-p', cacheDir(home)]);
+    const plant = (name: string, ageSeconds: number): void => {
+      const path = join(cacheDir(home), name);
+      writeFileSync(path, 'an earlier cache', { mode: 0o600 });
+      const when = Date.now() / 1000 - ageSeconds;
+      utimesSync(path, when, when);
+    };
+    const hash = (n: number): string => String(n).repeat(32).slice(0, 32);
+    // A user switching between Nodes: four other versions, the oldest of which goes.
+    for (const [i, version] of ['v18.20.0', 'v22.11.0', 'v23.1.0', 'v21.7.3'].entries()) plant(`cli-${version}-${process.arch}-${hash(i)}.v8cache`, 10 + i * 10);
+    // This Node, an earlier build; and a name from before caches were named by Node version.
+    plant(`cli-${process.version}-${process.arch}-${hash(7)}.v8cache`, 5);
+    plant(`cli-${hash(8)}.v8cache`, 5);
+    plant('notes.txt', 5);
+    run(home);
+    const mine = cacheFiles(home).filter((name) => name.startsWith(`cli-${process.version}-`));
+    assert.equal(mine.length, 1, `one cache of this Node: ${mine.join(', ')}`);
+    assert.notEqual(mine[0], `cli-${process.version}-${process.arch}-${hash(7)}.v8cache`);
+    assert.deepEqual(
+      cacheFiles(home).filter((name) => !mine.includes(name)).sort(),
+      [`cli-v18.20.0-${process.arch}-${hash(0)}.v8cache`, `cli-v22.11.0-${process.arch}-${hash(1)}.v8cache`, `cli-v23.1.0-${process.arch}-${hash(2)}.v8cache`, 'notes.txt'].sort(),
+      'the three newest other-Node caches stay; a file not named as a cache is left alone',
+    );
   });
 
   it('uses no cache file or folder another user could have written, and replaces such a file', () => {

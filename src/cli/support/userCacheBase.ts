@@ -1,0 +1,7 @@
+// The user's cache folder as the XDG base directory spec names it: $XDG_CACHE_HOME, else ~/.cache.
+// A leaf module: the `rlm` launcher (src/cli/launcher.ts) imports it, and must stay a few KB.
+import { join } from 'node:path';
+
+export function userCacheBase(env: NodeJS.ProcessEnv, home: string): string {
+  return env.XDG_CACHE_HOME || join(home, '.cache');
+}
