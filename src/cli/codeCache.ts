@@ -47,12 +47,12 @@ export function runWithCodeCache(bundle: string, cacheDir: string | undefined): 
     createRequire(__filename)(bundle);
     return;
   }
-  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
-  const file = codeCacheFile(cacheDir, source);
   if (!folderIsMine(cacheDir)) {
     createRequire(__filename)(bundle);
     return;
   }
+  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const file = codeCacheFile(cacheDir, source);
   const cachedData = readCache(file);
   // No import() in the bundle (esbuild.mjs turns it into require()): a script from the cache gets no loader for it.
   const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData });
