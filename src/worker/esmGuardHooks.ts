@@ -24,11 +24,11 @@ const NEVER_MS = 2 ** 31 - 1;
 export function initialize(init: HookData): void {
   data = init;
   // Node's loader thread stops listening after its first request and only polls between turns of its
-  // event loop; with nothing else pending, that loop runs dry, and a Node thread whose loop ran dry
-  // waits for every task on V8's shared worker pool before it turns again. In the REPL process that
-  // pool is busy optimising Pyodide's WebAssembly for the worker, so the probes' second import()
-  // waited 30-170 ms for a compile that has nothing to do with it. A timer that never fires keeps this
-  // loop turning; the thread still ends with the worker that registered these hooks.
+  // event loop; with nothing else pending, that loop runs dry, and Node drains the thread's pending
+  // platform work before it turns again. In the REPL process the probes' second import() then waited
+  // 30-170 ms, until V8's optimising compile of Pyodide's WebAssembly (for the worker) ended. A timer
+  // that never fires keeps this loop turning, and the wait is gone; the thread still ends with the
+  // worker that registered these hooks (esmGuardHooksLoop.test.ts).
   setInterval(() => undefined, NEVER_MS);
 }
 

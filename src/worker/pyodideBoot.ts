@@ -48,11 +48,11 @@ interface BootOptions {
  * synchronously costs ~55 ms inside the load instead, and the code runs just as fast.
  *
  * The tiering budget is how much a wasm function runs on the baseline compiler's code before V8
- * optimises it. At V8's default (1.8 M), in this process (--single-threaded, so no compile threads)
- * the start-up's one-off code was optimised too, and a run's first heavy cell stalled while the Python
- * interpreter's main loop was: a 2 M-iteration Python loop took 617-805 ms as a REPL's first cell
- * against 374-549 ms after. At 9 M, measured alternately: that loop 355-429 ms first and after, calls
- * 5-10 % faster, a regex over 50 MB the same, start-up the same, and 5 % less CPU by the second cell.
+ * optimises it. At V8's default (1.8 M), in this process (--single-threaded) the start-up's one-off
+ * code was optimised too, and a run's first heavy cell stalled while the Python interpreter's main
+ * loop was: a 2 M-iteration Python loop took 617-805 ms as a REPL's first cell against 374-549 ms
+ * after. At 9 M, measured alternately: that loop 355-429 ms first and after, calls 5-10 % faster, a
+ * regex over 50 MB the same, start-up the same, and a whole two-turn `rlm ask` 9 % less CPU.
  * The flags are process-wide, but only this worker compiles wasm; an unknown flag is ignored, never fatal.
  */
 const WASM_FLAGS = ['--no-wasm-async-compilation', '--wasm-tiering-budget=9000000'] as const;

@@ -1,5 +1,5 @@
 // The user's cache folder as the XDG base directory spec names it: $XDG_CACHE_HOME, else ~/.cache.
-// A leaf module: the `rlm` launcher (src/cli/launcher.ts) imports it, and must stay a few KB.
+// A leaf module: the `rlm` launcher's code cache (codeCache.ts) uses it, and the launcher must stay a few KB.
 import { join } from 'node:path';
 
 export function userCacheBase(env: NodeJS.ProcessEnv, home: string): string {
