@@ -79,7 +79,8 @@ test('a PDF is asked about from the palette, and its page reference opens the pa
   await workbench.screenshot('pdf-page-text-at-line');
 
   await workbench.openFile('gz.rlm.jsonl');
-  const gzView = await workbench.getWebviewFrame('.references .reference-link', 60_000);
+  // Found by what only this run's view shows: the PDF run's view, still open, has reference links too.
+  const gzView = await workbench.getWebviewFrame('[data-testid="target"]:has-text("read decompressed from gzip")', 60_000);
   // The header names the input's original format beside what was asked about, as `rlm show` does.
   await gzView.locator('[data-testid="target"]', { hasText: /^About .* · read decompressed from gzip$/ }).waitFor({ state: 'visible', timeout: 30_000 });
   await workbench.screenshot('gz-run-header');
