@@ -154,7 +154,7 @@ async function firstRegexFigure(base: ReplSessionOptions, cacheDir: string, text
 /**
  * A run's first heavy pure-Python cell, in a REPL started from the snapshot as `rlm ask` starts one,
  * against the same loop in the next cell. V8 optimises the interpreter's main loop while it runs;
- * at V8's default tiering budget that compile stalled the first such cell by 40-60 % (pyodideBoot.ts).
+ * at V8's default tiering budget that compile made the first such cell take 1.5-2x as long (pyodideBoot.ts).
  */
 async function firstLoopFigure(base: ReplSessionOptions, cacheDir: string): Promise<BenchFigure> {
   const firsts: number[] = [];
@@ -183,7 +183,7 @@ async function firstLoopFigure(base: ReplSessionOptions, cacheDir: string): Prom
     'x',
     1.3,
     '≤ 1.3x',
-    `first ${firsts.map((v) => v.toFixed(0)).join(', ')} ms, again ${agains.map((v) => v.toFixed(0)).join(', ')} ms; a REPL started from the snapshot, its second and third cells (at V8's default tiering budget the first loop took 1.4-1.7x the second)`,
+    `first ${firsts.map((v) => v.toFixed(0)).join(', ')} ms, again ${agains.map((v) => v.toFixed(0)).join(', ')} ms; a REPL started from the snapshot, its second and third cells (at V8's default tiering budget the first loop took 1.5-2x the second)`,
   );
 }
 

@@ -33,8 +33,8 @@ function endsInDigit(name: string): boolean {
   return last >= 48 && last <= 57;
 }
 
-function partOf(path: string): Part {
-  const plain = plainName(path);
+/** `plain`: the name without a compression suffix (plainName). */
+function partOf(plain: string): Part {
   const numbered = NUMBERED.exec(plain);
   if (numbered) return { key: numbered[1]!, number: Number(numbered[2]) };
   const dated = DATED.exec(plain);
@@ -68,7 +68,7 @@ export function orderRotatedLogs<T extends { path: string }>(files: T[]): { file
   const parts: Array<Part | undefined> = files.map((file) => {
     const plain = plainName(file.path);
     if (!endsInDigit(plain)) return undefined;
-    const part = partOf(file.path);
+    const part = partOf(plain);
     return part.number !== undefined || part.date !== undefined ? part : undefined;
   });
   const keys = new Set<string>();
